@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module graph (arrows point at dependencies):
+//
+//   hitroute (executable) ──▶ HitAPI ──▶ HitRouting   (core: no I/O, no Foundation)
+//                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
+//                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
+//
+// The core and the JSON module never import Foundation; the server knows
+// nothing of scenes.
+let package = Package(
+    name: "hitroute",
+    products: [
+        .executable(name: "hitroute", targets: ["hitroute"]),
+        .library(name: "HitRouting", targets: ["HitRouting"]),
+        .library(name: "HitJSON", targets: ["HitJSON"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "HitAPI", targets: ["HitAPI"]),
+    ],
+    targets: [
+        .target(name: "CEpoll"),
+        .target(name: "HTTPServer", dependencies: ["CEpoll"]),
+        .target(name: "HitJSON"),
+        .target(name: "HitRouting"),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
+        .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
+        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HitJSONTests", dependencies: ["HitJSON"]),
+        .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting"]),
+        .testTarget(name: "HitAPITests", dependencies: ["HitAPI"]),
+    ]
+)
