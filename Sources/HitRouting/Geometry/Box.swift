@@ -1,0 +1,89 @@
+/// An axis-aligned bounding box `[minX, maxX] × [minY, maxY]`, closed on all
+/// sides. The empty box has `minX > maxX`; unions ignore it.
+public struct Box: Hashable, Sendable {
+    public var minX: Double
+    public var minY: Double
+    public var maxX: Double
+    public var maxY: Double
+
+    @inlinable
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
+    }
+
+    /// The box with no points; the identity of `union`.
+    public static let empty = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+
+    /// The smallest box holding every point given.
+    @inlinable
+    public init(covering points: some Sequence<Point>) {
+        self = .empty
+        for p in points { formUnion(p) }
+    }
+
+    @inlinable public var isEmpty: Bool { !(minX <= maxX && minY <= maxY) }
+    @inlinable public var width: Double { maxX - minX }
+    @inlinable public var height: Double { maxY - minY }
+
+    /// The four corners, clockwise on screen from the top-left.
+    @inlinable public var corners: [Point] {
+        [Point(minX, minY), Point(maxX, minY), Point(maxX, maxY), Point(minX, maxY)]
+    }
+
+    @inlinable
+    public mutating func formUnion(_ p: Point) {
+        if p.x < minX { minX = p.x }
+        if p.x > maxX { maxX = p.x }
+        if p.y < minY { minY = p.y }
+        if p.y > maxY { maxY = p.y }
+    }
+
+    @inlinable
+    public mutating func formUnion(_ b: Box) {
+        guard !b.isEmpty else { return }
+        minX = Swift.min(minX, b.minX)
+        minY = Swift.min(minY, b.minY)
+        maxX = Swift.max(maxX, b.maxX)
+        maxY = Swift.max(maxY, b.maxY)
+    }
+
+    /// The box grown by the given insets on each side (negative values shrink it).
+    @inlinable
+    public func outset(top: Double, right: Double, bottom: Double, left: Double) -> Box {
+        isEmpty ? self : Box(minX: minX - left, minY: minY - top, maxX: maxX + right, maxY: maxY + bottom)
+    }
+
+    @inlinable
+    public func outset(by d: Double) -> Box { outset(top: d, right: d, bottom: d, left: d) }
+
+    /// Closed containment: points on the edges are inside.
+    @inlinable
+    public func contains(_ p: Point) -> Bool {
+        p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY
+    }
+
+    /// Whether the two closed boxes share at least one point.
+    @inlinable
+    public func intersects(_ b: Box) -> Bool {
+        minX <= b.maxX && b.minX <= maxX && minY <= b.maxY && b.minY <= maxY
+    }
+
+    /// Euclidean distance from `p` to the closed box (0 inside).
+    @inlinable
+    public func distance(to p: Point) -> Double {
+        let dx = Swift.max(minX - p.x, 0, p.x - maxX)
+        let dy = Swift.max(minY - p.y, 0, p.y - maxY)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Euclidean distance between two closed boxes (0 when they intersect).
+    @inlinable
+    public func distance(to b: Box) -> Double {
+        let dx = Swift.max(minX - b.maxX, 0, b.minX - maxX)
+        let dy = Swift.max(minY - b.maxY, 0, b.minY - maxY)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+}

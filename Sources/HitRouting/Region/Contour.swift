@@ -1,0 +1,99 @@
+/// One closed loop of an outline, in local coordinates (y-down). The
+/// primitives traced by hitroute run clockwise on screen and wind +1.
+///
+/// Point tests are exact for every kind: ellipses and rounded rectangles by
+/// their equations, polygons edge by edge, curves by solving each
+/// x/y-monotonic piece for the ray's crossing. Box queries (hit slop) and the
+/// stroke distance of curves use `outline`, a polyline within the compile
+/// tolerance of the true curve.
+struct Contour: Sendable {
+    enum Kind: Sendable {
+        /// Axis-aligned ellipse, `rx, ry > 0`.
+        case ellipse(center: Point, rx: Double, ry: Double)
+        /// Axis-aligned rectangle with circular corners, `0 < radius ≤ min(w, h)/2`.
+        case roundedRect(Box, radius: Double)
+        /// Straight edges through `outline`.
+        case polygon
+        /// Lines and curves split into pieces monotonic in x and y.
+        case curves([MonotonePiece], [Segment])
+    }
+
+    var kind: Kind
+    /// The outline as a polyline: the vertices of a polygon, else a
+    /// flattening (empty when no stroke or slop needs it).
+    var outline: [Point]
+    /// Whether the stroke includes the edge from the last point back to the
+    /// first (false for polylines and unclosed path subpaths). Filling
+    /// always closes.
+    var closed: Bool
+    /// Bounds of the outline (exact for every kind).
+    var bounds: Box
+
+    /// The winding number of this contour alone around `p`.
+    func winding(_ p: Point) -> Int {
+        guard p.y >= bounds.minY, p.y <= bounds.maxY, p.x <= bounds.maxX else { return 0 }
+        switch kind {
+        case .ellipse(let c, let rx, let ry):
+            let dx = (p.x - c.x) / rx, dy = (p.y - c.y) / ry
+            return dx * dx + dy * dy < 1 ? 1 : 0
+        case .roundedRect(let box, let r):
+            return roundedRectSignedDistance(box, r, p) < 0 ? 1 : 0
+        case .polygon:
+            return Polyline.winding(outline, p)
+        case .curves(let pieces, let segments):
+            var w = 0
+            for piece in pieces { w += piece.crossing(p, segments) }
+            return w
+        }
+    }
+
+    /// Distance from `p` to the stroked outline (for `stroke`).
+    func strokeDistance(_ p: Point) -> Double {
+        switch kind {
+        case .ellipse(let c, let rx, let ry):
+            return ellipseOutlineDistance(rx: rx, ry: ry, p - c)
+        case .roundedRect(let box, let r):
+            return abs(roundedRectSignedDistance(box, r, p))
+        case .polygon, .curves:
+            return Polyline.distance(outline, closed: closed, to: p)
+        }
+    }
+}
+
+/// Signed distance to a rounded rectangle's outline: negative inside.
+func roundedRectSignedDistance(_ box: Box, _ r: Double, _ p: Point) -> Double {
+    let hx = box.width / 2 - r, hy = box.height / 2 - r
+    let qx = abs(p.x - (box.minX + box.maxX) / 2) - hx
+    let qy = abs(p.y - (box.minY + box.maxY) / 2) - hy
+    let ox = max(qx, 0), oy = max(qy, 0)
+    return (ox * ox + oy * oy).squareRoot() + min(max(qx, qy), 0) - r
+}
+
+/// A piece of a segment on `[t0, t1]` along which x and y are both monotonic,
+/// so its bounds are its end points `a`, `b`.
+struct MonotonePiece: Sendable {
+    var segment: Int32
+    var t0: Double
+    var t1: Double
+    var a: Point
+    var b: Point
+
+    /// The winding contribution at `p` (same ray rule as `Polyline.crossing`).
+    func crossing(_ p: Point, _ segments: [Segment]) -> Int {
+        guard (a.y <= p.y) != (b.y <= p.y) else { return 0 }
+        let direction = b.y > a.y ? 1 : -1
+        if p.x >= max(a.x, b.x) { return 0 }
+        if p.x < min(a.x, b.x) { return direction }
+        let s = segments[Int(segment)]
+        if case .line(let la, let lb) = s { return Polyline.crossing(la, lb, p) }
+        // Bisect for y(t) = p.y: y is monotonic on [t0, t1].
+        var lo = t0, hi = t1
+        let rising = b.y > a.y
+        for _ in 0..<64 {
+            let mid = (lo + hi) / 2
+            if mid == lo || mid == hi { break }
+            if (s.point(at: mid).y <= p.y) == rising { lo = mid } else { hi = mid }
+        }
+        return s.point(at: (lo + hi) / 2).x > p.x ? direction : 0
+    }
+}

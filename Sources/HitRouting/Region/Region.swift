@@ -1,0 +1,114 @@
+/// A layer's compiled hit region in its local coordinates: the fill area of
+/// its contours under a fill rule, the stroke band, both grown by hit slop
+/// (SPEC §2.1, §2.2). Immutable once built.
+public struct Region: Sendable {
+    var contours: [Contour]
+    public let fillRule: FillRule
+    /// Whether the interior is part of the region.
+    public let fill: Bool
+    /// Half the stroke width: points this close to the outline are inside.
+    public let halfStroke: Double
+    /// Slop around the region, local units.
+    public let slop: SlopEdges
+    /// Bounds of the whole region, stroke and slop included (local units).
+    public let bounds: Box
+    /// Set when the region is one axis-aligned rectangle filled without
+    /// stroke: then slop grows it exactly and keeps it half-open.
+    let plainRect: Box?
+
+    /// The number of contours.
+    public var contourCount: Int { contours.count }
+
+    init(contours: [Contour], fillRule: FillRule, fill: Bool, stroke: Double, slop: SlopEdges) {
+        self.contours = contours
+        self.fillRule = fillRule
+        self.fill = fill
+        self.halfStroke = stroke / 2
+        self.slop = slop
+        var outline = Box.empty
+        for c in contours { outline.formUnion(c.bounds) }
+        self.bounds = outline.outset(by: stroke / 2)
+            .outset(top: slop.top, right: slop.right, bottom: slop.bottom, left: slop.left)
+        if fill, stroke == 0, contours.count == 1, case .polygon = contours[0].kind,
+            contours[0].outline.count == 4, let box = axisAlignedRect(contours[0].outline)
+        {
+            plainRect = box
+        } else {
+            plainRect = nil
+        }
+    }
+
+    /// Where `p` (local coordinates) falls relative to the region.
+    ///
+    /// - Complexity: O(total contour vertices or pieces) for points inside
+    ///   `bounds`, O(1) outside it.
+    public func test(_ p: Point) -> RegionTest {
+        guard bounds.contains(p) else { return .outside }
+        if let r = plainRect {
+            if p.x >= r.minX && p.x < r.maxX && p.y >= r.minY && p.y < r.maxY { return .inside }
+            if !slop.isZero && p.x >= r.minX - slop.left && p.x < r.maxX + slop.right
+                && p.y >= r.minY - slop.top && p.y < r.maxY + slop.bottom
+            {
+                return .insideSlop
+            }
+            return .outside
+        }
+        var containing = 0
+        var winding = 0
+        if fill {
+            for c in contours {
+                let w = c.winding(p)
+                winding += w
+                if w != 0 { containing += 1 }
+            }
+            if fillRule.fills(winding: winding) { return .inside }
+        }
+        if halfStroke > 0 {
+            for c in contours where c.strokeDistance(p) <= halfStroke { return .insideStroke }
+        }
+        if !slop.isZero {
+            // p lies in region ⊕ [-left, right] × [-top, bottom] iff the box
+            // p − slop meets the region. A box that misses every outline lies
+            // wholly in or out of the fill, and p is not in it here.
+            let q = Box(minX: p.x - slop.right, minY: p.y - slop.bottom, maxX: p.x + slop.left, maxY: p.y + slop.top)
+            for c in contours {
+                if fill && Polyline.intersects(c.outline, closed: true, q) { return .insideSlop }
+                if halfStroke > 0 && Polyline.distance(c.outline, closed: c.closed, to: q) <= halfStroke {
+                    return .insideSlop
+                }
+            }
+        }
+        return containing > 0 ? .inHole(contours: containing, winding: winding) : .outside
+    }
+}
+
+/// The outcome of testing a point against a region. Several can apply; the
+/// first in SPEC §3's order wins: inside, inside-stroke, inside-slop.
+public enum RegionTest: Sendable, Equatable {
+    case inside
+    case insideStroke
+    case insideSlop
+    case outside
+    /// With fill on, inside `contours` contours taken alone (total winding
+    /// `winding`) but excluded by the fill rule.
+    case inHole(contours: Int, winding: Int)
+
+    public var isHit: Bool {
+        switch self {
+        case .inside, .insideStroke, .insideSlop: return true
+        case .outside, .inHole: return false
+        }
+    }
+}
+
+/// The box spanned by four points that form an axis-aligned rectangle, or nil.
+private func axisAlignedRect(_ q: [Point]) -> Box? {
+    let box = Box(covering: q)
+    for p in q where (p.x != box.minX && p.x != box.maxX) || (p.y != box.minY && p.y != box.maxY) { return nil }
+    // Each edge must be horizontal or vertical.
+    for k in 0..<4 {
+        let a = q[k], b = q[(k + 1) % 4]
+        if a.x != b.x && a.y != b.y { return nil }
+    }
+    return box
+}

@@ -1,0 +1,210 @@
+/// A scene frozen for routing: the layer tree flattened into arrays in
+/// pre-order, each layer's region built, transforms inverted and siblings
+/// sorted into visiting order (front to back). Immutable and `Sendable`, so
+/// any number of threads can route against one snapshot.
+public struct CompiledScene: Sendable {
+    /// Per layer, in pre-order (a parent before its descendants).
+    var nodes: [Node]
+    /// Layer ids, parallel to `nodes`.
+    public private(set) var ids: [String]
+    /// Actions, parallel to `nodes`.
+    public private(set) var actions: [String?]
+    /// Compiled hit regions; `Node.region` indexes here.
+    var regions: [Region]
+    /// Children lists in visiting order; `Node.children` is a range here.
+    var order: [Int32]
+    /// Top-level layers in visiting order.
+    var roots: [Int32]
+    /// Layer index by id.
+    public private(set) var indexByID: [String: Int32]
+
+    /// The number of layers in the tree.
+    public var layerCount: Int { nodes.count }
+
+    /// Why a layer is skipped before its region is looked at (SPEC §3, in order).
+    enum Skip: UInt8, Sendable {
+        case hidden, transparent, pointerEventsNone, singularTransform
+    }
+
+    struct Node: Sendable {
+        var parent: Int32
+        var childStart: Int32
+        var childCount: Int32
+        /// Index into `regions`, or -1 for a pure container.
+        var region: Int32
+        /// Whether the layer has a `shape` or `hitShape` at all (its region may still be empty).
+        var hasShape: Bool
+        var skip: Skip?
+        var pointerEvents: PointerEvents
+        var clipChildren: Bool
+        var draggable: Bool
+        var opacity: Double
+        /// Local → parent (the layer's `transform`).
+        var toParent: Affine
+        /// Parent → local; identity where `skip == .singularTransform`.
+        var toLocal: Affine
+        /// Bounds of the region in scene coordinates (empty without a region).
+        var sceneBounds: Box
+    }
+
+    /// Flattens and compiles `scene`.
+    ///
+    /// Curves are flattened (where a stroke or slop needs it) to within
+    /// 1e-3 scene units, from each layer's largest scale factor.
+    /// - Complexity: O(layers · log(siblings) + vertices).
+    public init(_ scene: Scene) {
+        nodes = []
+        ids = []
+        actions = []
+        regions = []
+        order = []
+        roots = []
+        indexByID = [:]
+        let count = scene.layerCount
+        nodes.reserveCapacity(count)
+        ids.reserveCapacity(count)
+        actions.reserveCapacity(count)
+        indexByID.reserveCapacity(count)
+        var rootIndices: [Int32] = []
+        for layer in scene.layers {
+            rootIndices.append(add(layer, parent: -1, parentToScene: .identity))
+        }
+        roots = CompiledScene.visitingOrder(rootIndices, scene.layers)
+    }
+
+    private mutating func add(_ layer: Layer, parent: Int32, parentToScene: Affine) -> Int32 {
+        let index = Int32(nodes.count)
+        let toParent = layer.transform?.affine ?? .identity
+        let toScene = parentToScene * toParent
+        let inverse = toParent.inverse
+        let opacity = layer.opacity ?? 1
+        let pe = layer.pointerEvents ?? .auto
+        var skip: Skip?
+        if layer.hidden ?? false {
+            skip = .hidden
+        } else if opacity < 0.01 {
+            skip = .transparent
+        } else if pe == .none {
+            skip = .pointerEventsNone
+        } else if inverse == nil {
+            skip = .singularTransform
+        }
+        var regionIndex: Int32 = -1
+        var sceneBounds = Box.empty
+        if let shape = layer.effectiveHitShape {
+            let scale = toScene.maxScale
+            let tolerance = 1e-3 / (scale.isFinite && scale > 1e-9 ? scale : 1e-9)
+            let region = RegionBuilder.region(
+                of: shape, slop: layer.hitSlop?.edges ?? .zero, tolerance: tolerance)
+            if !region.isEmpty {
+                regionIndex = Int32(regions.count)
+                sceneBounds = toScene.apply(region.bounds)
+                regions.append(region)
+            }
+        }
+        nodes.append(
+            Node(
+                parent: parent, childStart: 0, childCount: 0, region: regionIndex, hasShape: layer.effectiveHitShape != nil, skip: skip,
+                pointerEvents: pe, clipChildren: layer.clipChildren ?? false,
+                draggable: layer.draggable ?? false, opacity: opacity,
+                toParent: toParent, toLocal: inverse ?? .identity, sceneBounds: sceneBounds))
+        ids.append(layer.id)
+        actions.append(layer.action)
+        indexByID[layer.id] = index
+        let children = layer.children ?? []
+        if !children.isEmpty {
+            var childIndices: [Int32] = []
+            childIndices.reserveCapacity(children.count)
+            for child in children { childIndices.append(add(child, parent: index, parentToScene: toScene)) }
+            let sorted = CompiledScene.visitingOrder(childIndices, children)
+            nodes[Int(index)].childStart = Int32(order.count)
+            nodes[Int(index)].childCount = Int32(sorted.count)
+            order += sorted
+        }
+        return index
+    }
+
+    /// Siblings front to back: descending zIndex, later array entries first on ties.
+    private static func visitingOrder(_ indices: [Int32], _ layers: [Layer]) -> [Int32] {
+        let ranked = (0..<indices.count).sorted { i, j in
+            let zi = layers[i].zIndex ?? 0, zj = layers[j].zIndex ?? 0
+            return zi != zj ? zi > zj : i > j
+        }
+        return ranked.map { indices[$0] }
+    }
+
+    // MARK: - Queries
+
+    /// The children of layer `n` in visiting order.
+    func children(of n: Int32) -> ArraySlice<Int32> {
+        let node = nodes[Int(n)]
+        return order[Int(node.childStart)..<Int(node.childStart + node.childCount)]
+    }
+
+    /// Ids from the top-level layer down to layer `n`.
+    public func path(to n: Int) -> [String] {
+        var out: [String] = []
+        var k = Int32(n)
+        while k >= 0 {
+            out.append(ids[Int(k)])
+            k = nodes[Int(k)].parent
+        }
+        return out.reversed()
+    }
+
+    /// The action of layer `n` or of its nearest ancestor that has one, with
+    /// the index of the layer that carries it.
+    public func action(for n: Int) -> (action: String, layer: Int)? {
+        var k = Int32(n)
+        while k >= 0 {
+            if let a = actions[Int(k)] { return (a, Int(k)) }
+            k = nodes[Int(k)].parent
+        }
+        return nil
+    }
+
+    /// The map from scene coordinates to layer `n`'s local coordinates, or
+    /// nil when a transform on the way is singular.
+    public func sceneToLocal(_ n: Int) -> Affine? {
+        var m = Affine.identity
+        var k = Int32(n)
+        while k >= 0 {
+            let node = nodes[Int(k)]
+            if node.skip == .singularTransform { return nil }
+            m = m * node.toLocal
+            k = node.parent
+        }
+        return m
+    }
+
+    /// The map from layer `n`'s parent's coordinates to scene coordinates.
+    public func parentToScene(_ n: Int) -> Affine {
+        var m = Affine.identity
+        var k = nodes[n].parent
+        while k >= 0 {
+            m = nodes[Int(k)].toParent * m
+            k = nodes[Int(k)].parent
+        }
+        return m
+    }
+
+    /// Whether layer `n` has a non-empty hit region.
+    public func hasRegion(_ n: Int) -> Bool { nodes[n].region >= 0 }
+
+    /// Whether layer `n` is `draggable`.
+    public func isDraggable(_ n: Int) -> Bool { nodes[n].draggable }
+
+    /// The union of every region's bounds in scene coordinates (SPEC §4.1
+    /// summary `bounds`), or nil when no layer has a region.
+    public var bounds: Box? {
+        var b = Box.empty
+        for node in nodes { b.formUnion(node.sceneBounds) }
+        return b.isEmpty ? nil : b
+    }
+}
+
+extension Region {
+    /// A region with nothing in it: no contours (degenerate geometry), or
+    /// neither fill nor stroke.
+    public var isEmpty: Bool { contours.isEmpty || (!fill && halfStroke == 0) }
+}

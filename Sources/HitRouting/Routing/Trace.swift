@@ -1,0 +1,69 @@
+/// One decision of the router about one layer (SPEC §4.2 `trace`).
+public struct TraceEntry: Sendable, Equatable {
+    /// Index of the layer in its `CompiledScene`.
+    public var layer: Int
+    public var decision: Decision
+    public var reason: Reason
+    public var detail: TraceDetail?
+    /// The point in the layer's local coordinates, where it was computed.
+    public var local: Point?
+}
+
+/// What the router decided about a layer.
+public enum Decision: String, Sendable {
+    case hit, miss, skip, captured
+}
+
+/// Why (SPEC §3's codes).
+public enum Reason: String, Sendable {
+    case hidden
+    case transparent
+    case pointerEventsNone = "pointer-events-none"
+    case singularTransform = "singular-transform"
+    case clipped
+    case childrenOnly = "children-only"
+    case noShape = "no-shape"
+    case inside
+    case insideStroke = "inside-stroke"
+    case insideSlop = "inside-slop"
+    case outside
+    case inHole = "in-hole"
+    case captured
+}
+
+/// The facts behind a decision, rendered as a short human sentence by
+/// `description` (the trace's `detail`).
+public enum TraceDetail: Sendable, Equatable, CustomStringConvertible {
+    case opacity(Double)
+    case determinant(Double)
+    case clippedDescendants(Int)
+    case noShape
+    case emptyRegion
+    case inHole(FillRule, contours: Int, winding: Int)
+    case withinStroke(Double)
+    case withinSlop
+    /// Routed by the capture that pointer `pointer` made on its `down`.
+    case capturedBy(pointer: String, since: Int)
+    /// The capturing layer is gone; the event was routed as an ordinary hit.
+    case captureDropped(pointer: String, layer: String)
+
+    public var description: String {
+        switch self {
+        case .opacity(let o): return "opacity \(o) is below 0.01"
+        case .determinant(let d): return "transform is not invertible (determinant \(d))"
+        case .clippedDescendants(let n):
+            return "outside its hit region with clipChildren; \(n) descendant\(n == 1 ? "" : "s") not visited"
+        case .noShape: return "no shape or hitShape: a container is never a target itself"
+        case .emptyRegion: return "its hit region is empty (zero size, or neither fill nor stroke)"
+        case .inHole(let rule, let contours, let winding):
+            let c = "\(contours) contour\(contours == 1 ? "" : "s")"
+            return rule == .evenodd ? "even-odd: inside \(c)" : "nonzero: winding \(winding) inside \(c)"
+        case .withinStroke(let half): return "within \(half) of the outline (stroke / 2)"
+        case .withinSlop: return "outside the region but within its hitSlop"
+        case .capturedBy(let pointer, let since):
+            return "pointer \"\(pointer)\" captured by this layer since its down (event \(since))"
+        case .captureDropped(let pointer, let layer):
+            return "capture of pointer \"\(pointer)\" dropped: layer \"\(layer)\" no longer exists"
+        }
+    }
+}
