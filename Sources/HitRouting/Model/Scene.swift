@@ -30,3 +30,26 @@ public struct Scene: Sendable {
         return n
     }
 }
+
+extension Scene {
+    /// Changes the layer at `path` (an index into `layers`, then into each
+    /// `children`, as from `CompiledScene.modelPath(of:)`).
+    public mutating func updateLayer(at path: [Int], _ body: (inout Layer) -> Void) {
+        func descend(_ layers: inout [Layer], _ rest: ArraySlice<Int>) {
+            guard let first = rest.first else { return }
+            if rest.count == 1 {
+                body(&layers[first])
+            } else {
+                descend(&layers[first].children!, rest.dropFirst())
+            }
+        }
+        descend(&layers, path[...])
+    }
+
+    /// The layer at `path` (see `updateLayer(at:_:)`).
+    public func layer(at path: [Int]) -> Layer {
+        var layer = layers[path[0]]
+        for k in path.dropFirst() { layer = layer.children![k] }
+        return layer
+    }
+}

@@ -28,6 +28,8 @@ public struct CompiledScene: Sendable {
 
     struct Node: Sendable {
         var parent: Int32
+        /// Position among the parent's `children` (or the scene's `layers`) as submitted.
+        var position: Int32
         var childStart: Int32
         var childCount: Int32
         /// Index into `regions`, or -1 for a pure container.
@@ -67,12 +69,12 @@ public struct CompiledScene: Sendable {
         indexByID.reserveCapacity(count)
         var rootIndices: [Int32] = []
         for layer in scene.layers {
-            rootIndices.append(add(layer, parent: -1, parentToScene: .identity))
+            rootIndices.append(add(layer, parent: -1, position: rootIndices.count, parentToScene: .identity))
         }
         roots = CompiledScene.visitingOrder(rootIndices, scene.layers)
     }
 
-    private mutating func add(_ layer: Layer, parent: Int32, parentToScene: Affine) -> Int32 {
+    private mutating func add(_ layer: Layer, parent: Int32, position: Int, parentToScene: Affine) -> Int32 {
         let index = Int32(nodes.count)
         let toParent = layer.transform?.affine ?? .identity
         let toScene = parentToScene * toParent
@@ -104,7 +106,7 @@ public struct CompiledScene: Sendable {
         }
         nodes.append(
             Node(
-                parent: parent, childStart: 0, childCount: 0, region: regionIndex, hasShape: layer.effectiveHitShape != nil, skip: skip,
+                parent: parent, position: Int32(position), childStart: 0, childCount: 0, region: regionIndex, hasShape: layer.effectiveHitShape != nil, skip: skip,
                 pointerEvents: pe, clipChildren: layer.clipChildren ?? false,
                 draggable: layer.draggable ?? false, opacity: opacity,
                 toParent: toParent, toLocal: inverse ?? .identity, sceneBounds: sceneBounds))
@@ -115,7 +117,9 @@ public struct CompiledScene: Sendable {
         if !children.isEmpty {
             var childIndices: [Int32] = []
             childIndices.reserveCapacity(children.count)
-            for child in children { childIndices.append(add(child, parent: index, parentToScene: toScene)) }
+            for (k, child) in children.enumerated() {
+                childIndices.append(add(child, parent: index, position: k, parentToScene: toScene))
+            }
             let sorted = CompiledScene.visitingOrder(childIndices, children)
             nodes[Int(index)].childStart = Int32(order.count)
             nodes[Int(index)].childCount = Int32(sorted.count)
@@ -186,6 +190,18 @@ public struct CompiledScene: Sendable {
             k = nodes[Int(k)].parent
         }
         return m
+    }
+
+    /// The positions leading to layer `n` in the submitted tree: the index in
+    /// `Scene.layers`, then in each `children`.
+    public func modelPath(of n: Int) -> [Int] {
+        var out: [Int] = []
+        var k = Int32(n)
+        while k >= 0 {
+            out.append(Int(nodes[Int(k)].position))
+            k = nodes[Int(k)].parent
+        }
+        return out.reversed()
     }
 
     /// Whether layer `n` has a non-empty hit region.

@@ -1,6 +1,7 @@
 /// One decision of the router about one layer (SPEC §4.2 `trace`).
 public struct TraceEntry: Sendable, Equatable {
-    /// Index of the layer in its `CompiledScene`.
+    /// Index of the layer in its `CompiledScene`; -1 for a note about a layer
+    /// that is no longer in the scene (its id is in `detail`).
     public var layer: Int
     public var decision: Decision
     public var reason: Reason
@@ -42,9 +43,10 @@ public enum TraceDetail: Sendable, Equatable, CustomStringConvertible {
     case inHole(FillRule, contours: Int, winding: Int)
     case withinStroke(Double)
     case withinSlop
-    /// Routed by the capture that pointer `pointer` made on its `down`.
-    case capturedBy(pointer: String, since: Int)
-    /// The capturing layer is gone; the event was routed as an ordinary hit.
+    /// Routed by the capture that pointer `pointer` made on its `down` at `down` (scene coordinates).
+    case capturedBy(pointer: String, down: Point)
+    /// The capturing layer is gone (the scene was replaced without it); the
+    /// event was routed as an ordinary hit.
     case captureDropped(pointer: String, layer: String)
 
     public var description: String {
@@ -60,10 +62,10 @@ public enum TraceDetail: Sendable, Equatable, CustomStringConvertible {
             return rule == .evenodd ? "even-odd: inside \(c)" : "nonzero: winding \(winding) inside \(c)"
         case .withinStroke(let half): return "within \(half) of the outline (stroke / 2)"
         case .withinSlop: return "outside the region but within its hitSlop"
-        case .capturedBy(let pointer, let since):
-            return "pointer \"\(pointer)\" captured by this layer since its down (event \(since))"
+        case .capturedBy(let pointer, let down):
+            return "pointer \"\(pointer)\" captured by this layer since its down at (\(down.x), \(down.y))"
         case .captureDropped(let pointer, let layer):
-            return "capture of pointer \"\(pointer)\" dropped: layer \"\(layer)\" no longer exists"
+            return "capture of pointer \"\(pointer)\" by layer \"\(layer)\" dropped: the layer no longer exists"
         }
     }
 }
