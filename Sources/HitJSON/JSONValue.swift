@@ -1,0 +1,85 @@
+/// A small in-memory JSON tree, for documents that are small (merge
+/// patches, tests). Object members keep their order.
+///
+/// Large documents (scenes) are read with ``JSONReader`` directly instead.
+///
+/// Equality follows JSON's data model: object members compare as an
+/// unordered map (`{"a":1,"b":2} == {"b":2,"a":1}`), arrays in order, numbers
+/// with `==` on Double (so `0 == -0`).
+public indirect enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)): return membersEqual(a, b)
+        default: return false
+        }
+    }
+
+    /// Compares members as maps (a repeated key counts with its last value).
+    /// - Complexity: O(n) expected.
+    static func membersEqual(_ a: [(String, JSONValue)], _ b: [(String, JSONValue)]) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.elementsEqual(b, by: { $0.0 == $1.0 && $0.1 == $1.1 }) { return true }
+        let mapA = Dictionary(a, uniquingKeysWith: { _, last in last })
+        let mapB = Dictionary(b, uniquingKeysWith: { _, last in last })
+        guard mapA.count == mapB.count else { return false }
+        return mapA.allSatisfy { key, value in mapB[key] == value }
+    }
+}
+
+extension JSONValue {
+    /// The value of the object member named `key` (the last one if repeated);
+    /// nil when absent or when `self` is not an object.
+    /// - Complexity: O(number of members).
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last(where: { $0.0 == key })?.1
+    }
+
+    /// The elements when `self` is an array, else nil.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// The members when `self` is an object, else nil.
+    public var objectValue: [(String, JSONValue)]? {
+        if case .object(let m) = self { return m }
+        return nil
+    }
+
+    /// The string when `self` is a string, else nil.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The number when `self` is a number, else nil.
+    public var numberValue: Double? {
+        if case .number(let d) = self { return d }
+        return nil
+    }
+
+    /// The Boolean when `self` is a Boolean, else nil.
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    /// True for `.null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
