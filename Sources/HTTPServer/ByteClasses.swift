@@ -1,0 +1,83 @@
+/// Character classes of RFC 9110 as branch-free bitmap tests.
+///
+/// The masks are compile-time constants (a `static let` table would cost a
+/// lazy-initialisation check on every byte of the hot parser loops).
+enum ByteClass {
+    /// Bits 0–63 and 64–127 of the `tchar` set: ALPHA, DIGIT and
+    /// ``!#$%&'*+-.^_`|~``.
+    private static let tokenLow: UInt64 = 0x03FF_6CFA_0000_0000
+    private static let tokenHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+
+    /// Whether `byte` is a `tchar` (RFC 9110 §5.6.2).
+    @inline(__always)
+    static func isToken(_ byte: UInt8) -> Bool {
+        if byte < 64 { return (tokenLow >> UInt64(byte)) & 1 == 1 }
+        if byte < 128 { return (tokenHigh >> UInt64(byte &- 64)) & 1 == 1 }
+        return false
+    }
+
+    /// Whether `byte` may appear inside a field value (RFC 9110 §5.5):
+    /// VCHAR, obs-text, SP or HTAB. CR, LF, NUL, other controls and DEL may not.
+    @inline(__always)
+    static func isFieldValue(_ byte: UInt8) -> Bool {
+        byte >= 0x20 ? byte != 0x7F : byte == 0x09
+    }
+
+    /// Whether `byte` may appear in a request-target: visible ASCII.
+    @inline(__always)
+    static func isTarget(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F
+    }
+
+    /// Whether `byte` is SP or HTAB (optional whitespace, OWS).
+    @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09
+    }
+
+    /// The value of a hexadecimal digit, or `nil`.
+    @inline(__always)
+    static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte &- UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(byte &- UInt8(ascii: "a") &+ 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(byte &- UInt8(ascii: "A") &+ 10)
+        default: return nil
+        }
+    }
+
+    /// ASCII lower-casing of one byte.
+    @inline(__always)
+    static func lower(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
+    }
+}
+
+/// ASCII case-insensitive comparison of `bytes` with a lower-case literal.
+@inline(__always)
+func asciiEqualsLowercased<C: Collection>(_ bytes: C, _ lowercased: StaticString) -> Bool where C.Element == UInt8 {
+    guard bytes.count == lowercased.utf8CodeUnitCount else { return false }
+    return lowercased.withUTF8Buffer { expected in
+        var i = 0
+        for byte in bytes {
+            if ByteClass.lower(byte) != expected[i] { return false }
+            i &+= 1
+        }
+        return true
+    }
+}
+
+/// ASCII case-insensitive equality of two strings, without allocating.
+@inline(__always)
+func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
+    var a = a.utf8.makeIterator()
+    var b = b.utf8.makeIterator()
+    while true {
+        switch (a.next(), b.next()) {
+        case (nil, nil): return true
+        case let (x?, y?): if ByteClass.lower(x) != ByteClass.lower(y) { return false }
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Size limits the request parser enforces. Exceeding one is answered with
+/// the status named below and the connection is closed; nothing beyond a
+/// limit is ever buffered.
+public struct HTTPLimits: Sendable, Equatable {
+    /// Longest request line (method, target, version and CRLF), in bytes.
+    /// Over it: 414. Default 8 KiB.
+    public var maxRequestLineBytes: Int = 8 * 1024
+    /// Largest header block (every field line after the request line, with
+    /// the final empty line), in bytes; also bounds a chunked body's
+    /// trailer section. Over it: 431. Default 16 KiB.
+    public var maxHeaderBytes: Int = 16 * 1024
+    /// Most header fields in one request (and trailer fields in one chunked
+    /// body). Over it: 431. Default 100.
+    public var maxHeaderCount: Int = 100
+    /// Largest request body, declared (`Content-Length`) or de-chunked.
+    /// Over it: 413, sent before the body is read. Default 16 MiB.
+    public var maxBodyBytes: Int = 16 * 1024 * 1024
+    /// Longest chunk-size line of a chunked body (size, extensions, CRLF).
+    /// Over it: 400. Default 4 KiB.
+    public var maxChunkLineBytes: Int = 4 * 1024
+
+    /// The defaults documented on each property.
+    public init() {}
+
+    public init(
+        maxRequestLineBytes: Int = 8 * 1024, maxHeaderBytes: Int = 16 * 1024,
+        maxHeaderCount: Int = 100, maxBodyBytes: Int = 16 * 1024 * 1024,
+        maxChunkLineBytes: Int = 4 * 1024
+    ) {
+        self.maxRequestLineBytes = maxRequestLineBytes
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderCount = maxHeaderCount
+        self.maxBodyBytes = maxBodyBytes
+        self.maxChunkLineBytes = maxChunkLineBytes
+    }
+}

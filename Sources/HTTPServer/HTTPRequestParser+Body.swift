@@ -1,0 +1,118 @@
+/// Body framing: `Content-Length` bodies, and chunked bodies with chunk
+/// extensions (validated, ignored) and trailers (validated, discarded).
+extension HTTPRequestParser {
+    /// Consumes body bytes until the message completes.
+    mutating func parseBody(_ input: UnsafeRawBufferPointer) -> (consumed: Int, event: Event) {
+        let n = input.count
+        let base = consumed
+        var i = 0
+        while i < n {
+            switch state {
+            case .body(let remaining):
+                let take = min(remaining, n - i)
+                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[i..<(i + take)]))
+                i += take
+                if remaining == take {
+                    consumed = base + i
+                    return (i, completeMessage())
+                }
+                state = .body(remaining: remaining - take)
+
+            case .chunkSize:
+                if base + i - chunkLineStart >= limits.maxChunkLineBytes {
+                    return (i, fail(.invalidChunkExtension, at: base + i))
+                }
+                let b = input[i]
+                if let digit = ByteClass.hexValue(b) {
+                    chunkDigits += 1
+                    chunkSizeValue = chunkSizeValue &* 16 &+ digit
+                    if chunkSizeValue > limits.maxBodyBytes - body.count {
+                        return (i, fail(.bodyTooLarge, at: base + i))
+                    }
+                } else if chunkDigits == 0 {
+                    return (i, fail(.invalidChunkSize, at: base + i))
+                } else if b == UInt8(ascii: ";") {
+                    state = .chunkExtension
+                } else if ByteClass.isWhitespace(b) {
+                    state = .chunkSizeWhitespace
+                } else if b == Self.cr {
+                    state = .chunkSizeLF
+                } else if b == Self.lf {
+                    return (i, fail(.invalidLineEnding, at: base + i))
+                } else {
+                    return (i, fail(.invalidChunkSize, at: base + i))
+                }
+                i += 1
+
+            case .chunkSizeWhitespace:
+                // BWS is allowed only before a chunk extension's ";".
+                let b = input[i]
+                if b == UInt8(ascii: ";") {
+                    state = .chunkExtension
+                } else if !ByteClass.isWhitespace(b) {
+                    return (i, fail(.invalidChunkSize, at: base + i))
+                }
+                i += 1
+
+            case .chunkExtension:
+                let end = min(n, chunkLineStart + limits.maxChunkLineBytes - base)
+                while i < end, ByteClass.isFieldValue(input[i]) { i += 1 }
+                if i == n { break }
+                if i == end { return (i, fail(.invalidChunkExtension, at: base + i)) }
+                guard input[i] == Self.cr else { return (i, fail(.invalidChunkExtension, at: base + i)) }
+                state = .chunkSizeLF
+                i += 1
+
+            case .chunkSizeLF:
+                guard input[i] == Self.lf else { return (i, fail(.invalidLineEnding, at: base + i)) }
+                i += 1
+                if chunkSizeValue == 0 {
+                    inTrailers = true
+                    sectionStart = base + i
+                    fieldCount = 0
+                    state = .fieldLineStart
+                } else {
+                    body.reserveCapacity(body.count + min(chunkSizeValue, 1 << 20))
+                    state = .chunkData(remaining: chunkSizeValue)
+                }
+
+            case .chunkData(let remaining):
+                let take = min(remaining, n - i)
+                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[i..<(i + take)]))
+                i += take
+                state = remaining == take ? .chunkDataCR : .chunkData(remaining: remaining - take)
+
+            case .chunkDataCR:
+                guard input[i] == Self.cr else { return (i, fail(.invalidChunkTerminator, at: base + i)) }
+                state = .chunkDataLF
+                i += 1
+
+            case .chunkDataLF:
+                guard input[i] == Self.lf else { return (i, fail(.invalidChunkTerminator, at: base + i)) }
+                i += 1
+                chunkLineStart = base + i
+                chunkSizeValue = 0
+                chunkDigits = 0
+                state = .chunkSize
+
+            case .fieldLineStart, .fieldName, .fieldValue, .fieldLF, .sectionEndLF:
+                let (next, outcome) = scanFields(input, from: i, base: base)
+                i = next
+                switch outcome {
+                case .needMore:
+                    break
+                case .failed(let event):
+                    return (i, event)
+                case .end:
+                    consumed = base + i
+                    return (i, completeMessage())
+                }
+
+            default:
+                preconditionFailure("parseBody in state \(state)")
+            }
+        }
+        consumed = base + n
+        return (n, .needMoreData)
+    }
+}

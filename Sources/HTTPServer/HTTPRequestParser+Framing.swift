@@ -1,0 +1,230 @@
+/// What a complete head means: the request's strings, and how its body is
+/// framed (RFC 9112 §6). Ambiguous framing is rejected, never guessed.
+extension HTTPRequestParser {
+    /// Builds the request from `head` and decides the framing.
+    ///
+    /// Order of checks: method (501), request-target form (400), Host
+    /// (400), Content-Length with Transfer-Encoding (400), Transfer-Encoding
+    /// in HTTP/1.0 (400), unknown coding (501), chunked not final or
+    /// repeated (400), Content-Length syntax and agreement (400), size
+    /// (413), Expect (417).
+    mutating func finishHead() -> Event {
+        let end = consumed - 1
+        let method = String(decoding: head[methodStart..<methodEnd], as: UTF8.self)
+        guard Self.isKnownMethod(method) else { return fail(.unknownMethod, at: methodStart) }
+        guard targetIsValid(method: method) else { return fail(.invalidTarget, at: targetStart) }
+        let version: HTTPVersion = versionMinor == 0 ? .http1_0 : .http1_1
+
+        var headers = HTTPHeaders(reservingCapacity: fields.count)
+        var hostCount = 0
+        var contentLength: Int?
+        var sawContentLength = false
+        var contentLengthValid = true
+        var contentLengthOffset = 0
+        var transferEncodingOffset = -1
+        var codings = Codings()
+        var close = false
+        var keepAliveToken = false
+        var expectsContinue = false
+        var unsupportedExpectationOffset = -1
+
+        for field in fields {
+            let nameRange = Int(field.nameStart)..<Int(field.nameEnd)
+            let valueRange = Int(field.valueStart)..<Int(field.valueEnd)
+            let name = head[nameRange]
+            let value = head[valueRange]
+            headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+            switch name.count {
+            case 4 where asciiEqualsLowercased(name, "host"):
+                hostCount += 1
+            case 6 where asciiEqualsLowercased(name, "expect"):
+                if asciiEqualsLowercased(value, "100-continue") {
+                    expectsContinue = true
+                } else if unsupportedExpectationOffset < 0 {
+                    unsupportedExpectationOffset = nameRange.lowerBound
+                }
+            case 10 where asciiEqualsLowercased(name, "connection"):
+                Self.forEachListElement(value) { token in
+                    if asciiEqualsLowercased(token, "close") { close = true }
+                    if asciiEqualsLowercased(token, "keep-alive") { keepAliveToken = true }
+                }
+            case 14 where asciiEqualsLowercased(name, "content-length"):
+                if !sawContentLength { contentLengthOffset = nameRange.lowerBound }
+                sawContentLength = true
+                if contentLengthValid {
+                    let parsed = Self.parseContentLength(value)
+                    if let parsed, contentLength == nil || contentLength == parsed {
+                        contentLength = parsed
+                    } else {
+                        contentLengthValid = false
+                    }
+                }
+            case 17 where asciiEqualsLowercased(name, "transfer-encoding"):
+                if transferEncodingOffset < 0 { transferEncodingOffset = nameRange.lowerBound }
+                codings.add(value)
+            default:
+                break
+            }
+        }
+
+        if version == .http1_1, hostCount == 0 { return fail(.missingHost, at: end) }
+        if hostCount > 1 { return fail(.duplicateHost, at: end) }
+        let chunked = transferEncodingOffset >= 0
+        if chunked {
+            if sawContentLength { return fail(.contentLengthWithTransferEncoding, at: transferEncodingOffset) }
+            if version == .http1_0 { return fail(.invalidTransferEncoding, at: transferEncodingOffset) }
+            if codings.unknown { return fail(.unsupportedTransferCoding, at: transferEncodingOffset) }
+            if codings.chunkedCount != 1 || !codings.lastIsChunked {
+                return fail(.invalidTransferEncoding, at: transferEncodingOffset)
+            }
+        }
+        if sawContentLength {
+            guard contentLengthValid, let length = contentLength else {
+                return fail(.invalidContentLength, at: contentLengthOffset)
+            }
+            if length > limits.maxBodyBytes { return fail(.bodyTooLarge, at: contentLengthOffset) }
+        }
+        let http11 = version == .http1_1
+        if http11, unsupportedExpectationOffset >= 0 {
+            return fail(.unsupportedExpectation, at: unsupportedExpectationOffset)
+        }
+
+        let target = String(decoding: head[targetStart..<targetEnd], as: UTF8.self)
+        let (pathRange, queryRange) = HTTPRequest.targetRanges(head[targetStart..<targetEnd])
+        let path: String
+        if queryRange == nil, pathRange.count == targetEnd - targetStart {
+            path = target
+        } else {
+            path = pathRange.isEmpty ? "/" : String(decoding: head[pathRange], as: UTF8.self)
+        }
+        let query = queryRange.map { String(decoding: head[$0], as: UTF8.self) }
+        pending = HTTPRequest(
+            method: method, target: target, path: path, query: query,
+            version: version, headers: headers, body: [])
+        keepAlive = http11 ? !close : (keepAliveToken && !close)
+
+        if chunked {
+            chunkLineStart = consumed
+            chunkSizeValue = 0
+            chunkDigits = 0
+            state = .chunkSize
+            return .head(expectsContinue: http11 && expectsContinue)
+        }
+        if let length = contentLength, length > 0 {
+            body.reserveCapacity(min(length, 1 << 20))
+            state = .body(remaining: length)
+            return .head(expectsContinue: http11 && expectsContinue)
+        }
+        return completeMessage()
+    }
+
+    /// Hands out the finished request and resets for the next one.
+    mutating func completeMessage() -> Event {
+        guard var request = pending else { preconditionFailure("no pending request") }
+        request.body = body
+        body = []
+        let keepAlive = self.keepAlive
+        reset()
+        return .request(request, keepAlive: keepAlive)
+    }
+
+    static func isKnownMethod(_ method: String) -> Bool {
+        switch method {
+        case "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT": return true
+        default: return false
+        }
+    }
+
+    /// origin-form (`/…`), absolute-form (`scheme://…`), asterisk-form (`*`,
+    /// OPTIONS only) or authority-form (CONNECT only).
+    func targetIsValid(method: String) -> Bool {
+        let target = head[targetStart..<targetEnd]
+        switch target.first {
+        case UInt8(ascii: "/"):
+            return true
+        case UInt8(ascii: "*"):
+            return target.count == 1 && method == "OPTIONS"
+        default:
+            if method == "CONNECT" { return true }
+            guard let colon = target.firstIndex(of: UInt8(ascii: ":")), colon > targetStart,
+                  target.distance(from: colon, to: target.endIndex) >= 3,
+                  target[colon + 1] == UInt8(ascii: "/"), target[colon + 2] == UInt8(ascii: "/")
+            else { return false }
+            return target[targetStart..<colon].allSatisfy {
+                ByteClass.lower($0) &- UInt8(ascii: "a") < 26 || $0 == UInt8(ascii: "+")
+                    || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+                    || $0 &- UInt8(ascii: "0") < 10
+            }
+        }
+    }
+
+    /// Calls `body` with each non-empty element of a comma-separated list,
+    /// OWS trimmed.
+    static func forEachListElement(_ value: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> Void) {
+        var start = value.startIndex
+        while start <= value.endIndex {
+            let comma = value[start...].firstIndex(of: UInt8(ascii: ",")) ?? value.endIndex
+            var lo = start
+            var hi = comma
+            while lo < hi, ByteClass.isWhitespace(value[lo]) { lo += 1 }
+            while hi > lo, ByteClass.isWhitespace(value[hi - 1]) { hi -= 1 }
+            if lo < hi { body(value[lo..<hi]) }
+            start = comma + 1
+        }
+    }
+
+    /// A Content-Length value: one or more comma-separated decimal numbers
+    /// that must all be equal (RFC 9110 §8.6). `nil` when malformed; values
+    /// too large for `Int` saturate at `Int.max` (to be rejected as 413).
+    static func parseContentLength(_ value: ArraySlice<UInt8>) -> Int? {
+        var result: Int?
+        var valid = !value.isEmpty
+        var start = value.startIndex
+        while valid, start <= value.endIndex {
+            let comma = value[start...].firstIndex(of: UInt8(ascii: ",")) ?? value.endIndex
+            var lo = start
+            var hi = comma
+            while lo < hi, ByteClass.isWhitespace(value[lo]) { lo += 1 }
+            while hi > lo, ByteClass.isWhitespace(value[hi - 1]) { hi -= 1 }
+            var number = 0
+            if lo == hi { valid = false }
+            for byte in value[lo..<hi] {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { valid = false; break }
+                let (times, o1) = number.multipliedReportingOverflow(by: 10)
+                let (plus, o2) = times.addingReportingOverflow(Int(digit))
+                number = (o1 || o2) ? Int.max : plus
+            }
+            if valid {
+                if let r = result, r != number { valid = false }
+                result = number
+            }
+            start = comma + 1
+        }
+        return valid ? result : nil
+    }
+
+    /// The transfer codings named by every Transfer-Encoding field, in order.
+    struct Codings {
+        var chunkedCount = 0
+        var lastIsChunked = false
+        var unknown = false
+        var any = false
+
+        mutating func add(_ value: ArraySlice<UInt8>) {
+            var sawElement = false
+            HTTPRequestParser.forEachListElement(value) { coding in
+                sawElement = true
+                any = true
+                if asciiEqualsLowercased(coding, "chunked") {
+                    chunkedCount += 1
+                    lastIsChunked = true
+                } else {
+                    unknown = true
+                    lastIsChunked = false
+                }
+            }
+            if !sawElement { unknown = true }
+        }
+    }
+}

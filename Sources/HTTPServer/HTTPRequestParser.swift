@@ -1,0 +1,171 @@
+/// An incremental HTTP/1.1 request parser: a pure state machine over bytes,
+/// with no knowledge of sockets.
+///
+/// Feed it whatever arrives, in any split; it returns how many bytes it
+/// consumed and at most one event per call. Call it again with the rest
+/// while the event is not `.needMoreData`:
+///
+/// ```swift
+/// var parser = HTTPRequestParser(limits: HTTPLimits())
+/// var rest = bytes[...]
+/// repeat {
+///     let (used, event) = parser.parse(rest)
+///     rest = rest.dropFirst(used)
+///     // handle event
+/// } while event != .needMoreData
+/// ```
+///
+/// Grammar (RFC 9112), strictly: every line ends with CRLF (a bare CR or LF
+/// is a 400); exactly one SP separates the request-line parts; field names
+/// are tokens directly followed by `:`; obs-fold is rejected; empty lines
+/// before a request line are skipped (RFC 9112 §2.2). Limits come from
+/// ``HTTPLimits``; nothing beyond them is buffered. Once an error has been
+/// returned the parser stays failed (the connection is to be closed).
+struct HTTPRequestParser {
+    /// What one call to ``parse(_:)`` produced.
+    enum Event: Equatable {
+        /// Every byte was consumed and no event is ready yet.
+        case needMoreData
+        /// A valid head announcing a body has been read; the body follows.
+        /// `expectsContinue`: an HTTP/1.1 `Expect: 100-continue` request,
+        /// to be answered with `100 Continue` now.
+        case head(expectsContinue: Bool)
+        /// A complete request. `keepAlive`: whether the connection may carry
+        /// another request afterwards (HTTP/1.1 unless `Connection: close`;
+        /// HTTP/1.0 only with `Connection: keep-alive`).
+        case request(HTTPRequest, keepAlive: Bool)
+        /// The request is rejected; the parser stays failed.
+        case error(HTTPParseError)
+    }
+
+    /// Coarse progress, for the connection's timeouts.
+    enum Phase: Equatable {
+        /// Between requests: no byte of the next one seen yet.
+        case idle
+        /// Inside a request line or header block.
+        case head
+        /// Inside a body (or a chunked body's trailers).
+        case body
+    }
+
+    enum State: Equatable {
+        case requestStart
+        case leadingLF
+        case method
+        case target
+        case version(index: Int)
+        case requestLineLF
+        case fieldLineStart
+        case fieldName
+        case fieldValue
+        case fieldLF
+        case sectionEndLF
+        case body(remaining: Int)
+        case chunkSize
+        case chunkSizeWhitespace
+        case chunkExtension
+        case chunkSizeLF
+        case chunkData(remaining: Int)
+        case chunkDataCR
+        case chunkDataLF
+        case failed(HTTPParseError)
+    }
+
+    /// Byte ranges (offsets into `head`) of one field line.
+    struct FieldRange {
+        var nameStart: Int32
+        var nameEnd: Int32
+        var valueStart: Int32
+        var valueEnd: Int32
+    }
+
+    let limits: HTTPLimits
+    var state: State = .requestStart
+
+    // Head: every byte of the current head, and offsets into it.
+    var head: [UInt8] = []
+    /// Bytes of the current message consumed so far; the offset of the next byte.
+    var consumed = 0
+    var methodStart = 0
+    var methodEnd = 0
+    var targetStart = 0
+    var targetEnd = 0
+    var versionMajor: UInt8 = 0
+    var versionMinor: UInt8 = 0
+    var sectionStart = 0
+    var lineStart = 0
+    var nameEnd = 0
+    var valueStart = -1
+    var valueEnd = 0
+    var fields: [FieldRange] = []
+    var fieldCount = 0
+    var inTrailers = false
+
+    // Body.
+    var pending: HTTPRequest?
+    var keepAlive = true
+    var body: [UInt8] = []
+    var chunkLineStart = 0
+    var chunkSizeValue = 0
+    var chunkDigits = 0
+
+    init(limits: HTTPLimits = HTTPLimits()) {
+        self.limits = limits
+    }
+
+    /// Whether no byte of a next request has been seen.
+    var isIdle: Bool { consumed == 0 && state == .requestStart }
+
+    var phase: Phase {
+        switch state {
+        case .requestStart, .leadingLF, .method, .target, .version, .requestLineLF:
+            return consumed == 0 ? .idle : .head
+        case .fieldLineStart, .fieldName, .fieldValue, .fieldLF, .sectionEndLF:
+            return inTrailers ? .body : .head
+        default:
+            return .body
+        }
+    }
+
+    /// Consumes a prefix of `input` and reports at most one event.
+    /// - Returns: the number of bytes consumed and the event. `.needMoreData`
+    ///   means all of `input` was consumed.
+    /// - Complexity: O(`consumed`), plus the head's size when a head completes.
+    mutating func parse(_ input: UnsafeRawBufferPointer) -> (consumed: Int, event: Event) {
+        switch state {
+        case .failed(let error):
+            return (0, .error(error))
+        case .body, .chunkSize, .chunkSizeWhitespace, .chunkExtension, .chunkSizeLF,
+             .chunkData, .chunkDataCR, .chunkDataLF:
+            return parseBody(input)
+        default:
+            return inTrailers ? parseBody(input) : parseHead(input)
+        }
+    }
+
+    /// `parse(_:)` over an array slice, for tests and stashed bytes.
+    mutating func parse(_ input: ArraySlice<UInt8>) -> (consumed: Int, event: Event) {
+        input.withUnsafeBytes { parse($0) }
+    }
+
+    mutating func fail(_ kind: HTTPParseError.Kind, at offset: Int) -> Event {
+        let error = HTTPParseError(kind, at: offset)
+        state = .failed(error)
+        pending = nil
+        body = []
+        return .error(error)
+    }
+
+    /// Forgets the finished message, keeping small buffers' capacity.
+    mutating func reset() {
+        state = .requestStart
+        if head.capacity > 4096 { head = [] } else { head.removeAll(keepingCapacity: true) }
+        fields.removeAll(keepingCapacity: fields.capacity <= 64)
+        consumed = 0
+        fieldCount = 0
+        inTrailers = false
+        valueStart = -1
+        pending = nil
+        keepAlive = true
+    }
+}

@@ -1,0 +1,77 @@
+import Glibc
+
+/// Everything the server needs to know before ``HTTPServer/start()``.
+///
+/// Every timeout is a `Duration`, so tests can use short ones
+/// (`.milliseconds(300)`). Timeouts are checked by each event loop every
+/// quarter of the shortest timeout (at least every 250 ms, at most every
+/// 10 ms), so a connection is closed at most that much after its deadline.
+public struct ServerConfiguration: Sendable {
+    /// Address to bind, resolved with `getaddrinfo`: a literal IPv4 or IPv6
+    /// address (`"::"` listens on every IPv6 and, dual-stack, IPv4
+    /// address) or a host name. Default `"127.0.0.1"`.
+    public var host: String = "127.0.0.1"
+    /// TCP port; 0 picks an ephemeral port (``HTTPServer/start()`` returns
+    /// it). Default 8080.
+    public var port: Int = 8080
+    /// Event-loop threads, each with its own epoll instance and its own
+    /// `SO_REUSEPORT` listening socket. Default: the number of online cores.
+    public var eventLoops: Int = ServerConfiguration.onlineCores
+    /// Parser size limits. Default ``HTTPLimits/init()``.
+    public var limits: HTTPLimits = HTTPLimits()
+    /// Time allowed for a whole request head, from its first byte to its
+    /// final empty line, however slowly it trickles in (a fresh connection
+    /// that sends nothing is closed after this too). Expiry mid-head: 408
+    /// and close. Default 10 s.
+    public var headerReadTimeout: Duration = .seconds(10)
+    /// Longest pause allowed between two reads while a request body is
+    /// being received (reset by every read that makes progress). Expiry:
+    /// 408 and close. Default 10 s.
+    public var bodyReadTimeout: Duration = .seconds(10)
+    /// Longest a keep-alive connection may sit idle between requests before
+    /// it is closed silently. Default 15 s.
+    public var idleTimeout: Duration = .seconds(15)
+    /// Longest the peer may go without accepting any response bytes while
+    /// the server has some to send (reset by every send that makes
+    /// progress). Expiry: close. Default 30 s.
+    public var writeTimeout: Duration = .seconds(30)
+    /// Open connections allowed across all loops; past it a new connection
+    /// gets a 503 and is closed at once. Default 10 000.
+    public var maxConnections: Int = 10_000
+    /// How long ``HTTPServer/shutdown()`` lets in-flight requests finish
+    /// before every connection is closed. Default 10 s.
+    public var shutdownGracePeriod: Duration = .seconds(10)
+    /// Requests whose body is at least this many bytes run their handler on
+    /// a worker thread (Dispatch's global pool) so a big upload never
+    /// stalls an event loop; smaller ones run inline on the loop. Default
+    /// 64 KiB.
+    public var offloadBodyBytes: Int = 64 * 1024
+    /// Whether to write one line per request to stderr:
+    /// `<method> <path> <status> <µs>us <body bytes>B`. Lines are buffered
+    /// per loop and written once per loop iteration. Default `true`.
+    public var logRequests: Bool = true
+
+    /// The defaults documented on each property.
+    public init() {}
+
+    public init(host: String = "127.0.0.1", port: Int = 8080) {
+        self.host = host
+        self.port = port
+    }
+
+    /// The number of online processors (at least 1).
+    public static var onlineCores: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, saturating at `UInt64.max`; negative is 0.
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        if seconds < 0 { return 0 }
+        let (ns, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return .max }
+        return ns &+ UInt64(attoseconds / 1_000_000_000)
+    }
+}

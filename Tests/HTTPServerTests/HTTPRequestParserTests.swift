@@ -1,0 +1,144 @@
+import XCTest
+@testable import HTTPServer
+
+final class HTTPRequestParserTests: XCTestCase {
+    func testSimpleGet() {
+        let e = parseEverySplit(Array("GET /scenes/a/hit?x=1&y=2 HTTP/1.1\r\nHost: example.com\r\nAccept:  */* \r\nX-Empty:\r\n\r\n"))
+        XCTAssertEqual(e.count, 1)
+        guard case let .request(r, keepAlive) = e.first else { return XCTFail("\(e)") }
+        XCTAssertTrue(keepAlive)
+        XCTAssertEqual(r.method, "GET")
+        XCTAssertEqual(r.target, "/scenes/a/hit?x=1&y=2")
+        XCTAssertEqual(r.path, "/scenes/a/hit")
+        XCTAssertEqual(r.query, "x=1&y=2")
+        XCTAssertEqual(r.version, .http1_1)
+        XCTAssertEqual(r.headers["host"], "example.com")
+        XCTAssertEqual(r.headers["ACCEPT"], "*/*")
+        XCTAssertEqual(r.headers["x-empty"], "")
+        XCTAssertEqual(r.headers.count, 3)
+        XCTAssertEqual(r.body, [])
+    }
+
+    func testPathWithoutQuery() {
+        let e = requests(parseEverySplit(Array("GET /a/b HTTP/1.1\r\nHost: h\r\n\r\n")))
+        XCTAssertEqual(e.first?.0.path, "/a/b")
+        XCTAssertNil(e.first?.0.query)
+        let empty = requests(parseEverySplit(Array("GET /a? HTTP/1.1\r\nHost: h\r\n\r\n")))
+        XCTAssertEqual(empty.first?.0.query, "")
+    }
+
+    func testAbsoluteFormAsteriskAndAuthorityTargets() {
+        let abs = requests(parseEverySplit(Array("GET http://h:8080/x/y?q HTTP/1.1\r\nHost: h\r\n\r\n")))
+        XCTAssertEqual(abs.first?.0.path, "/x/y")
+        XCTAssertEqual(abs.first?.0.query, "q")
+        let bare = requests(parseEverySplit(Array("GET http://h HTTP/1.1\r\nHost: h\r\n\r\n")))
+        XCTAssertEqual(bare.first?.0.path, "/")
+        let star = requests(parseEverySplit(Array("OPTIONS * HTTP/1.1\r\nHost: h\r\n\r\n")))
+        XCTAssertEqual(star.first?.0.path, "*")
+        let connect = requests(parseEverySplit(Array("CONNECT h:443 HTTP/1.1\r\nHost: h:443\r\n\r\n")))
+        XCTAssertEqual(connect.first?.0.path, "h:443")
+    }
+
+    func testContentLengthBody() {
+        let e = parseEverySplit(Array("POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\nhello world"))
+        XCTAssertEqual(e.first, .head(expectsContinue: false))
+        let r = requests(e)
+        XCTAssertEqual(r.count, 1)
+        XCTAssertEqual(r.first.map { String(decoding: $0.0.body, as: UTF8.self) }, "hello world")
+    }
+
+    func testRepeatedEqualContentLengthIsAccepted() {
+        let r = requests(parseEverySplit(Array("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 3\r\nContent-Length: 3\r\n\r\nabc")))
+        XCTAssertEqual(r.first?.0.body, Array("abc"))
+    }
+
+    func testChunkedBodyWithExtensionsAndTrailers() {
+        let raw = "POST /up HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "5;name=value;quoted=\"a b\"\r\nhello\r\n"
+            + "6 ; ext\r\n world\r\n"
+            + "A\r\n0123456789\r\n"
+            + "0;last\r\nX-Trailer: yes\r\nChecksum: abc\r\n\r\n"
+        let e = parseEverySplit(Array(raw))
+        XCTAssertEqual(e.first, .head(expectsContinue: false))
+        let r = requests(e)
+        XCTAssertEqual(r.count, 1)
+        XCTAssertEqual(r.first.map { String(decoding: $0.0.body, as: UTF8.self) }, "hello world0123456789")
+        XCTAssertNil(r.first?.0.headers["x-trailer"], "trailers are not merged into the headers")
+    }
+
+    func testChunkedEmptyBody() {
+        let r = requests(parseEverySplit(Array("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")))
+        XCTAssertEqual(r.first?.0.body, [])
+    }
+
+    func testExpectContinue() {
+        let e = parseEverySplit(Array("PUT /x HTTP/1.1\r\nHost: h\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\nok"))
+        XCTAssertEqual(e.first, .head(expectsContinue: true))
+        XCTAssertEqual(requests(e).count, 1)
+        // Without a body there is nothing to continue to.
+        let noBody = parseEverySplit(Array("GET /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n\r\n"))
+        XCTAssertEqual(noBody.count, 1)
+        XCTAssertEqual(requests(noBody).count, 1)
+    }
+
+    func testPipelinedRequests() {
+        let raw = "GET /1 HTTP/1.1\r\nHost: h\r\n\r\n"
+            + "POST /2 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabc"
+            + "GET /3 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
+        let r = requests(parseEverySplit(Array(raw)))
+        XCTAssertEqual(r.map { $0.0.path }, ["/1", "/2", "/3"])
+        XCTAssertEqual(r.map { $0.1 }, [true, true, false])
+        XCTAssertEqual(r[1].0.body, Array("abc"))
+    }
+
+    func testLeadingEmptyLinesAreSkipped() {
+        let r = requests(parseEverySplit(Array("\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n")))
+        XCTAssertEqual(r.count, 1)
+    }
+
+    func testKeepAliveRules() {
+        func keepAlive(_ raw: String) -> Bool? { requests(parseEverySplit(Array(raw))).first?.1 }
+        XCTAssertEqual(keepAlive("GET / HTTP/1.1\r\nHost: h\r\n\r\n"), true)
+        XCTAssertEqual(keepAlive("GET / HTTP/1.1\r\nHost: h\r\nConnection: keep-alive, CLOSE\r\n\r\n"), false)
+        XCTAssertEqual(keepAlive("GET / HTTP/1.0\r\n\r\n"), false)
+        XCTAssertEqual(keepAlive("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n"), true)
+        XCTAssertEqual(requests(parseEverySplit(Array("GET / HTTP/1.0\r\n\r\n"))).first?.0.version, .http1_0)
+        // A later minor version is served as HTTP/1.1.
+        XCTAssertEqual(requests(parseEverySplit(Array("GET / HTTP/1.7\r\nHost: h\r\n\r\n"))).first?.0.version, .http1_1)
+    }
+
+    func testObsTextInFieldValueIsKept() {
+        let r = requests(parseEverySplit([UInt8]("GET / HTTP/1.1\r\nHost: h\r\nX-Name: caf") + [0xC3, 0xA9] + Array("\r\n\r\n")))
+        XCTAssertEqual(r.first?.0.headers["x-name"], "café")
+    }
+
+    func testParserIsReusableAfterManyRequests() {
+        var raw = ""
+        for i in 0..<50 { raw += "GET /\(i) HTTP/1.1\r\nHost: h\r\n\r\n" }
+        let r = requests(parseEverySplit(Array(raw), randomSplits: 5))
+        XCTAssertEqual(r.count, 50)
+        XCTAssertEqual(r.last?.0.path, "/49")
+    }
+
+    func testPhases() {
+        var parser = HTTPRequestParser()
+        func feed(_ s: String) -> [Event] {
+            var rest = Array(s)[...]
+            var out: [Event] = []
+            while true {
+                let (used, event) = parser.parse(rest)
+                rest = rest.dropFirst(used)
+                if event == .needMoreData { return out }
+                out.append(event)
+            }
+        }
+        XCTAssertEqual(parser.phase, .idle)
+        XCTAssertEqual(feed("GET / HT"), [])
+        XCTAssertEqual(parser.phase, .head)
+        XCTAssertEqual(feed("TP/1.1\r\nHost: h\r\nContent-Length: 4\r\n\r\nab"), [.head(expectsContinue: false)])
+        XCTAssertEqual(parser.phase, .body)
+        XCTAssertEqual(requests(feed("cd")).count, 1)
+        XCTAssertEqual(parser.phase, .idle)
+        XCTAssertTrue(parser.isIdle)
+    }
+}

@@ -1,6 +1,0 @@
-import XCTest
-@testable import HTTPServer
-
-final class HTTPServerPlaceholderTests: XCTestCase {
-    func testModuleLinks() { XCTAssertTrue(true) }
-}
