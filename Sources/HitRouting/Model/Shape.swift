@@ -45,7 +45,7 @@ public enum ShapeGeometry: Sendable {
 }
 
 /// SVG / Canvas / Core Graphics fill rules, applied to a winding number.
-public enum FillRule: String, Sendable {
+public enum FillRule: String, Sendable, CaseIterable {
     case nonzero
     case evenodd
 

@@ -195,7 +195,7 @@ public struct SVGPathParser {
 
     private mutating func flag() throws(PathSyntaxError) -> Bool {
         skipSeparator()
-        guard i < s.count else { throw error("path data ends in the middle of a command") }
+        guard i < s.count else { throw error("truncated command: the data ends where a number was expected") }
         switch s[i] {
         case UInt8(ascii: "0"): i += 1; return false
         case UInt8(ascii: "1"): i += 1; return true
@@ -206,7 +206,7 @@ public struct SVGPathParser {
     /// `sign? (digits? '.' digits | digits '.'?) ([eE] sign? digits)?`
     private mutating func number() throws(PathSyntaxError) -> Double {
         skipSeparator()
-        guard i < s.count else { throw error("path data ends in the middle of a command") }
+        guard i < s.count else { throw error("truncated command: the data ends where a number was expected") }
         let start = i
         func digit(_ k: Int) -> Bool { k < s.count && s[k] >= UInt8(ascii: "0") && s[k] <= UInt8(ascii: "9") }
         var k = i
@@ -218,7 +218,7 @@ public struct SVGPathParser {
             while digit(k) { k += 1; mantissaDigits += 1 }
         }
         guard mantissaDigits > 0 else {
-            throw error(isCommand(s[i]) ? "path data ends in the middle of a command" : "expected a number")
+            throw error(isCommand(s[i]) ? "truncated command: expected a number before the next command" : "expected a number")
         }
         if k < s.count && (s[k] == UInt8(ascii: "e") || s[k] == UInt8(ascii: "E")) {
             var e = k + 1

@@ -64,6 +64,13 @@ public struct PointerSessions: Sendable {
         }
     }
 
+    /// Drops every capture (the scene was replaced), remembering each so
+    /// that its pointer's next event says so.
+    public mutating func dropAllCaptures() {
+        for (pointer, capture) in captures where dropped.count < maxPointers { dropped[pointer] = capture.layer }
+        captures.removeAll()
+    }
+
     /// Applies one event at `point` (scene coordinates).
     ///
     /// - `down`: an ordinary hit; a hit layer captures the pointer (replacing

@@ -1,0 +1,122 @@
+import HTTPServer
+import HitJSON
+import HitRouting
+
+/// The hitroute API over HTTP: routes requests to handlers, applies CORS,
+/// content-type rules and problem details. The executable and the tests
+/// build the service through `Application.makeServer`.
+public final class Application: Sendable {
+    public let configuration: Configuration
+    public let store: SceneStore
+    /// Reports whether the server is draining (for `/readyz`).
+    let isShuttingDown: @Sendable () -> Bool
+
+    public init(
+        configuration: Configuration, store: SceneStore? = nil,
+        isShuttingDown: @escaping @Sendable () -> Bool = { false }
+    ) {
+        self.configuration = configuration
+        self.store = store ?? SceneStore(limits: configuration.store)
+        self.isShuttingDown = isShuttingDown
+    }
+
+    /// Answers one request. Never traps on client input: every failure is a problem response.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        var response: HTTPResponse
+        do {
+            response = try route(request)
+        } catch {
+            response = error.response
+        }
+        addCORS(to: &response, request: request)
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        guard let route = Route(path: request.path) else {
+            throw Problem.notFound("no route \(request.path); see GET /openapi.yaml")
+        }
+        let method = request.method == "HEAD" ? "GET" : request.method
+        guard route.methods.contains(method) else {
+            throw Problem.methodNotAllowed(request.method, allowed: route.methods)
+        }
+        if method == "OPTIONS" { return preflight(route, request) }
+        if ["POST", "PUT", "PATCH"].contains(method) { try checkContentType(request) }
+        switch (route, method) {
+        case (.healthz, _):
+            return json(200) { w in w.beginObject(); w.key("status"); w.string("ok"); w.endObject() }
+        case (.readyz, _):
+            if isShuttingDown() { throw Problem(503, "shutting-down", "Shutting down", "the service is draining and takes no new work") }
+            return json(200) { w in w.beginObject(); w.key("status"); w.string("ready"); w.endObject() }
+        case (.openAPI, _):
+            var h = HTTPHeaders()
+            h.set("Content-Type", "application/yaml; charset=utf-8")
+            return HTTPResponse(status: 200, headers: h, body: Array(OpenAPIDocument.yaml.utf8))
+        case (.scenes, "GET"): return listScenes()
+        case (.scenes, _): return try createScene(request)
+        case (.scene(let id), "GET"): return try getScene(id)
+        case (.scene(let id), "PUT"): return try putScene(id, request)
+        case (.scene(let id), _): return try deleteScene(id)
+        case (.hit(let id), _): return try hit(id, request)
+        case (.hits(let id), _): return try hits(id, request)
+        case (.layer(let id, let layer), _): return try patchLayer(id, layer, request)
+        }
+    }
+
+    // MARK: - Shared helpers
+
+    /// A JSON response written by `body`.
+    func json(_ status: Int, headers: HTTPHeaders = HTTPHeaders(), capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> HTTPResponse {
+        var w = JSONWriter(capacity: capacity)
+        body(&w)
+        var h = headers
+        h.set("Content-Type", "application/json; charset=utf-8")
+        return HTTPResponse(status: status, headers: h, body: w.bytes)
+    }
+
+    /// SPEC §4: JSON, any `+json`, text/plain, form-urlencoded (curl -d) or none.
+    private func checkContentType(_ request: HTTPRequest) throws(Problem) {
+        guard let raw = request.headers["Content-Type"] else { return }
+        let type = raw.split(separator: ";", maxSplits: 1).first.map { String($0).trimmed.lowercased() } ?? ""
+        let accepted = type == "application/json" || type.hasSuffix("+json") || type == "text/plain"
+            || type == "application/x-www-form-urlencoded" || type.isEmpty
+        guard accepted else {
+            throw Problem(415, "unsupported-media-type", "Unsupported media type",
+                          "Content-Type \(raw) is not accepted; send application/json")
+        }
+    }
+
+    private func preflight(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
+        var h = HTTPHeaders()
+        h.set("Allow", route.methods.joined(separator: ", "))
+        h.set("Access-Control-Allow-Methods", route.methods.joined(separator: ", "))
+        h.set("Access-Control-Allow-Headers", request.headers["Access-Control-Request-Headers"] ?? "Content-Type, If-Match")
+        h.set("Access-Control-Max-Age", "600")
+        return HTTPResponse(status: 204, headers: h)
+    }
+
+    private func addCORS(to response: inout HTTPResponse, request: HTTPRequest) {
+        let origins = configuration.corsOrigins
+        if origins.contains("*") {
+            response.headers.set("Access-Control-Allow-Origin", "*")
+        } else if let origin = request.headers["Origin"], origins.contains(origin) {
+            response.headers.set("Access-Control-Allow-Origin", origin)
+            response.headers.add("Vary", "Origin")
+        } else {
+            return
+        }
+        response.headers.set("Access-Control-Expose-Headers", "ETag, Location")
+    }
+
+    /// Runs `body` over the request body's bytes.
+    func withBody<T>(_ request: HTTPRequest, _ body: (UnsafeBufferPointer<UInt8>) throws(Problem) -> T) throws(Problem) -> T {
+        try request.body.withUnsafeBufferPointer { (buffer) throws(Problem) -> T in try body(buffer) }
+    }
+
+    /// The snapshot of scene `id`, or 404.
+    func snapshot(_ id: String) throws(Problem) -> SceneSnapshot {
+        guard let s = store.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+        return s
+    }
+}
+

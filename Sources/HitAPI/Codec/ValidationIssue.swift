@@ -1,0 +1,37 @@
+import HitJSON
+
+/// One problem in a request body: where (an RFC 6901 JSON Pointer into the
+/// body) and what.
+public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
+    public var pointer: String
+    public var message: String
+
+    public init(pointer: String, message: String) {
+        self.pointer = pointer
+        self.message = message
+    }
+
+    public var description: String { "\(pointer.isEmpty ? "(root)" : pointer): \(message)" }
+}
+
+/// Why a body could not be decoded.
+public enum DecodeFailure: Error, Sendable, Equatable {
+    /// Not JSON at all (400): where parsing stopped.
+    case syntax(JSONSyntaxError)
+    /// JSON, but not a valid document (422): every problem found.
+    case invalid([ValidationIssue])
+}
+
+/// Per-scene limits enforced while decoding (SPEC §6).
+public struct SceneLimits: Sendable {
+    /// Layers in the whole tree. Default 250,000.
+    public var maxLayers = 250_000
+    /// Nesting depth of layers (a top-level layer is depth 1). Default 64.
+    public var maxDepth = 64
+    /// Vertices per shape (points, path elements; compounds add up their members). Default 100,000.
+    public var maxVertices = 100_000
+    /// Nesting of compound shapes inside compound shapes. Default 16.
+    public var maxCompoundDepth = 16
+
+    public init() {}
+}

@@ -1,0 +1,146 @@
+import HTTPServer
+
+/// Everything the service can be told at start-up (SPEC §6): each setting
+/// has a default, a flag and an environment variable (`HITROUTE_` + the
+/// flag in upper snake case); a flag wins over the environment.
+public struct Configuration: Sendable {
+    public var server = ServerConfiguration()
+    public var scene = SceneLimits()
+    public var store = SceneStore.Limits()
+    /// Points per `…/hits` request. Default 100,000.
+    public var maxBatchPoints = 100_000
+    /// Origins allowed by CORS; `["*"]` allows any. Default `*`.
+    public var corsOrigins = ["*"]
+
+    public init() {}
+
+    /// One setting: its flag, what it means, and how to apply a value.
+    struct Option: Sendable {
+        let flag: String
+        let help: String
+        let takesValue: Bool
+        let apply: @Sendable (inout Configuration, String) -> Bool
+
+        var environmentName: String {
+            "HITROUTE_" + flag.dropFirst(2).uppercased().map { $0 == "-" ? "_" : String($0) }.joined()
+        }
+    }
+
+    static let options: [Option] = [
+        text("--host", "address to listen on (`::` for IPv6, `0.0.0.0` in containers); default 127.0.0.1") { $0.server.host = $1 },
+        int("--port", "TCP port (0 picks a free one); default 8080", 0...65535) { $0.server.port = $1 },
+        int("--threads", "event-loop threads; default: one per core", 1...256) { $0.server.eventLoops = $1 },
+        text("--cors-origin", "allowed CORS origins, comma-separated, or *; default *") {
+            $0.corsOrigins = $1.split(separator: ",").map { String($0).trimmed }
+        },
+        Option(flag: "--quiet", help: "no per-request log line on stderr", takesValue: false) { c, v in
+            guard let on = parseBool(v) else { return false }
+            c.server.logRequests = !on
+            return true
+        },
+        int("--max-body-bytes", "largest request body; default 16777216 (16 MiB)", 1...Int(Int32.max)) { $0.server.limits.maxBodyBytes = $1 },
+        int("--max-request-line-bytes", "longest request line; default 8192", 64...1 << 20) { $0.server.limits.maxRequestLineBytes = $1 },
+        int("--max-header-bytes", "largest header block; default 16384", 256...1 << 22) { $0.server.limits.maxHeaderBytes = $1 },
+        int("--max-layers", "layers per scene; default 250000", 1...10_000_000) { $0.scene.maxLayers = $1 },
+        int("--max-depth", "layer nesting depth; default 64", 1...1024) { $0.scene.maxDepth = $1 },
+        int("--max-vertices", "vertices per shape; default 100000", 3...10_000_000) { $0.scene.maxVertices = $1 },
+        int("--max-batch-points", "points per batch request; default 100000", 1...10_000_000) { $0.maxBatchPoints = $1 },
+        int("--max-scenes", "scenes in the store; default 10000", 1...10_000_000) { $0.store.maxScenes = $1 },
+        int("--max-pointers", "live pointer captures per scene; default 64", 1...100_000) { $0.store.maxPointers = $1 },
+        seconds("--capture-timeout", "seconds before an idle pointer capture expires; default 30") { $0.store.captureTimeout = $1 },
+        seconds("--header-timeout", "seconds to receive a whole request head; default 10") { $0.server.headerReadTimeout = .seconds($1) },
+        seconds("--idle-timeout", "seconds an idle keep-alive connection stays open; default 15") { $0.server.idleTimeout = .seconds($1) },
+        int("--max-connections", "open connections at once; default 10000", 1...1_000_000) { $0.server.maxConnections = $1 },
+        seconds("--shutdown-grace", "seconds in-flight requests get to finish on SIGTERM; default 10") { $0.server.shutdownGracePeriod = .seconds($1) },
+    ]
+
+    /// The configuration from the environment, then the command line.
+    /// - Throws: a message naming the flag or variable at fault.
+    public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> Configuration {
+        var config = Configuration()
+        for option in options {
+            if let value = environment[option.environmentName], !option.apply(&config, value) {
+                throw ConfigurationError(message: "\(option.environmentName)=\(value): invalid value (\(option.help))")
+            }
+        }
+        var rest = arguments[...]
+        while let arg = rest.popFirst() {
+            if arg == "--help" || arg == "-h" { throw ConfigurationError(message: usage, isHelp: true) }
+            let parts = arg.split(separator: "=", maxSplits: 1)
+            let flag = String(parts[0])
+            guard let option = options.first(where: { $0.flag == flag }) else {
+                throw ConfigurationError(message: "unknown option \(arg)\n\n\(usage)")
+            }
+            var value: String
+            if parts.count == 2 {
+                value = String(parts[1])
+            } else if option.takesValue {
+                guard let next = rest.popFirst() else { throw ConfigurationError(message: "\(flag) needs a value") }
+                value = next
+            } else {
+                value = "1"
+            }
+            if !option.apply(&config, value) {
+                throw ConfigurationError(message: "\(flag) \(value): invalid value (\(option.help))")
+            }
+        }
+        return config
+    }
+
+    /// `--help` text: every flag with its variable and meaning.
+    public static var usage: String {
+        var lines = ["usage: hitroute [options]", "", "options (environment variable in brackets):"]
+        for o in options {
+            lines.append("  \(o.flag)\(o.takesValue ? " VALUE" : "")  [\(o.environmentName)]")
+            lines.append("      \(o.help)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func text(_ flag: String, _ help: String, _ set: @escaping @Sendable (inout Configuration, String) -> Void) -> Option {
+        Option(flag: flag, help: help, takesValue: true) { c, v in
+            guard !v.isEmpty else { return false }
+            set(&c, v)
+            return true
+        }
+    }
+
+    private static func int(_ flag: String, _ help: String, _ range: ClosedRange<Int>, _ set: @escaping @Sendable (inout Configuration, Int) -> Void) -> Option {
+        Option(flag: flag, help: help, takesValue: true) { c, v in
+            guard let n = Int(v), range.contains(n) else { return false }
+            set(&c, n)
+            return true
+        }
+    }
+
+    private static func seconds(_ flag: String, _ help: String, _ set: @escaping @Sendable (inout Configuration, Double) -> Void) -> Option {
+        Option(flag: flag, help: help, takesValue: true) { c, v in
+            guard let s = Double(v), s.isFinite, s > 0, s <= 86_400 else { return false }
+            set(&c, s)
+            return true
+        }
+    }
+
+    private static func parseBool(_ v: String) -> Bool? {
+        switch v.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off", "": return false
+        default: return nil
+        }
+    }
+}
+
+/// A bad flag or variable, or `--help`.
+public struct ConfigurationError: Error, Sendable {
+    public var message: String
+    public var isHelp = false
+}
+
+extension String {
+    var trimmed: String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

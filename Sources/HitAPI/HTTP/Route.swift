@@ -1,0 +1,71 @@
+/// The API's routes (SPEC §4), matched from a request path.
+enum Route: Equatable {
+    case healthz
+    case readyz
+    case openAPI
+    case scenes
+    case scene(String)
+    case hit(String)
+    case hits(String)
+    case layer(scene: String, layer: String)
+
+    /// Matches a raw path (percent-encoded segments are decoded); nil for an unknown path.
+    init?(path: String) {
+        let raw = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard raw.first == "", raw.count >= 2 else { return nil }
+        var segments: [String] = []
+        for s in raw.dropFirst() {
+            guard let decoded = Route.percentDecoded(s) else { return nil }
+            segments.append(decoded)
+        }
+        switch (segments.count, segments[0]) {
+        case (1, "healthz"): self = .healthz
+        case (1, "readyz"): self = .readyz
+        case (1, "openapi.yaml"): self = .openAPI
+        case (1, "scenes"): self = .scenes
+        case (2, "scenes") where !segments[1].isEmpty: self = .scene(segments[1])
+        case (3, "scenes") where segments[2] == "hit" && !segments[1].isEmpty: self = .hit(segments[1])
+        case (3, "scenes") where segments[2] == "hits" && !segments[1].isEmpty: self = .hits(segments[1])
+        case (4, "scenes") where segments[2] == "layers" && !segments[1].isEmpty && !segments[3].isEmpty:
+            self = .layer(scene: segments[1], layer: segments[3])
+        default: return nil
+        }
+    }
+
+    /// The methods the route answers (HEAD wherever GET; OPTIONS everywhere).
+    var methods: [String] {
+        switch self {
+        case .healthz, .readyz, .openAPI: return ["GET", "HEAD", "OPTIONS"]
+        case .scenes: return ["GET", "HEAD", "POST", "OPTIONS"]
+        case .scene: return ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
+        case .hit: return ["GET", "HEAD", "POST", "OPTIONS"]
+        case .hits: return ["POST", "OPTIONS"]
+        case .layer: return ["PATCH", "OPTIONS"]
+        }
+    }
+
+    /// RFC 3986 percent-decoding of one path segment (`+` stays `+`).
+    static func percentDecoded(_ s: Substring) -> String? {
+        guard s.contains("%") else { return String(s) }
+        var out: [UInt8] = []
+        var bytes = s.utf8.makeIterator()
+        while let b = bytes.next() {
+            guard b == UInt8(ascii: "%") else {
+                out.append(b)
+                continue
+            }
+            guard let h = bytes.next().flatMap(hexDigit), let l = bytes.next().flatMap(hexDigit) else { return nil }
+            out.append(h << 4 | l)
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    static func hexDigit(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

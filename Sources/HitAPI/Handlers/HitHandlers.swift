@@ -1,0 +1,75 @@
+import HTTPServer
+import HitJSON
+import HitRouting
+
+/// SPEC §4.2 and §5: routing points, one or many, with pointer sessions.
+extension Application {
+    func hit(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let query: HitQuery
+        do {
+            if request.method == "POST" {
+                query = try request.body.withUnsafeBufferPointer { (b) throws(DecodeFailure) -> HitQuery in
+                    try HitRequestDecoder.decodeHit(b)
+                }
+            } else {
+                query = try HitRequestDecoder.decodeQueryString(request.query)
+            }
+        } catch {
+            throw Problem.invalidRequest(error)
+        }
+        let (result, captured, snapshot) = try route(query.point, in: id, trace: query.trace, all: query.all)
+        return json(200, capacity: query.trace ? 1024 : 256) { w in
+            HitResponseEncoder.writeHit(
+                result, query: query, captured: captured, sceneID: snapshot.id, version: snapshot.version,
+                scene: snapshot.compiled, to: &w)
+        }
+    }
+
+    func hits(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let maxPoints = configuration.maxBatchPoints
+        let batch: BatchQuery
+        do {
+            batch = try request.body.withUnsafeBufferPointer { (b) throws(DecodeFailure) -> BatchQuery in
+                try HitRequestDecoder.decodeBatch(b, maxPoints: maxPoints)
+            }
+        } catch {
+            throw Problem.invalidRequest(error)
+        }
+        var last = try snapshot(id)
+        var w = JSONWriter(capacity: 64 + batch.points.count * (batch.trace ? 400 : 64))
+        var results = JSONWriter(capacity: 0)
+        swap(&results, &w)
+        results.beginArray()
+        for point in batch.points {
+            let (result, captured, snapshot) = try route(point, in: id, trace: batch.trace, all: batch.all, snapshot: last)
+            last = snapshot
+            HitResponseEncoder.writeBatchResult(result, trace: batch.trace, captured: captured, scene: snapshot.compiled, to: &results)
+        }
+        results.endArray()
+        return json(200, capacity: results.bytes.count + 64) { w in
+            w.beginObject()
+            w.key("scene"); w.string(last.id)
+            w.key("version"); w.int(last.version)
+            w.key("results"); w.raw(results.bytes)
+            w.endObject()
+        }
+    }
+
+    /// Routes one point: through the scene's pointer sessions when it
+    /// carries a pointer and phase, else against a snapshot (`snapshot` if
+    /// given, to keep a batch on one version).
+    /// - Returns: the result, `captured` (nil without a pointer) and the
+    ///   snapshot the answer describes.
+    private func route(
+        _ point: PointQuery, in id: String, trace: Bool, all: Bool, snapshot given: SceneSnapshot? = nil
+    ) throws(Problem) -> (HitResult, Bool?, SceneSnapshot) {
+        if let pointer = point.pointer, let phase = point.phase {
+            let (outcome, snapshot) = try store.pointerEvent(
+                id, pointer: pointer, phase: phase, at: point.point, trace: trace, all: all)
+            return (outcome.result, outcome.captured, snapshot)
+        }
+        let snapshot: SceneSnapshot
+        if let given { snapshot = given } else { snapshot = try self.snapshot(id) }
+        return (snapshot.compiled.hit(point.point, trace: trace, all: all), nil, snapshot)
+    }
+}

@@ -1,0 +1,147 @@
+import HTTPServer
+import HitJSON
+import HitRouting
+
+/// SPEC §4.1: creating, reading, replacing, listing, deleting and patching scenes.
+extension Application {
+    func listScenes() -> HTTPResponse {
+        let scenes = store.all()
+        return json(200) { w in
+            w.beginObject()
+            w.key("scenes")
+            w.beginArray()
+            for s in scenes { SceneEncoder.writeSummary(id: s.id, version: s.version, scene: s.compiled, to: &w) }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
+    func createScene(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let scene = try decodeScene(request)
+        let snapshot = try store.create(scene)
+        var h = HTTPHeaders()
+        h.set("Location", "/scenes/\(snapshot.id)")
+        h.set("ETag", etag(snapshot.version))
+        return summary(snapshot, status: 201, headers: h)
+    }
+
+    func putScene(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        guard Route.isSceneID(id) else {
+            throw Problem(422, "invalid-scene", "Invalid scene", "the scene id in the path must match [A-Za-z0-9._-]{1,128}")
+        }
+        let scene = try decodeScene(request)
+        if let bodyID = scene.id, bodyID != id {
+            throw Problem(422, "invalid-scene", "Invalid scene", "the body's id differs from the path's",
+                          issues: [ValidationIssue(pointer: "/id", message: "is \"\(bodyID)\" but the path says \"\(id)\"")])
+        }
+        let (snapshot, created) = try store.put(scene, id: id)
+        var h = HTTPHeaders()
+        h.set("ETag", etag(snapshot.version))
+        if created { h.set("Location", "/scenes/\(id)") }
+        return summary(snapshot, status: created ? 201 : 200, headers: h)
+    }
+
+    func getScene(_ id: String) throws(Problem) -> HTTPResponse {
+        let s = try snapshot(id)
+        var h = HTTPHeaders()
+        h.set("ETag", etag(s.version))
+        return json(200, headers: h, capacity: 4096) { w in
+            SceneEncoder.write(s.live.model, id: s.id, version: s.version, to: &w)
+        }
+    }
+
+    func deleteScene(_ id: String) throws(Problem) -> HTTPResponse {
+        guard store.delete(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+        return HTTPResponse(status: 204)
+    }
+
+    /// JSON merge patch (RFC 7396) of one layer's fields other than `id` and
+    /// `children`, honouring `If-Match`.
+    func patchLayer(_ id: String, _ layerID: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let patch: JSONValue
+        do {
+            patch = try JSONValue.parse(request.body)
+        } catch {
+            throw Problem.invalidScene(.syntax(error))
+        }
+        guard case .object(let members) = patch else {
+            throw Problem(422, "invalid-scene", "Invalid patch", "a layer patch must be a JSON object",
+                          issues: [ValidationIssue(pointer: "", message: "must be an object")])
+        }
+        let forbidden = members.map(\.0).filter { $0 == "id" || $0 == "children" }
+        if !forbidden.isEmpty {
+            throw Problem(422, "invalid-scene", "Invalid patch", "id and children cannot be patched",
+                          issues: forbidden.map { ValidationIssue(pointer: "/\($0)", message: "cannot be patched") })
+        }
+        let ifMatch = request.headers["If-Match"]
+        let limits = configuration.scene
+        var patched = Layer(id: layerID)
+        let snapshot = try store.update(id) { (current) throws(Problem) -> LiveScene in
+            guard let n = current.compiled.indexByID[layerID].map(Int.init) else {
+                throw Problem.notFound("scene \"\(id)\" has no layer \"\(layerID)\"")
+            }
+            if let ifMatch, !Application.etag(ifMatch, matches: current.version) {
+                throw Problem(412, "precondition-failed", "Precondition failed",
+                              "If-Match \(ifMatch) does not match the scene's version \(etag(current.version))")
+            }
+            let path = current.compiled.modelPath(of: n)
+            var model = current.live.model
+            let original = model.layer(at: path)
+            var w = JSONWriter()
+            SceneEncoder.write(original, children: false, to: &w)
+            let merged = try! JSONValue.parse(w.bytes).merging(patch: patch)
+            do throws(DecodeFailure) {
+                patched = try merged.encoded.withUnsafeBufferPointer { (buffer) throws(DecodeFailure) -> Layer in
+                    try SceneDecoder.decodeLayer(buffer, limits: limits)
+                }
+            } catch {
+                throw Problem.invalidScene(error)
+            }
+            patched.children = original.children
+            model.updateLayer(at: path) { $0 = patched }
+            return LiveScene(model)
+        }
+        var h = HTTPHeaders()
+        h.set("ETag", etag(snapshot.version))
+        return json(200, headers: h) { w in SceneEncoder.write(patched, children: false, to: &w) }
+    }
+
+    // MARK: - Helpers
+
+    private func decodeScene(_ request: HTTPRequest) throws(Problem) -> Scene {
+        let limits = configuration.scene
+        return try withBody(request) { (buffer) throws(Problem) -> Scene in
+            do throws(DecodeFailure) {
+                return try SceneDecoder.decode(buffer, limits: limits)
+            } catch {
+                throw Problem.invalidScene(error)
+            }
+        }
+    }
+
+    private func summary(_ s: SceneSnapshot, status: Int, headers: HTTPHeaders) -> HTTPResponse {
+        json(status, headers: headers) { w in SceneEncoder.writeSummary(id: s.id, version: s.version, scene: s.compiled, to: &w) }
+    }
+
+    func etag(_ version: Int) -> String { "\"\(version)\"" }
+
+    /// Whether an `If-Match` value (a list of entity tags, or `*`) matches `version`.
+    static func etag(_ header: String, matches version: Int) -> Bool {
+        header.split(separator: ",").contains { tag in
+            let t = Substring(String(tag).trimmed)
+            if t == "*" { return true }
+            if t.hasPrefix("W/") { return false }  // If-Match compares strongly (RFC 9110 §13.1.1)
+            return t == "\"\(version)\""
+        }
+    }
+}
+
+extension Route {
+    /// `[A-Za-z0-9._-]{1,128}` (SPEC §2).
+    static func isSceneID(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 128 && s.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                || c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import HTTPServer
+import HitJSON
+
+/// An API failure on its way to becoming an RFC 9457 problem response.
+/// Every error of the API layer turns into HTTP here and nowhere else.
+public struct Problem: Error, Sendable {
+    public var status: Int
+    /// The last segment of the problem type URI, `/problems/<slug>`.
+    public var slug: String
+    public var title: String
+    public var detail: String
+    public var issues: [ValidationIssue] = []
+    public var headers = HTTPHeaders()
+
+    public init(_ status: Int, _ slug: String, _ title: String, _ detail: String, issues: [ValidationIssue] = []) {
+        self.status = status
+        self.slug = slug
+        self.title = title
+        self.detail = detail
+        self.issues = issues
+    }
+
+    static func notFound(_ detail: String) -> Problem { Problem(404, "not-found", "Not found", detail) }
+
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> Problem {
+        var p = Problem(405, "method-not-allowed", "Method not allowed", "\(method) is not allowed here; use \(allowed.joined(separator: ", "))")
+        p.headers.set("Allow", allowed.joined(separator: ", "))
+        return p
+    }
+
+    /// A body that failed to decode: 400 for malformed JSON, 422 otherwise.
+    static func decoding(_ failure: DecodeFailure, invalid slug: String, title: String) -> Problem {
+        switch failure {
+        case .syntax(let e):
+            return Problem(400, "malformed-request", "Malformed JSON", "the body is not valid JSON: \(e.message) at byte \(e.offset)")
+        case .invalid(let issues):
+            let n = issues.count
+            return Problem(422, slug, title, "\(n) problem\(n == 1 ? "" : "s") in the \(slug == "invalid-scene" ? "scene" : "request")", issues: issues)
+        }
+    }
+
+    static func invalidScene(_ failure: DecodeFailure) -> Problem {
+        decoding(failure, invalid: "invalid-scene", title: "Invalid scene")
+    }
+
+    static func invalidRequest(_ failure: DecodeFailure) -> Problem {
+        decoding(failure, invalid: "invalid-request", title: "Invalid request")
+    }
+
+    /// The problem as a response: `application/problem+json`.
+    var response: HTTPResponse {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("type"); w.string("/problems/\(slug)")
+        w.key("title"); w.string(title)
+        w.key("status"); w.int(status)
+        w.key("detail"); w.string(detail)
+        if !issues.isEmpty {
+            w.key("errors")
+            w.beginArray()
+            for issue in issues {
+                w.beginObject()
+                w.key("pointer"); w.string(issue.pointer)
+                w.key("message"); w.string(issue.message)
+                w.endObject()
+            }
+            w.endArray()
+        }
+        w.endObject()
+        var h = headers
+        h.set("Content-Type", "application/problem+json")
+        return HTTPResponse(status: status, headers: h, body: w.bytes)
+    }
+}

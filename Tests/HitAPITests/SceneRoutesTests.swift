@@ -1,0 +1,166 @@
+import Foundation
+import XCTest
+@testable import HitAPI
+
+final class SceneRoutesTests: XCTestCase {
+    let app = Application.testing()
+
+    func testCreateGetListDelete() throws {
+        let created = app.call("POST", "/scenes", ringScene)
+        XCTAssertEqual(created.status, 201, created.text)
+        XCTAssertEqual(created.headers["Location"], "/scenes/ring-demo")
+        XCTAssertEqual(created.object["id"] as? String, "ring-demo")
+        XCTAssertEqual(created.object["version"] as? Int, 1)
+        XCTAssertEqual(created.object["layers"] as? Int, 3)
+        XCTAssertEqual(created.object["bounds"] as? [String: Double], ["x": -2, "y": -2, "width": 244, "height": 244])
+        XCTAssertEqual(app.call("POST", "/scenes", ringScene).status, 409)
+
+        let got = app.call("GET", "/scenes/ring-demo")
+        XCTAssertEqual(got.status, 200)
+        XCTAssertEqual(got.headers["ETag"], "\"1\"")
+        XCTAssertEqual(got.headers["Content-Type"], "application/json; charset=utf-8")
+        // As submitted, plus id and version; nothing filled in.
+        var expected = try JSONSerialization.jsonObject(with: Data(ringScene.utf8)) as! [String: Any]
+        expected["version"] = 1
+        XCTAssertEqual(got.object as NSDictionary, expected as NSDictionary)
+
+        let list = app.call("GET", "/scenes").object["scenes"] as? [[String: Any]]
+        XCTAssertEqual(list?.map { $0["id"] as? String }, ["ring-demo"])
+        XCTAssertEqual(app.call("DELETE", "/scenes/ring-demo").status, 204)
+        XCTAssertEqual(app.call("GET", "/scenes/ring-demo").status, 404)
+        XCTAssertEqual(app.call("DELETE", "/scenes/ring-demo").status, 404)
+    }
+
+    func testPostWithoutIDGeneratesOne() {
+        let r = app.call("POST", "/scenes", #"{"layers": []}"#)
+        XCTAssertEqual(r.status, 201)
+        let id = r.object["id"] as? String ?? ""
+        XCTAssertFalse(id.isEmpty)
+        XCTAssertEqual(r.headers["Location"], "/scenes/\(id)")
+        XCTAssertTrue(r.object["bounds"] is NSNull)
+    }
+
+    func testPutCreatesThenReplacesAndBumpsTheVersion() {
+        XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
+        let replaced = app.call("PUT", "/scenes/ring-demo", #"{"layers": []}"#)
+        XCTAssertEqual(replaced.status, 200)
+        XCTAssertEqual(replaced.object["version"] as? Int, 2)
+        XCTAssertEqual((app.call("GET", "/scenes/ring-demo").object["layers"] as? [Any])?.count, 0)
+        let mismatch = app.call("PUT", "/scenes/other", ringScene)
+        XCTAssertEqual(mismatch.status, 422)
+        XCTAssertEqual(mismatch.pointers, ["/id"])
+        XCTAssertEqual(app.call("PUT", "/scenes/bad%20id", #"{"layers": []}"#).status, 422)
+    }
+
+    func testEveryProblemIsReportedWithAPointer() {
+        let body = """
+            {"layers": [
+              {"id": "a", "shape": {"type": "rect", "x": 0, "y": 0, "width": 10, "height": 10}},
+              {"id": "b", "shape": {"type": "ellipse", "cx": 0, "cy": 0, "rx": -1, "ry": 5}},
+              {"id": "c", "opacity": 2, "pointerEvents": "nope", "hitslop": 3},
+              {"id": "a", "clipChildren": true, "transform": {"matrix": [1,0,0,1,0,0], "rotate": 3}},
+              {"shape": {"type": "path", "d": "M0 0 L10"}, "children": [{"id": "d", "shape": {"type": "star"}}]}
+            ]}
+            """
+        let r = app.call("POST", "/scenes", body)
+        XCTAssertEqual(r.status, 422)
+        XCTAssertEqual(r.headers["Content-Type"], "application/problem+json")
+        XCTAssertEqual(r.object["type"] as? String, "/problems/invalid-scene")
+        XCTAssertEqual(r.object["status"] as? Int, 422)
+        XCTAssertEqual(Set(r.pointers), [
+            "/layers/1/shape/rx", "/layers/2/opacity", "/layers/2/pointerEvents", "/layers/2/hitslop",
+            "/layers/3/id", "/layers/3/transform/matrix", "/layers/3/clipChildren", "/layers/4/shape/d",
+            "/layers/4/children/0/shape/type", "/layers/4/id",
+        ])
+        XCTAssertTrue(r.messages.contains("duplicate id \"a\""), "\(r.messages)")
+        XCTAssertTrue(r.messages.contains { $0.contains("offset 8: truncated command") }, "\(r.messages)")
+        XCTAssertEqual(r.object["detail"] as? String, "10 problems in the scene")
+    }
+
+    func testNonFiniteNumbersAreValidationErrorsNotSyntaxErrors() {
+        let r = app.call("POST", "/scenes", #"{"layers": [{"id": "a", "zIndex": 1e999}]}"#)
+        XCTAssertEqual(r.status, 422)
+        XCTAssertEqual(r.pointers, ["/layers/0/zIndex"])
+    }
+
+    func testMalformedJSONIsA400NamingTheOffset() {
+        let r = app.call("POST", "/scenes", #"{"layers": [}"#)
+        XCTAssertEqual(r.status, 400)
+        XCTAssertEqual(r.object["type"] as? String, "/problems/malformed-request")
+        XCTAssertTrue((r.object["detail"] as? String ?? "").contains("at byte 12"), r.text)
+    }
+
+    func testHostileNestingAndSizesAreRefusedCleanly() {
+        let deep = String(repeating: #"{"id":"x","children":["#, count: 100_000) + String(repeating: "]}", count: 100_000)
+        let r = app.call("POST", "/scenes", #"{"layers":["# + deep + "]}")
+        XCTAssertTrue([400, 422].contains(r.status), r.text)
+        let tooMany = app.call("POST", "/scenes", #"{"layers":[{"id":"p","shape":{"type":"polygon","points":["#
+            + Array(repeating: "[1,2]", count: 100_001).joined(separator: ",") + "]}}]}")
+        XCTAssertEqual(tooMany.status, 422)
+        XCTAssertEqual(tooMany.pointers, ["/layers/0/shape/points"])
+        let compound = String(repeating: #"{"type":"compound","shapes":["#, count: 50_000) + String(repeating: "]}", count: 50_000)
+        XCTAssertTrue([400, 422].contains(app.call("POST", "/scenes", #"{"layers":[{"id":"c","shape":"# + compound + "}]}").status))
+    }
+
+    func testLimitsAreConfigurable() {
+        let small = Application.testing { $0.scene.maxLayers = 2; $0.store.maxScenes = 1 }
+        let r = small.call("POST", "/scenes", #"{"layers":[{"id":"a"},{"id":"b"},{"id":"c"}]}"#)
+        XCTAssertEqual(r.status, 422)
+        XCTAssertEqual(r.pointers, ["/layers/2"])
+        XCTAssertEqual(small.call("POST", "/scenes", #"{"layers":[]}"#).status, 201)
+        let full = small.call("POST", "/scenes", #"{"layers":[]}"#)
+        XCTAssertEqual(full.status, 507)
+        XCTAssertEqual(full.object["type"] as? String, "/problems/store-full")
+    }
+
+    func testPatchMergesOneLayerAndHonoursIfMatch() {
+        XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
+        let patched = app.call("PATCH", "/scenes/ring-demo/layers/ring", #"{"hidden": true, "color": null}"#,
+                               headers: [("If-Match", "\"1\""), ("Content-Type", "application/merge-patch+json")])
+        XCTAssertEqual(patched.status, 200, patched.text)
+        XCTAssertEqual(patched.headers["ETag"], "\"2\"")
+        XCTAssertEqual(patched.object["hidden"] as? Bool, true)
+        XCTAssertNil(patched.object["color"])
+        XCTAssertNil(patched.object["children"])
+        // The ring no longer takes its band.
+        XCTAssertEqual(app.call("GET", "/scenes/ring-demo/hit?x=210&y=120").object["layer"] as? String, "button")
+        XCTAssertEqual(app.call("PATCH", "/scenes/ring-demo/layers/ring", #"{"hidden": false}"#,
+                                headers: [("If-Match", "\"1\"")]).status, 412)
+        // Nested merge: only rx changes in the shape... of a rect, which has no rx.
+        let bad = app.call("PATCH", "/scenes/ring-demo/layers/button", #"{"shape": {"rx": 3}}"#)
+        XCTAssertEqual(bad.status, 422)
+        XCTAssertEqual(bad.pointers, ["/shape/rx"])
+        XCTAssertEqual(app.call("PATCH", "/scenes/ring-demo/layers/button", #"{"shape": {"width": 100}}"#).status, 200)
+        XCTAssertEqual(app.call("GET", "/scenes/ring-demo/hit?x=150&y=10").object["layer"] as? String, nil)
+        let forbidden = app.call("PATCH", "/scenes/ring-demo/layers/button", #"{"id": "x", "children": []}"#)
+        XCTAssertEqual(forbidden.status, 422)
+        XCTAssertEqual(Set(forbidden.pointers), ["/id", "/children"])
+        XCTAssertEqual(app.call("PATCH", "/scenes/ring-demo/layers/nope", "{}").status, 404)
+        XCTAssertEqual(app.call("PATCH", "/scenes/ring-demo/layers/button", "[1]").status, 422)
+        XCTAssertEqual(app.call("GET", "/scenes/ring-demo").headers["ETag"], "\"3\"")
+    }
+
+    func testRoutingErrors() {
+        XCTAssertEqual(app.call("GET", "/nope").status, 404)
+        let notAllowed = app.call("DELETE", "/scenes")
+        XCTAssertEqual(notAllowed.status, 405)
+        XCTAssertEqual(notAllowed.headers["Allow"], "GET, HEAD, POST, OPTIONS")
+        let wrongType = app.call("POST", "/scenes", ringScene, headers: [("Content-Type", "application/xml")])
+        XCTAssertEqual(wrongType.status, 415)
+        for type in ["application/json; charset=utf-8", "application/vnd.hit+json", "text/plain", "application/x-www-form-urlencoded"] {
+            XCTAssertEqual(app.call("PUT", "/scenes/t", #"{"layers":[]}"#, headers: [("Content-Type", type)]).status / 100, 2, type)
+        }
+    }
+
+    func testCORSAndPreflight() {
+        let r = app.call("GET", "/healthz", headers: [("Origin", "https://app.example")])
+        XCTAssertEqual(r.headers["Access-Control-Allow-Origin"], "*")
+        XCTAssertEqual(r.object["status"] as? String, "ok")
+        let pre = app.call("OPTIONS", "/scenes/x/hit", headers: [("Origin", "https://a"), ("Access-Control-Request-Method", "POST")])
+        XCTAssertEqual(pre.status, 204)
+        XCTAssertEqual(pre.headers["Access-Control-Allow-Methods"], "GET, HEAD, POST, OPTIONS")
+        let strict = Application.testing { $0.corsOrigins = ["https://good.example"] }
+        XCTAssertEqual(strict.call("GET", "/healthz", headers: [("Origin", "https://good.example")]).headers["Access-Control-Allow-Origin"], "https://good.example")
+        XCTAssertNil(strict.call("GET", "/healthz", headers: [("Origin", "https://evil.example")]).headers["Access-Control-Allow-Origin"])
+    }
+}
