@@ -82,3 +82,26 @@ final class HitRoutesTests: XCTestCase {
         XCTAssertEqual(app.call("GET", "/openapi.yaml").headers["Content-Type"], "application/yaml; charset=utf-8")
     }
 }
+
+final class ExampleScenesTests: XCTestCase {
+    func load(_ name: String) throws -> String {
+        try String(contentsOf: repositoryRoot.appendingPathComponent("examples/\(name)"), encoding: .utf8)
+    }
+
+    func testTheRingExampleReproducesTheSpecTable() throws {
+        let app = Application.testing()
+        XCTAssertEqual(app.call("POST", "/scenes", try load("ring-over-button.json")).status, 201)
+        for (x, y, expected) in [(120, 120, "button"), (210, 120, "ring"), (10, 10, "button")] {
+            XCTAssertEqual(app.call("GET", "/scenes/ring-demo/hit?x=\(x)&y=\(y)").object["layer"] as? String, expected)
+        }
+    }
+
+    func testTheSquaresExampleRoutesThroughTheLargerSquares() throws {
+        let app = Application.testing()
+        let created = app.call("POST", "/scenes", try load("overlapping-squares.json"))
+        XCTAssertEqual(created.status, 201, created.text)
+        let id = created.object["id"] as? String ?? ""
+        XCTAssertEqual(app.call("GET", "/scenes/\(id)/hit?x=100&y=100").object["layer"] as? String, "square1")
+        XCTAssertEqual(app.call("GET", "/scenes/\(id)/hit?x=300&y=300").object["layer"] as? String, "square3")
+    }
+}
