@@ -17,6 +17,11 @@ public struct CompiledScene: Sendable {
     var roots: [Int32]
     /// Layer index by id.
     public private(set) var indexByID: [String: Int32]
+    /// Spatial indexes of long sibling lists; `Node.childIndex` and
+    /// `rootIndex` point here.
+    var indexes: [SiblingIndex] = []
+    /// The index over the top-level layers, or -1.
+    var rootIndex: Int32 = -1
 
     /// The number of layers in the tree.
     public var layerCount: Int { nodes.count }
@@ -47,6 +52,13 @@ public struct CompiledScene: Sendable {
         var toLocal: Affine
         /// Bounds of the region in scene coordinates (empty without a region).
         var sceneBounds: Box
+        /// Where the layer's subtree might accept points, in its own local
+        /// coordinates (conservative; empty when it never can).
+        var reach: Box
+        /// Position in its parent's visiting order (0 is front-most).
+        var rank: Int32
+        /// The index over its children, or -1 (scanned linearly).
+        var childIndex: Int32
     }
 
     /// Flattens and compiles `scene`.
@@ -72,6 +84,21 @@ public struct CompiledScene: Sendable {
             rootIndices.append(add(layer, parent: -1, position: rootIndices.count, parentToScene: .identity))
         }
         roots = CompiledScene.visitingOrder(rootIndices, scene.layers)
+        rootIndex = indexSiblings(roots)
+    }
+
+    /// Ranks `siblings` (in visiting order) and indexes them when there are
+    /// enough; returns the index's number or -1.
+    private mutating func indexSiblings(_ siblings: [Int32]) -> Int32 {
+        for (rank, n) in siblings.enumerated() { nodes[Int(n)].rank = Int32(rank) }
+        guard siblings.count >= SiblingIndex.minimumSiblings else { return -1 }
+        indexes.append(SiblingIndex(boxes: siblings.map { reachInParent(Int($0)) }))
+        return Int32(indexes.count - 1)
+    }
+
+    /// Where layer `n`'s subtree might accept points, in its parent's coordinates.
+    func reachInParent(_ n: Int) -> Box {
+        nodes[n].toParent.apply(nodes[n].reach)
     }
 
     private mutating func add(_ layer: Layer, parent: Int32, position: Int, parentToScene: Affine) -> Int32 {
@@ -109,7 +136,8 @@ public struct CompiledScene: Sendable {
                 parent: parent, position: Int32(position), childStart: 0, childCount: 0, region: regionIndex, hasShape: layer.effectiveHitShape != nil, skip: skip,
                 pointerEvents: pe, clipChildren: layer.clipChildren ?? false,
                 draggable: layer.draggable ?? false, opacity: opacity,
-                toParent: toParent, toLocal: inverse ?? .identity, sceneBounds: sceneBounds))
+                toParent: toParent, toLocal: inverse ?? .identity, sceneBounds: sceneBounds,
+                reach: .empty, rank: 0, childIndex: -1))
         ids.append(layer.id)
         actions.append(layer.action)
         indexByID[layer.id] = index
@@ -124,7 +152,9 @@ public struct CompiledScene: Sendable {
             nodes[Int(index)].childStart = Int32(order.count)
             nodes[Int(index)].childCount = Int32(sorted.count)
             order += sorted
+            nodes[Int(index)].childIndex = indexSiblings(sorted)
         }
+        nodes[Int(index)].reach = reach(of: Int(index))
         return index
     }
 
@@ -135,6 +165,26 @@ public struct CompiledScene: Sendable {
             return zi != zj ? zi > zj : i > j
         }
         return ranked.map { indices[$0] }
+    }
+
+    /// The local box where `n`'s subtree might accept a point: its region
+    /// (unless children-only) and its children's reach (unless self-only),
+    /// cut to its region's bounds when it clips.
+    private func reach(of n: Int) -> Box {
+        let node = nodes[n]
+        guard node.skip == nil else { return .empty }
+        var box = Box.empty
+        if node.pointerEvents != .childrenOnly && node.region >= 0 { box = regions[Int(node.region)].bounds }
+        if node.pointerEvents != .selfOnly {
+            for child in children(of: Int32(n)) { box.formUnion(reachInParent(Int(child))) }
+        }
+        if node.clipChildren {
+            guard node.region >= 0 else { return .empty }
+            let clip = regions[Int(node.region)].bounds
+            box = Box(minX: max(box.minX, clip.minX), minY: max(box.minY, clip.minY),
+                      maxX: min(box.maxX, clip.maxX), maxY: min(box.maxY, clip.maxY))
+        }
+        return box.isEmpty ? .empty : box
     }
 
     // MARK: - Queries

@@ -42,5 +42,17 @@ extension CompiledScene {
             }
             pending += children(of: k)
         }
+        // Tell the indexes above: boxes only grow on the way up, which
+        // keeps them conservative without rescanning siblings.
+        var k = n
+        while true {
+            let box = reachInParent(k)
+            let parent = Int(nodes[k].parent)
+            let index = parent >= 0 ? nodes[parent].childIndex : rootIndex
+            if index >= 0 { _ = indexes[Int(index)].update(rank: Int(nodes[k].rank), box: box) }
+            guard parent >= 0, nodes[parent].skip == nil, nodes[parent].pointerEvents != .selfOnly else { break }
+            nodes[parent].reach.formUnion(box)  // `box` is in the parent's coordinates
+            k = parent
+        }
     }
 }

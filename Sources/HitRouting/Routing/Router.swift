@@ -24,7 +24,7 @@ extension CompiledScene {
     ///   bounds miss the point cost O(1) each.
     public func hit(_ point: Point, trace: Bool = false, all: Bool = false) -> HitResult {
         var walk = Walk(scene: self, tracing: trace)
-        for root in roots where walk.visit(root, point) { break }
+        _ = walk.visitSiblings(order: roots[...], index: rootIndex, point)
         var result = HitResult(target: walk.target.map(Int.init), local: walk.local, trace: walk.trace, stack: nil)
         if all {
             var stack: [Int] = []
@@ -72,6 +72,8 @@ private struct Walk {
     var trace: [TraceEntry] = []
     var target: Int32?
     var local: Point?
+    /// Candidate ranks from sibling indexes, used as a stack across recursion.
+    var candidates: [Int32] = []
 
     init(scene: CompiledScene, tracing: Bool) {
         self.scene = scene
@@ -86,6 +88,26 @@ private struct Walk {
         if tracing {
             trace.append(TraceEntry(layer: Int(n), decision: decision, reason: reason, detail: detail, local: local))
         }
+    }
+
+    /// Visits siblings front to back (`order` is their visiting order); true
+    /// when one of them holds the target. Without a trace, an index skips
+    /// the siblings whose reach misses `p`: they could only miss.
+    mutating func visitSiblings(order: ArraySlice<Int32>, index: Int32, _ p: Point) -> Bool {
+        guard index >= 0 && !tracing else {
+            for n in order where visit(n, p) { return true }
+            return false
+        }
+        let start = candidates.count
+        scene.indexes[Int(index)].candidates(containing: p, into: &candidates)
+        defer { candidates.removeSubrange(start...) }
+        if candidates.count - start > 1 { candidates[start...].sort() }
+        var i = start
+        while i < candidates.count {
+            if visit(order[order.startIndex + Int(candidates[i])], p) { return true }
+            i += 1
+        }
+        return false
     }
 
     /// Visits the subtree at `n` with `pParent` in its parent's coordinates;
@@ -114,7 +136,8 @@ private struct Walk {
         }
         if node.pointerEvents != .selfOnly {
             let start = Int(node.childStart)
-            for k in start..<start + Int(node.childCount) where visit(scene.order[k], p) { return true }
+            let children = scene.order[start..<start + Int(node.childCount)]
+            if visitSiblings(order: children, index: node.childIndex, p) { return true }
         }
         if node.pointerEvents == .childrenOnly {
             record(n, .miss, .childrenOnly, local: p)

@@ -1,0 +1,111 @@
+import Foundation
+import XCTest
+@testable import HitRouting
+
+/// The spatial index must never change an answer: routing through it (no
+/// trace) is compared with the linear walk (the trace path visits every layer).
+final class SiblingIndexTests: XCTestCase {
+    /// A seeded scene of `count` layers nested up to depth 4, with every
+    /// participation rule mixed in.
+    static func randomScene(seed: UInt64, count: Int, world: Double = 2000) -> Scene {
+        var rng = SplitMix64(seed: seed)
+        func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
+        var made = 0
+        func layer(depth: Int) -> Layer {
+            made += 1
+            let id = "L\(made)"
+            let size = world / Double(2 << depth)
+            var shape: Shape?
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: shape = rect(r(-size, size), r(-size, size), r(1, size), r(1, size))
+            case 1: shape = Shape(.circle(cx: r(-size, size), cy: r(-size, size), r: r(1, size / 2)), fill: Bool.random(using: &rng), stroke: r(0, 6))
+            case 2:
+                let n = Int.random(in: 3...8, using: &rng)
+                shape = Shape(.polygon((0..<n).map { _ in Point(r(-size, size), r(-size, size)) }), fillRule: .evenodd)
+            case 3: shape = Shape(.compound([ellipse(0, 0, size, size / 2), ellipse(0, 0, size / 3, size / 4)]), fillRule: .evenodd)
+            case 4: shape = Shape(.polyline([Point(-size, 0), Point(0, size), Point(size, -size)]), fill: false, stroke: r(1, 10))
+            default: shape = nil
+            }
+            var l = Layer(id: id, shape: shape)
+            if Int.random(in: 0..<5, using: &rng) == 0 { l.hitSlop = .insets(top: r(0, 9), right: r(0, 9), bottom: nil, left: r(0, 9)) }
+            l.transform = .parts(TransformParts(
+                translate: Point(r(-world / 2, world / 2) / Double(depth + 1), r(-world / 2, world / 2) / Double(depth + 1)),
+                rotate: Bool.random(using: &rng) ? r(-180, 180) : nil,
+                scale: Int.random(in: 0..<4, using: &rng) == 0 ? .xy(r(0.5, 2), r(0.5, 2)) : nil))
+            l.zIndex = Int.random(in: 0..<4, using: &rng) == 0 ? r(-3, 3).rounded() : nil
+            switch Int.random(in: 0..<20, using: &rng) {
+            case 0: l.hidden = true
+            case 1: l.opacity = 0.005
+            case 2: l.pointerEvents = PointerEvents.none
+            case 3: l.pointerEvents = .childrenOnly
+            case 4: l.pointerEvents = .selfOnly
+            case 5: l.transform = .matrix(Affine(a: 1, b: 2, c: 2, d: 4, e: 0, f: 0))  // singular
+            default: break
+            }
+            if shape != nil && Int.random(in: 0..<4, using: &rng) == 0 { l.clipChildren = true }
+            if depth < 4 && made < count {
+                let kids = Int.random(in: 0..<(depth == 0 ? 40 : 12), using: &rng)
+                l.children = (0..<kids).compactMap { _ in made < count ? layer(depth: depth + 1) : nil }
+            }
+            return l
+        }
+        var layers: [Layer] = []
+        while made < count { layers.append(layer(depth: 0)) }
+        return Scene(layers: layers)
+    }
+
+    func assertIndexMatchesLinear(_ scene: CompiledScene, seed: UInt64, points: Int, world: Double = 2000,
+                                  file: StaticString = #filePath, line: UInt = #line) {
+        var rng = SplitMix64(seed: seed &+ 1000)
+        for _ in 0..<points {
+            let p = Point(Double.random(in: -world...world, using: &rng), Double.random(in: -world...world, using: &rng))
+            let indexed = scene.hit(p), linear = scene.hit(p, trace: true)
+            if indexed.target != linear.target || indexed.local != linear.local {
+                XCTFail("seed \(seed), point \(p): index \(String(describing: indexed.target)) vs linear \(String(describing: linear.target))",
+                        file: file, line: line)
+                return
+            }
+        }
+    }
+
+    func testIndexedRoutingEqualsTheLinearWalk() {
+        for seed in UInt64(1)...4 {
+            let scene = CompiledScene(Self.randomScene(seed: seed, count: 5000))
+            XCTAssertFalse(scene.indexes.isEmpty)
+            #if DEBUG
+            for index in scene.indexes { XCTAssertNil(index.checkInvariants()) }
+            #endif
+            assertIndexMatchesLinear(scene, seed: seed, points: 3000)
+        }
+    }
+
+    func testIndexFollowsDraggedLayers() {
+        var live = LiveScene(Self.randomScene(seed: 9, count: 3000))
+        var rng = SplitMix64(seed: 99)
+        for _ in 0..<200 {
+            let n = Int.random(in: 0..<live.compiled.layerCount, using: &rng)
+            live.translateLayer(n, by: Point(Double.random(in: -300...300, using: &rng), Double.random(in: -300...300, using: &rng)))
+        }
+        #if DEBUG
+        for index in live.compiled.indexes { XCTAssertNil(index.checkInvariants()) }
+        #endif
+        assertIndexMatchesLinear(live.compiled, seed: 9, points: 3000)
+        // And the moved scene answers like one compiled from scratch.
+        let fresh = CompiledScene(live.model)
+        var prng = SplitMix64(seed: 5)
+        for _ in 0..<2000 {
+            let p = Point(Double.random(in: -2000...2000, using: &prng), Double.random(in: -2000...2000, using: &prng))
+            XCTAssertEqual(live.compiled.hit(p).target, fresh.hit(p).target, "\(p)")
+        }
+    }
+
+    func testTheStackThroughAnIndexMatchesTheLinearOne() {
+        let scene = CompiledScene(Self.randomScene(seed: 3, count: 2000))
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<500 {
+            let p = Point(Double.random(in: -2000...2000, using: &rng), Double.random(in: -2000...2000, using: &rng))
+            let stack = scene.hit(p, all: true).stack ?? []
+            XCTAssertEqual(stack.first, scene.hit(p).target)
+        }
+    }
+}
