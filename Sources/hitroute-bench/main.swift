@@ -63,10 +63,104 @@ func benchRing() {
     print("  route, with trace: \(fixed(traced * 1e9)) ns/point")
 }
 
-let mode = CommandLine.arguments.dropFirst().first ?? "ring"
-switch mode {
+/// A seeded generator (SplitMix64), so every run builds the same scene.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The big-scene benchmark's scene: `count` star-shaped polygons of 16–64
+/// vertices, radius 5–60, centred uniformly in a `world`² square, each its
+/// own top-level layer (later ones on top). Coordinates have two decimals.
+func polygonSceneJSON(count: Int, world: Double = 10_000, seed: UInt64 = 1) -> [UInt8] {
+    var rng = SplitMix64(state: seed)
+    var w = JSONWriter(capacity: count * 720)
+    w.beginObject()
+    w.key("id"); w.string("polygons-\(count)")
+    w.key("width"); w.number(world)
+    w.key("height"); w.number(world)
+    w.key("layers")
+    w.beginArray()
+    for i in 0..<count {
+        let cx = Double.random(in: 0..<world, using: &rng), cy = Double.random(in: 0..<world, using: &rng)
+        let n = Int.random(in: 16...64, using: &rng)
+        let radius = Double.random(in: 5...60, using: &rng)
+        w.beginObject()
+        w.key("id"); w.string("p\(i)")
+        w.key("action"); w.string("select")
+        w.key("shape")
+        w.beginObject()
+        w.key("type"); w.string("polygon")
+        w.key("points")
+        w.beginArray()
+        for k in 0..<n {
+            let angle = Double(k) / Double(n) * 2 * .pi
+            let r = radius * Double.random(in: 0.5...1, using: &rng)
+            w.beginArray()
+            w.number(((cx + r * cos(angle)) * 100).rounded() / 100)
+            w.number(((cy + r * sin(angle)) * 100).rounded() / 100)
+            w.endArray()
+        }
+        w.endArray()
+        w.endObject()
+        w.endObject()
+    }
+    w.endArray()
+    w.endObject()
+    return w.bytes
+}
+
+/// Peak resident memory of this process so far, in bytes.
+func peakRSS() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss * 1024
+}
+
+func benchIngest(count: Int) {
+    let body = polygonSceneJSON(count: count)
+    let mb = Double(body.count) / 1e6
+    var decodeTimes: [Double] = [], compileTimes: [Double] = []
+    let rssBefore = peakRSS()
+    for _ in 0..<3 {
+        let t0 = now()
+        let scene = try! body.withUnsafeBufferPointer { try SceneDecoder.decode($0, limits: SceneLimits()) }
+        let t1 = now()
+        let compiled = LiveScene(scene)
+        let t2 = now()
+        consume(compiled)
+        decodeTimes.append(t1 - t0)
+        compileTimes.append(t2 - t1)
+    }
+    let decode = median(decodeTimes), compile = median(compileTimes)
+    print("ingest: \(count) polygons, \(fixed(mb, width: 1)) MB of JSON (median of 3)")
+    print("  decode + validate: \(fixed(decode * 1000)) ms  \(fixed(mb / decode)) MB/s")
+    print("  compile + index:   \(fixed(compile * 1000)) ms")
+    print("  end to end:        \(fixed(mb / (decode + compile))) MB/s")
+    print("  peak RSS growth:   \(fixed(Double(peakRSS() - rssBefore) / 1e6)) MB (\(fixed(Double(peakRSS() - rssBefore) / Double(body.count), width: 1))× the body)")
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first ?? "ring" {
 case "ring": benchRing()
+case "ingest": benchIngest(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
+case "generate":
+    let bytes = polygonSceneJSON(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
+    bytes.withUnsafeBufferPointer { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+            guard n > 0 else { exit(1) }
+            offset += n
+        }
+    }
 default:
-    print("usage: hitroute-bench [ring]")
+    print("usage: hitroute-bench ring | ingest [polygons] | generate [polygons] > scene.json")
     exit(2)
 }
