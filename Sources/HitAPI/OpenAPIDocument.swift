@@ -36,6 +36,12 @@ info:
       `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers: ETag, Location`.
     * A method a path does not support is a 405 with an `Allow` header; a
       method the server does not know at all is a 501.
+    * Every operation lists the statuses it can give. At the protocol level,
+      before any route is chosen, a request can also get 408 (the request
+      head did not arrive within `--header-timeout`), 417 (an `Expect` other
+      than `100-continue`), 501 (an unknown method or transfer coding) or
+      505 (an HTTP version other than 1.0 and 1.1); these are not repeated
+      under each operation.
     * Limits quoted below are the defaults; each has a command-line flag and
       an environment variable (see the README).
   license:
@@ -226,7 +232,10 @@ paths:
           description: Created.
           headers:
             Location:
-              $ref: '#/components/headers/Location'
+              description: The scene's path, `/scenes/{id}`.
+              required: false
+              schema:
+                type: string
           content:
             application/json:
               schema:
@@ -571,11 +580,6 @@ components:
       schema:
         type: string
         pattern: '^/scenes/[A-Za-z0-9._-]{1,128}$'
-    Allow:
-      description: The methods the path supports.
-      required: true
-      schema:
-        type: string
 
   examples:
     RingScene:
@@ -759,7 +763,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     ShuttingDown:
-      description: The server is shutting down, or is at `--max-connections` (`/problems/shutting-down`).
+      description: The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed).
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
