@@ -813,6 +813,7 @@ components:
         unique within the scene.
       type: object
       additionalProperties: false
+      required: [layers]
       properties:
         id:
           $ref: '#/components/schemas/SceneId'
@@ -825,9 +826,9 @@ components:
           type: number
           minimum: 0
         layers:
+          description: Required (use `[]` for an empty scene).
           type: array
           items: {$ref: '#/components/schemas/Layer'}
-          default: []
     StoredScene:
       description: A stored scene as submitted, with `id` and `version` set.
       type: object
