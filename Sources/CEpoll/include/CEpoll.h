@@ -9,6 +9,10 @@
 /// Glibc module does not export it). Defined in CEpoll.c.
 int cepoll_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
 
+/// Names the calling thread (`pthread_setname_np`, also GNU-only); at most
+/// 15 bytes are kept. Defined in CEpoll.c.
+void cepoll_set_thread_name(const char *name);
+
 /// The epoll event bits as plain integers (glibc declares them as an enum).
 static const unsigned int CEPOLL_IN = EPOLLIN;
 static const unsigned int CEPOLL_OUT = EPOLLOUT;

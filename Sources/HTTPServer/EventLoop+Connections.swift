@@ -1,0 +1,289 @@
+import CEpoll
+import Dispatch
+import Glibc
+import Synchronization
+
+/// The per-connection I/O cycle: read into the loop's buffer, parse in
+/// place, run the handler (inline, or offloaded for big bodies), encode the
+/// response, write, and re-arm epoll.
+extension EventLoop {
+    func connectionEvent(token: UInt64, events: UInt32) {
+        let fd = Int(UInt32(truncatingIfNeeded: token))
+        guard fd < connections.count, let connection = connections[fd],
+              connection.serial == UInt32(truncatingIfNeeded: token >> 32)
+        else { return }
+        if events & (CEPOLL_IN | CEPOLL_HUP | CEPOLL_ERR) != 0 {
+            if connection.wantsRead {
+                readable(connection)
+            } else if events & (CEPOLL_HUP | CEPOLL_ERR) != 0 {
+                close(connection)
+                return
+            }
+        }
+        if events & CEPOLL_OUT != 0, connection.state != .closed {
+            drive(connection)
+        }
+    }
+
+    // MARK: Reading
+
+    private func readable(_ connection: Connection) {
+        if connection.state == .lingering {
+            discardInput(connection)
+            return
+        }
+        var reads = 0
+        reading: while connection.wantsRead {
+            let result = Syscall.nonBlocking("read") {
+                read(connection.fd, readBuffer.baseAddress, readBuffer.count)
+            }
+            switch result {
+            case .done(0):
+                connection.peerClosed = true
+                break reading
+            case .done(let n):
+                connection.lastRead = now
+                process(connection, UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
+                reads += 1
+                // A short read drained the socket (level-triggered epoll
+                // reports anything new); bound the work per wake-up.
+                if n < readBuffer.count || reads >= 4 { break reading }
+            case .wouldBlock:
+                break reading
+            case .failed:
+                close(connection)
+                return
+            }
+        }
+        drive(connection)
+    }
+
+    /// Lingering close: read and drop whatever the peer still sends.
+    private func discardInput(_ connection: Connection) {
+        while true {
+            let result = Syscall.nonBlocking("read") {
+                read(connection.fd, readBuffer.baseAddress, readBuffer.count)
+            }
+            switch result {
+            case .done(let n) where n > 0:
+                continue
+            case .wouldBlock:
+                return
+            default:
+                close(connection)
+                return
+            }
+        }
+    }
+
+    // MARK: Parsing and handling
+
+    /// Feeds `input` to the connection's parser and acts on every event;
+    /// whatever cannot be parsed yet (a handler is running, output is
+    /// backed up) is stashed.
+    func process(_ connection: Connection, _ input: UnsafeRawBufferPointer) {
+        var rest = input
+        while !rest.isEmpty {
+            guard connection.canProcess else {
+                if connection.state == .open || connection.state == .awaitingHandler, !connection.closeAfterWrite {
+                    connection.stash.append(contentsOf: rest)
+                }
+                return
+            }
+            let wasIdle = connection.parser.isIdle
+            let (used, event) = connection.parser.parse(rest)
+            if wasIdle, used > 0 { connection.requestStart = now }
+            rest = UnsafeRawBufferPointer(rebasing: rest[used...])
+            switch event {
+            case .needMoreData:
+                return
+            case .head(let expectsContinue):
+                connection.lastRead = now
+                if expectsContinue {
+                    if connection.output.isEmpty { connection.lastWrite = now }
+                    connection.output.appendOwned { $0.append(contentsOf: ResponseEncoder.continueBytes) }
+                }
+            case let .request(request, keepAlive):
+                handle(connection, request, keepAlive: keepAlive)
+            case .error(let error):
+                let context = Connection.ResponseContext(
+                    isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
+                    start: connection.requestStart)
+                respond(connection, error.response, context)
+                return
+            }
+        }
+    }
+
+    private func handle(_ connection: Connection, _ request: HTTPRequest, keepAlive: Bool) {
+        let responseContext = Connection.ResponseContext(
+            isHead: request.method == "HEAD", keepAlive: keepAlive, version: request.version,
+            method: request.method, path: request.path, start: connection.requestStart)
+        if request.body.count >= context.configuration.offloadBodyBytes {
+            connection.state = .awaitingHandler
+            connection.inflight = responseContext
+            let handler = context.handler
+            let fd = connection.fd
+            let serial = connection.serial
+            DispatchQueue.global().async { [self] in
+                let response = handler(request)
+                post(.response(fd: fd, serial: serial, response))
+            }
+        } else {
+            respond(connection, context.handler(request), responseContext)
+        }
+    }
+
+    /// An offloaded handler's response is back on the loop.
+    func handlerFinished(fd: Int32, serial: UInt32, response: HTTPResponse) {
+        guard Int(fd) < connections.count, let connection = connections[Int(fd)],
+              connection.serial == serial, connection.state == .awaitingHandler,
+              let responseContext = connection.inflight
+        else { return }
+        connection.state = .open
+        connection.inflight = nil
+        respond(connection, response, responseContext)
+        drive(connection)
+    }
+
+    /// Encodes `response` into the connection's output and logs it.
+    private func respond(_ connection: Connection, _ response: HTTPResponse, _ request: Connection.ResponseContext) {
+        var framing = ResponseEncoder.Framing(
+            isHead: request.isHead, version: request.version,
+            close: !request.keepAlive || draining || connection.peerClosed
+                || context.shuttingDown.load(ordering: .relaxed))
+        if connection.output.isEmpty { connection.lastWrite = now }
+        let bodyBytes = ResponseEncoder.encode(response, framing: &framing, date: date.bytes, into: &connection.output)
+        connection.requestsServed += 1
+        connection.idleSince = now
+        if framing.close { connection.closeAfterWrite = true }
+        if context.configuration.logRequests {
+            let elapsed = (MonotonicClock.now() &- request.start) / 1000
+            log.append(method: request.method, path: request.path, status: response.status,
+                       microseconds: request.start == 0 ? 0 : elapsed, bodyBytes: bodyBytes)
+        }
+    }
+
+    // MARK: Writing and state upkeep
+
+    /// Makes all possible progress: parses stashed bytes, writes, closes
+    /// when done, then re-arms epoll and the deadline.
+    func drive(_ connection: Connection) {
+        while true {
+            if connection.canProcess, !connection.stash.isEmpty {
+                let stashed = connection.stash
+                connection.stash = []
+                stashed.withUnsafeBytes { process(connection, $0) }
+            }
+            if !connection.output.isEmpty {
+                guard flush(connection) else { return }
+            }
+            if connection.output.isEmpty,
+               connection.closeAfterWrite || (connection.peerClosed && connection.state == .open && connection.stash.isEmpty)
+            {
+                finish(connection)
+                return
+            }
+            if connection.canProcess, !connection.stash.isEmpty { continue }
+            break
+        }
+        updateInterest(connection)
+        updateDeadline(connection)
+    }
+
+    /// Writes until done or the socket is full. False if the connection
+    /// was closed on an error.
+    private func flush(_ connection: Connection) -> Bool {
+        while !connection.output.isEmpty {
+            switch connection.output.write(to: connection.fd) {
+            case .done(let n):
+                if n > 0 { connection.lastWrite = now }
+            case .wouldBlock:
+                return true
+            case .failed:
+                close(connection)
+                return false
+            }
+        }
+        return true
+    }
+
+    /// After the last response: half-close and linger, or close at once if
+    /// the peer is already gone.
+    private func finish(_ connection: Connection) {
+        if connection.peerClosed || connection.state == .awaitingHandler {
+            close(connection)
+            return
+        }
+        shutdown(connection.fd, Int32(SHUT_WR))
+        connection.state = .lingering
+        connection.stash = []
+        connection.deadline = min(now &+ context.lingerTimeout, draining ? drainDeadline : .max)
+        updateInterest(connection)
+    }
+
+    func updateInterest(_ connection: Connection) {
+        guard connection.state != .closed else { return }
+        var wanted: UInt32 = connection.wantsRead ? CEPOLL_IN : 0
+        if !connection.output.isEmpty, connection.state != .lingering { wanted |= CEPOLL_OUT }
+        guard wanted != connection.interest else { return }
+        let token = UInt64(connection.serial) << 32 | UInt64(UInt32(connection.fd))
+        do {
+            try control(EPOLL_CTL_MOD, connection.fd, events: wanted, token: token)
+            connection.interest = wanted
+        } catch {
+            close(connection)
+        }
+    }
+
+    /// The next moment something must happen to this connection if nothing
+    /// else does. See ``ServerConfiguration`` for each timeout.
+    func updateDeadline(_ connection: Connection) {
+        switch connection.state {
+        case .open:
+            if !connection.output.isEmpty {
+                connection.deadline = connection.lastWrite &+ context.writeTimeout
+            } else {
+                switch connection.parser.phase {
+                case .idle:
+                    connection.deadline = connection.requestsServed == 0
+                        ? connection.openedAt &+ context.headerTimeout
+                        : connection.idleSince &+ context.idleTimeout
+                case .head:
+                    connection.deadline = connection.requestStart &+ context.headerTimeout
+                case .body:
+                    connection.deadline = connection.lastRead &+ context.bodyTimeout
+                }
+            }
+        case .awaitingHandler:
+            connection.deadline = connection.output.isEmpty ? .max : connection.lastWrite &+ context.writeTimeout
+        case .lingering, .closed:
+            break
+        }
+    }
+
+    /// A deadline passed: idle connections close silently, a request that
+    /// stalled mid-head or mid-body gets a 408 first.
+    func expire(_ connection: Connection) {
+        switch connection.state {
+        case .open where connection.output.isEmpty && connection.parser.phase != .idle:
+            connection.stash = []
+            let timeout = HTTPResponse.problem(
+                status: 408, slug: "request-timeout", title: "Request timeout",
+                detail: connection.parser.phase == .head
+                    ? "the request head was not received in time"
+                    : "the request body stalled")
+            let responseContext = Connection.ResponseContext(
+                isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
+                start: connection.requestStart)
+            respond(connection, timeout, responseContext)
+            drive(connection)
+        case .open, .lingering:
+            close(connection)
+        case .awaitingHandler:
+            if !connection.output.isEmpty { close(connection) }
+        case .closed:
+            break
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 server: one epoll event loop per core, no thread per
+/// connection.
+///
+/// ```swift
+/// let server = HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0)) { request in
+///     HTTPResponse(status: 200, body: Array("hello".utf8))
+/// }
+/// let port = try server.start()
+/// server.stopOnSignals([SIGTERM, SIGINT])
+/// server.waitUntilStopped()
+/// ```
+///
+/// Threading: ``start()`` spawns ``ServerConfiguration/eventLoops``
+/// threads. Each owns a listening socket (`SO_REUSEPORT`, same port) and
+/// the connections it accepts; the handler runs on that thread, or on a
+/// Dispatch worker for bodies of ``ServerConfiguration/offloadBodyBytes``
+/// or more. Every method here may be called from any thread.
+public final class HTTPServer: Sendable {
+    private struct State {
+        var started = false
+        var loops: [EventLoop] = []
+        var signalSources: [SignalSource] = []
+    }
+
+    /// Keeps a signal source alive (Dispatch sources are thread-safe).
+    private struct SignalSource: @unchecked Sendable {
+        let source: any DispatchSourceSignal
+    }
+
+    /// The configuration the server was created with.
+    public let configuration: ServerConfiguration
+    private let context: ServerContext
+    private let state = Mutex(State())
+    private let running = DispatchGroup()
+    private let boundPort = Atomic<Int>(0)
+
+    public init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
+        self.configuration = configuration
+        self.context = ServerContext(configuration: configuration, handler: handler)
+    }
+
+    /// Binds, listens and starts the event loops.
+    /// - Returns: the bound port (the ephemeral one when configured with 0).
+    /// - Throws: ``HTTPServerError`` or ``SystemCallError``; nothing keeps
+    ///   running after a throw.
+    public func start() throws -> Int {
+        signal(SIGPIPE, SIG_IGN)
+        return try state.withLock { state throws -> Int in
+            guard !state.started else { throw HTTPServerError.alreadyStarted }
+            guard !context.shuttingDown.load(ordering: .sequentiallyConsistent) else { throw HTTPServerError.shutDown }
+            guard configuration.eventLoops >= 1 else {
+                throw HTTPServerError.invalidConfiguration("eventLoops must be at least 1")
+            }
+            let (fds, port) = try ListeningSocket.bind(
+                host: configuration.host, port: configuration.port, count: configuration.eventLoops)
+            var loops: [EventLoop] = []
+            do {
+                for (index, fd) in fds.enumerated() {
+                    loops.append(try EventLoop(index: index, context: context, listenFD: fd))
+                }
+            } catch {
+                for fd in fds { Glibc.close(fd) }
+                throw error
+            }
+            for loop in loops {
+                running.enter()
+                let running = self.running
+                try ThreadLauncher.spawn(name: "hitroute-loop-\(loop.index)") {
+                    loop.run()
+                    running.leave()
+                }
+            }
+            state.started = true
+            state.loops = loops
+            boundPort.store(port, ordering: .sequentiallyConsistent)
+            return port
+        }
+    }
+
+    /// The bound port once started, else 0.
+    public var port: Int { boundPort.load(ordering: .sequentiallyConsistent) }
+
+    /// True from the first call to ``shutdown()`` on (a readiness probe
+    /// should answer 503 from then on).
+    public var isShuttingDown: Bool { context.shuttingDown.load(ordering: .sequentiallyConsistent) }
+
+    /// The number of connections open right now, across all loops.
+    public var openConnections: Int { context.openConnections.load(ordering: .relaxed) }
+
+    /// Graceful shutdown; returns at once (see ``waitUntilStopped()``).
+    ///
+    /// Sets ``isShuttingDown``, closes the listening sockets, closes idle
+    /// connections, lets requests in flight finish (their responses carry
+    /// `Connection: close`), and closes whatever remains after
+    /// ``ServerConfiguration/shutdownGracePeriod``. Safe to call more than
+    /// once and from any thread, including a handler.
+    public func shutdown() {
+        guard context.shuttingDown.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+        else { return }
+        let deadline = MonotonicClock.now() &+ configuration.shutdownGracePeriod.nanoseconds
+        let loops = state.withLock { $0.loops }
+        for loop in loops { loop.post(.shutdown(deadline: deadline)) }
+    }
+
+    /// Blocks until every event loop has stopped (at once if never started).
+    public func waitUntilStopped() {
+        running.wait()
+    }
+
+    /// Calls ``shutdown()`` when one of `signals` arrives.
+    ///
+    /// Each signal's default action is disabled (`SIG_IGN`) and a Dispatch
+    /// signal source installed in its place; call this before anything can
+    /// send the signal. Example: `server.stopOnSignals([SIGTERM, SIGINT])`.
+    public func stopOnSignals(_ signals: [Int32]) {
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.shutdown() }
+            source.resume()
+            let kept = SignalSource(source: source)
+            state.withLock { $0.signalSources.append(kept) }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Synchronization
+
+/// The handler signature: a request in, a response out. Runs on an event
+/// loop thread, or on a worker thread for bodies of at least
+/// ``ServerConfiguration/offloadBodyBytes``; it must not block for long.
+public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// What every event loop of one server shares: configuration, handler,
+/// and the open-connection count (the only cross-loop mutable state,
+/// touched once per connection, never per request).
+final class ServerContext: Sendable {
+    let configuration: ServerConfiguration
+    let handler: HTTPHandler
+    let openConnections = Atomic<Int>(0)
+    /// Set by ``HTTPServer/shutdown()``; read (relaxed) when encoding each
+    /// response so a request answered during shutdown says `Connection: close`
+    /// even before its loop has seen the shutdown message.
+    let shuttingDown = Atomic<Bool>(false)
+
+    // Timeouts in nanoseconds.
+    let headerTimeout: UInt64
+    let bodyTimeout: UInt64
+    let idleTimeout: UInt64
+    let writeTimeout: UInt64
+    /// How long a closing connection keeps reading (and discarding) after
+    /// its last response, so the peer receives the response rather than a
+    /// reset: 2 s.
+    let lingerTimeout: UInt64 = 2_000_000_000
+    /// Timeout sweep period: a quarter of the shortest timeout, 10…250 ms.
+    let tick: UInt64
+
+    init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
+        self.configuration = configuration
+        self.handler = handler
+        headerTimeout = configuration.headerReadTimeout.nanoseconds
+        bodyTimeout = configuration.bodyReadTimeout.nanoseconds
+        idleTimeout = configuration.idleTimeout.nanoseconds
+        writeTimeout = configuration.writeTimeout.nanoseconds
+        let shortest = min(headerTimeout, bodyTimeout, idleTimeout, writeTimeout)
+        tick = min(250_000_000, max(10_000_000, shortest / 4))
+    }
+}
