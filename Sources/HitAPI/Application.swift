@@ -20,6 +20,15 @@ public final class Application: Sendable {
         self.isShuttingDown = isShuttingDown
     }
 
+    /// An HTTP server running this application (not yet started).
+    public static func makeServer(_ configuration: Configuration) -> (HTTPServer, Application) {
+        let box = ServerBox()
+        let app = Application(configuration: configuration, isShuttingDown: { box.server?.isShuttingDown ?? false })
+        let server = HTTPServer(configuration: configuration.server) { request in app.respond(to: request) }
+        box.server = server
+        return (server, app)
+    }
+
     /// Answers one request. Never traps on client input: every failure is a problem response.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         var response: HTTPResponse
@@ -120,3 +129,8 @@ public final class Application: Sendable {
     }
 }
 
+
+/// Lets the handler reach the server it runs in (created after it).
+private final class ServerBox: @unchecked Sendable {
+    var server: HTTPServer?
+}
