@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The one command for hitroute's benchmarks (issue 5): bash Benchmarks/run.sh [--quick]
+#
+# Installs what is missing (wrk, nginx, curl, node from Debian; shapely, numpy,
+# uvicorn, starlette from PyPI into Benchmarks/.venv), builds hitroute,
+# hitroute-bench and the in-process bench in release mode, then runs
+# Benchmarks/harness.py: every server on a free loopback port under a bounded
+# lifetime, interleaved rounds, one markdown table printed and written to
+# Benchmarks/results/latest.md. Full run ≈ 15 min, --quick ≈ 5 min.
+#
+# Environment: HITROUTE_BENCH_SCRATCH (build folder; default Benchmarks/.build),
+# HITROUTE_BENCH_PORT_BASE (first port tried; default 28400).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+QUICK=()
+for arg in "$@"; do
+  case "$arg" in
+    --quick) QUICK=(--quick) ;;
+    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    *) echo "unknown argument: $arg (only --quick)" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# ---- tools from Debian, only when missing
+need=()
+command -v wrk >/dev/null || need+=(wrk)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
+command -v curl >/dev/null || need+=(curl)
+command -v node >/dev/null || need+=(nodejs)
+command -v timeout >/dev/null || need+=(coreutils)
+command -v pgrep >/dev/null || need+=(procps)
+python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
+if [ ${#need[@]} -gt 0 ]; then
+  say "installing from Debian: ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+# ---- Python peers' packages from PyPI, in a git-ignored venv
+VENV=$ROOT/Benchmarks/.venv
+if ! "$VENV/bin/python" -c 'import shapely, numpy, uvicorn, starlette' 2>/dev/null; then
+  say "creating $VENV (shapely numpy uvicorn starlette)"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check shapely numpy uvicorn starlette
+fi
+
+# ---- builds
+SCRATCH=${HITROUTE_BENCH_SCRATCH:-$ROOT/Benchmarks/.build}
+say "building hitroute, hitroute-bench and hitroute-inproc (release) in $SCRATCH"
+swift build -c release --scratch-path "$SCRATCH/service" --product hitroute >/dev/null
+swift build -c release --scratch-path "$SCRATCH/service" --product hitroute-bench >/dev/null
+swift build -c release --package-path Benchmarks/inproc --scratch-path "$SCRATCH/inproc" >/dev/null
+BIN=$(swift build -c release --scratch-path "$SCRATCH/service" --show-bin-path)
+INPROC=$(swift build -c release --package-path Benchmarks/inproc --scratch-path "$SCRATCH/inproc" --show-bin-path)
+
+# ---- the run: the harness stops its servers on exit; the trap stops the harness
+HARNESS_PID=
+cleanup() {
+  if [ -n "$HARNESS_PID" ] && kill -0 "$HARNESS_PID" 2>/dev/null; then
+    kill -TERM "$HARNESS_PID" 2>/dev/null || true
+    wait "$HARNESS_PID" 2>/dev/null || true
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+timeout --signal=TERM --kill-after=30 2400 \
+  "$VENV/bin/python" "$ROOT/Benchmarks/harness.py" "${QUICK[@]}" \
+  --hitroute "$BIN/hitroute" --bench "$BIN/hitroute-bench" --inproc "$INPROC/hitroute-inproc" \
+  --nginx "$NGINX" --port-base "${HITROUTE_BENCH_PORT_BASE:-28400}" \
+  --out "$ROOT/Benchmarks/results/latest.md" &
+HARNESS_PID=$!
+wait "$HARNESS_PID"
