@@ -370,6 +370,7 @@ class Bench:
         for r in range(rounds):
             alone = wrk(f"http://127.0.0.1:{port}", "hit.lua", 16, dur)
             self.add("iso:alone", alone["rps"])
+            self.add("iso:alone:p99", alone["p99"])
             stop = threading.Event()
             uploads = []
 
@@ -387,6 +388,7 @@ class Bench:
             stop.set()
             t.join(180)
             self.add("iso:loaded", loaded["rps"])
+            self.add("iso:loaded:p99", loaded["p99"])
             self.add("iso:uploads", len(uploads))
             bad = [c for c, _ in uploads if c not in (200, 201)]
             if bad:
@@ -400,12 +402,16 @@ class Bench:
 
     # ---- 3: big scene, in process and over HTTP
 
-    def worker(self, name, cmd):
+    def worker(self, name, cmd, wait=True):
+        """Starts a --serve worker; with `wait`, reads its ready line: (proc, info)."""
         p = self.procs.start(name, cmd, stdout=subprocess.PIPE, stdin=subprocess.PIPE)
+        return (p, self.ready(p)) if wait else (p, None)
+
+    def ready(self, p):
         line = p.stdout.readline()
         if not line:
-            raise RuntimeError(f"{name} did not start (see {self.workdir}/{name}.log)")
-        return p, json.loads(line)
+            raise RuntimeError(f"{p.bench_name} did not start (see {self.workdir}/{p.bench_name}.log)")
+        return json.loads(line)
 
     def worker_round(self, p):
         p.stdin.write(b"run\n")
@@ -443,6 +449,27 @@ class Bench:
                 answers.append(int(layer[1:]) if layer else -1)
         return secs, np.asarray(answers, dtype=np.int32)
 
+    def http_singles(self, port, scene, xy):
+        """POST /hit per point, sequentially on one keep-alive connection:
+        (seconds, answers)."""
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        bodies = [('{"x":%r,"y":%r,"trace":false}' % (float(x), float(y))).encode() for x, y in xy]
+        headers = {"Content-Type": "application/json"}
+        raw = []
+        t = time.perf_counter()
+        for b in bodies:
+            c.request("POST", f"/scenes/{scene}/hit", body=b, headers=headers)
+            r = c.getresponse()
+            raw.append(r.read())
+        secs = time.perf_counter() - t
+        c.close()
+        answers = np.full(len(xy), -1, dtype=np.int32)
+        for i, data in enumerate(raw):
+            layer = json.loads(data)["layer"]
+            if layer:
+                answers[i] = int(layer[1:])
+        return secs, answers
+
     def big(self):
         rounds = 3 if self.quick else 5
         port = self.hport()
@@ -451,19 +478,46 @@ class Bench:
         sh_answers = os.path.join(self.workdir, "shapely.i32")
         hr_answers = os.path.join(self.workdir, "inproc.i32")
         log("big scene: starting the Shapely and in-process workers (loading 77 MB of JSON each)")
-        sh, sh_info = self.worker("shapely", [sys.executable, os.path.join(HERE, "peers", "shapely_strtree.py"),
-                                              self.big_file, self.points_file, "--serve", "--answers", sh_answers])
-        hr, hr_info = self.worker("inproc", [self.args.inproc, self.big_file, self.points_file, "--serve",
-                                             "--answers", hr_answers])
+        sh, _ = self.worker("shapely", [sys.executable, os.path.join(HERE, "peers", "shapely_strtree.py"),
+                                        self.big_file, self.points_file, "--serve", "--answers", sh_answers], wait=False)
+        hr, _ = self.worker("inproc", [self.args.inproc, self.big_file, self.points_file, "--serve",
+                                       "--answers", hr_answers], wait=False)
+        sh_info, hr_info = self.ready(sh), self.ready(hr)
         self.big_info = {"shapely": sh_info, "inproc": hr_info}
-        log(f"big scene: {rounds} interleaved rounds of Shapely, in-process hitroute, /hits over HTTP")
+        pg = None
+        n_single = 5_000 if self.quick else 20_000
+        if self.args.postgis:
+            try:
+                sys.path.insert(0, os.path.join(HERE, "peers"))
+                from postgis_gist import PostGIS
+                pg = PostGIS(self.port(), log=log)
+                load_s, index_s = pg.load(self.big_file)
+                self.big_info["postgis"] = {"load_s": load_s, "gist_index_s": index_s}
+                log(f"big scene: PostGIS loaded in {load_s:.1f}s, GiST index {index_s:.1f}s")
+            except Exception as e:  # optional peer: say so and go on
+                self.note(f"PostGIS peer skipped: {e}")
+                if pg is not None:
+                    pg.stop()
+                pg = None
+        else:
+            self.note("PostGIS peer not run (--no-postgis, or no postgresql-NN-postgis-3 available)")
+        log(f"big scene: {rounds} interleaved rounds of Shapely, in-process hitroute, /hits over HTTP"
+            + (f", and {n_single:,} single-point queries to hitroute and PostGIS" if pg else ""))
         http_answers = None
+        single_answers = pg_answers = None
         for r in range(rounds):
             s = self.worker_round(sh)
             h = self.worker_round(hr)
             secs, answers = self.http_batches(port, "polygons-100000", 10_000)
             if http_answers is None:
                 http_answers = answers
+            if pg is not None:
+                q_secs, single_answers = self.http_singles(port, "polygons-100000", self.xy[:n_single])
+                self.add("big:http-single:qps", n_single / q_secs)
+                q_secs, pg_answers = pg.query(self.xy[:n_single])
+                self.add("big:postgis:qps", n_single / q_secs)
+                log(f"  round {r + 1}: single-point queries: hitroute {self.samples['big:http-single:qps'][-1]:.0f}/s, "
+                    f"PostGIS {n_single / q_secs:.0f}/s")
             self.add("big:shapely:pps", s["points_per_s"])
             self.add("big:shapely:build_ms", s["build_ms"])
             self.add("big:inproc:pps", h["points_per_s"])
@@ -476,7 +530,13 @@ class Bench:
             p.stdin.close()
             p.wait(60)
             self.procs.stop(p)
+        if pg is not None:
+            pg.stop()
         a = np.fromfile(sh_answers, dtype="<i4")
+        if pg_answers is not None:
+            k = len(pg_answers)
+            self.note(f"single-point answers on the first {k:,} points: hitroute POST /hit = Shapely on "
+                      f"{int((single_answers == a[:k]).sum()):,}, PostGIS = Shapely on {int((pg_answers == a[:k]).sum()):,}")
         b = np.fromfile(hr_answers, dtype="<i4")
         self.big_agree = {
             "inproc_vs_shapely": (int((a == b).sum()), len(a)),
@@ -495,20 +555,29 @@ class Bench:
         sizes = [1_000, 10_000, 100_000, 250_000]
         rounds = 2 if self.quick else 3
         files = {n: (self.big_file if n == 100_000 else self.generate(n)) for n in sizes}
-        log(f"growth: in-process workers for {sizes}, {rounds} interleaved rounds")
+        log(f"growth: in-process and Shapely workers for {sizes}, {rounds} interleaved rounds")
         workers = {}
+        for n in sizes:  # all load at once; then wait for each
+            workers[n], _ = self.worker(f"growth-{n}", [self.args.inproc, files[n], self.points_file, "--serve"], wait=False)
+            workers[("shapely", n)], _ = self.worker(
+                f"growth-shapely-{n}", [sys.executable, os.path.join(HERE, "peers", "shapely_strtree.py"),
+                                        files[n], self.points_file, "--serve"], wait=False)
         for n in sizes:
-            workers[n], info = self.worker(f"growth-{n}", [self.args.inproc, files[n], self.points_file, "--serve"])
-            self.add(f"growth:{n}:layers", info["layers"])
+            self.add(f"growth:{n}:layers", self.ready(workers[n])["layers"])
+            self.ready(workers[("shapely", n)])
         for r in range(rounds):
             for n in sizes:
                 h = self.worker_round(workers[n])
                 self.add(f"growth:{n}:mean_ns", h["mean_ns"])
                 self.add(f"growth:{n}:p50_ns", h["p50_ns"])
-            log(f"  round {r + 1}: " + ", ".join(f"{n}: {self.samples[f'growth:{n}:mean_ns'][-1]:.0f} ns" for n in sizes))
+                s = self.worker_round(workers[("shapely", n)])
+                self.add(f"growth:{n}:shapely_ns", s["query_s"] / len(self.xy) * 1e9)
+            log(f"  round {r + 1}: " + ", ".join(
+                f"{n}: {self.samples[f'growth:{n}:mean_ns'][-1]:.0f} ns (Shapely {self.samples[f'growth:{n}:shapely_ns'][-1]:.0f})"
+                for n in sizes))
         for p in workers.values():
             p.stdin.close()
-            p.wait(60)
+            p.wait(120)
             self.procs.stop(p)
         for n in sizes:
             if n != 100_000:
@@ -624,17 +693,26 @@ class Bench:
         hp = S("big:http10k:pps")
         r = ratio(hp, sp)
         rows.append(("3 100k polygons, `/hits` ×10,000 over HTTP, 1 client (points/s) vs Shapely", f(hp), f(sp), f(r, "{:.2f}×"), "≥ 5×", met(r and r >= 5)))
+        hs, pq = S("big:http-single:qps"), S("big:postgis:qps")
+        if pq is not None:
+            r = ratio(hs, pq)
+            rows.append(("3 100k polygons, one point per request, 1 sequential Python client (q/s): hitroute `POST /hit` vs PostGIS GiST (info)",
+                         f(hs), f(pq), f(r, "{:.2f}×"), "—", "—"))
         rows.append(("3 index build (ms): hitroute compile + index vs Shapely STRtree build (info)",
                      f(self.big_info["inproc"]["compile_s"] * 1e3, "{:.0f}"), f(S("big:shapely:build_ms"), "{:.0f}"), "—", "—", "—"))
         g = {n: S(f"growth:{n}:mean_ns") for n in (1_000, 10_000, 100_000, 250_000)}
+        gs = {n: S(f"growth:{n}:shapely_ns") for n in g}
         for n_, v in g.items():
-            rows.append((f"4 growth: {n_:,} layers, in-process mean per point (µs)", f(v and v / 1e3, "{:.2f}"), "—", "—", "—", "—"))
+            rows.append((f"4 growth: {n_:,} layers, mean per point (µs), in process vs Shapely (ratio: Shapely's time ÷ hitroute's)",
+                         f(v and v / 1e3, "{:.2f}"), f(gs[n_] and gs[n_] / 1e3, "{:.2f}"), f(ratio(gs[n_], v), "{:.2f}×"), "—", "—"))
         r = ratio(g[250_000], g[1_000])
-        rows.append(("4 growth: per-point time 2.5·10⁵ ÷ 10³ layers", "—", "—", f(r, "{:.2f}×"), "≤ 3×", met(r and r <= 3)))
+        rs = ratio(gs[250_000], gs[1_000])
+        rows.append(("4 growth: per-point time 2.5·10⁵ ÷ 10³ layers (hitroute; Shapely's in the peer column)",
+                     f(r, "{:.2f}×"), f(rs, "{:.2f}×"), f(r, "{:.2f}×"), "≤ 3×", met(r and r <= 3)))
         mb = S("ingest:mbps")
         rows.append(("5 ingest over HTTP: 77 MB PUT, parse + validate + index (MB/s)", f(mb, "{:.0f}"), "—", "—", "≥ 100 MB/s", met(mb and mb >= 100)))
         im = S("ingest:inproc_mbps")
-        rows.append(("5 ingest in process (`hitroute-bench ingest`, MB/s, info)", f(im, "{:.0f}"), "—", "—", "(≥ 100 MB/s)", met(im and im >= 100)))
+        rows.append(("5 ingest in process (`hitroute-bench ingest`: decode + compile, MB/s, info)", f(im, "{:.0f}"), "—", "—", "(≥ 100 MB/s)", met(im and im >= 100)))
         px = S("ingest:peak_x")
         rows.append(("5 peak RSS growth during ingest ÷ body size", f(px, "{:.2f}×"), "—", "—", "≤ 3×", met(px and px <= 3)))
         res = S("ingest:resident_mb")
@@ -647,6 +725,9 @@ class Bench:
         ia, il = S("iso:alone"), S("iso:loaded")
         r = ratio(il, ia)
         rows.append(("7 ring hits during a 77 MB upload loop vs alone (req/s)", f(il), f(ia), f(r, "{:.2f}×"), "≥ 0.9×", met(r and r >= 0.9)))
+        pa, pl = S("iso:alone:p99"), S("iso:loaded:p99")
+        rows.append(("7 ring-hit p99 (ms) during the upload loop vs alone (info)", f(pl and pl * 1e3, "{:.1f}"),
+                     f(pa and pa * 1e3, "{:.1f}"), f(ratio(pl, pa), "{:.1f}×"), "—", "—"))
         return rows
 
     def report(self):
@@ -672,6 +753,20 @@ class Bench:
         out.append(f"- nginx's fixed body is {self.nginx_body} bytes; hitroute runs with its default event-loop "
                    "threads (one per core); nginx 1 worker; Node cluster 2 workers; Python peers 1 process each.")
         out.append(f"- big-scene workers: {json.dumps(self.big_info)}")
+        pairs = [("hitroute ÷ nginx, trace off", "single:hitroute:rps", "single:nginx:rps"),
+                 ("hitroute trace on ÷ nginx", "single-trace:hitroute:rps", "single:nginx:rps"),
+                 ("hitroute ÷ Node cluster", "single:hitroute:rps", "single:node-cluster-2:rps"),
+                 ("p99 at 64 conns, hitroute ÷ nginx", "c64:hitroute:p99", "c64:nginx:p99"),
+                 ("batch ×100, hitroute ÷ Node cluster", "batch:hitroute:rps", "batch:node-cluster-2:rps"),
+                 ("big scene in process ÷ Shapely", "big:inproc:pps", "big:shapely:pps"),
+                 ("big scene /hits ×10,000 ÷ Shapely", "big:http10k:pps", "big:shapely:pps"),
+                 ("ring hits during uploads ÷ alone", "iso:loaded", "iso:alone")]
+        for label, a, b in pairs:
+            xs, ys = self.samples.get(a, []), self.samples.get(b, [])
+            rs = [x / y for x, y in zip(xs, ys) if x and y]
+            if rs:
+                out.append(f"- per-round ratios, {label}: " + ", ".join(f"{r:.2f}" for r in rs)
+                           + f" (median {statistics.median(rs):.2f})")
         out.append(f"- server VmRSS after each isolation round (MB): {[round(x / 1024) for x in self.iso_rss]}")
         out.append("\n## In-process ingest (`hitroute-bench ingest`)\n\n```\n" + self.inproc_ingest_text + "\n```\n")
         out.append("## Raw samples (round order)\n\n```")
@@ -713,6 +808,7 @@ def main():
     ap.add_argument("--inproc", required=True, help="hitroute-inproc")
     ap.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx")
     ap.add_argument("--port-base", type=int, default=28400)
+    ap.add_argument("--no-postgis", dest="postgis", action="store_false")
     ap.add_argument("--out", default=os.path.join(HERE, "results", "latest.md"))
     args = ap.parse_args()
     bench = Bench(args)

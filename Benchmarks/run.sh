@@ -7,18 +7,23 @@
 # Benchmarks/harness.py: every server on a free loopback port under a bounded
 # lifetime, interleaved rounds, one markdown table printed and written to
 # Benchmarks/results/latest.md. Full run ≈ 15 min, --quick ≈ 5 min.
+# The optional PostGIS peer (postgresql-postgis from Debian, psycopg from
+# PyPI) is installed and run unless --no-postgis; if it cannot be had, the
+# run goes on without it and says so.
 #
 # Environment: HITROUTE_BENCH_SCRATCH (build folder; default Benchmarks/.build),
 # HITROUTE_BENCH_PORT_BASE (first port tried; default 28400).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-QUICK=()
+OPTS=()
+POSTGIS=1
 for arg in "$@"; do
   case "$arg" in
-    --quick) QUICK=(--quick) ;;
-    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
-    *) echo "unknown argument: $arg (only --quick)" >&2; exit 2 ;;
+    --quick) OPTS+=(--quick) ;;
+    --no-postgis) POSTGIS=0; OPTS+=(--no-postgis) ;;
+    -h|--help) sed -n 2,16p "$0"; exit 0 ;;
+    *) echo "unknown argument: $arg (--quick, --no-postgis)" >&2; exit 2 ;;
   esac
 done
 
@@ -33,10 +38,15 @@ command -v node >/dev/null || need+=(nodejs)
 command -v timeout >/dev/null || need+=(coreutils)
 command -v pgrep >/dev/null || need+=(procps)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
-if [ ${#need[@]} -gt 0 ]; then
-  say "installing from Debian: ${need[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+UPDATED=0
+apt_install() {
+  say "installing from Debian: $*"
+  if [ $UPDATED = 0 ]; then apt-get update -qq; UPDATED=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+if [ ${#need[@]} -gt 0 ]; then apt_install "${need[@]}"; fi
+if [ $POSTGIS = 1 ] && ! ls /usr/share/postgresql/*/extension/postgis.control >/dev/null 2>&1; then
+  apt_install postgresql-postgis || say "PostGIS could not be installed: running without it"
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
@@ -46,6 +56,9 @@ if ! "$VENV/bin/python" -c 'import shapely, numpy, uvicorn, starlette' 2>/dev/nu
   say "creating $VENV (shapely numpy uvicorn starlette)"
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check shapely numpy uvicorn starlette
+fi
+if [ $POSTGIS = 1 ] && ! "$VENV/bin/python" -c 'import psycopg' 2>/dev/null; then
+  "$VENV/bin/pip" install -q --disable-pip-version-check "psycopg[binary]" || say "psycopg could not be installed: no PostGIS peer"
 fi
 
 # ---- builds
@@ -70,7 +83,7 @@ trap 'exit 130' INT TERM
 
 say "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 timeout --signal=TERM --kill-after=30 2400 \
-  "$VENV/bin/python" "$ROOT/Benchmarks/harness.py" "${QUICK[@]}" \
+  "$VENV/bin/python" "$ROOT/Benchmarks/harness.py" "${OPTS[@]}" \
   --hitroute "$BIN/hitroute" --bench "$BIN/hitroute-bench" --inproc "$INPROC/hitroute-inproc" \
   --nginx "$NGINX" --port-base "${HITROUTE_BENCH_PORT_BASE:-28400}" \
   --out "$ROOT/Benchmarks/results/latest.md" &
