@@ -24,15 +24,31 @@ struct SiblingIndex: Sendable {
     /// Sibling lists shorter than this are scanned linearly.
     static let minimumSiblings = 8
 
-    /// Indexes `boxes[rank]`; empty boxes (siblings that can never accept) are left out.
+    /// Indexes `boxes[rank]`. Siblings with empty boxes (that cannot accept
+    /// now) share one leaf, so that an update can bring them in later.
     init(boxes: [Box]) {
         itemBoxes = boxes
         var ranks = (0..<boxes.count).filter { !boxes[$0].isEmpty }.map(Int32.init)
-        guard !ranks.isEmpty else { return }
-        nodes.reserveCapacity(2 * ranks.count / SiblingIndex.leafSize + 1)
-        items.reserveCapacity(ranks.count)
+        let idle = (0..<boxes.count).filter { boxes[$0].isEmpty }.map(Int32.init)
+        nodes.reserveCapacity(2 * ranks.count / SiblingIndex.leafSize + 3)
+        items.reserveCapacity(boxes.count)
         nodes.append(Node(box: .empty, first: 0, count: 0))
-        build(0, &ranks[...])
+        if idle.isEmpty || ranks.isEmpty {
+            if ranks.isEmpty {
+                nodes[0] = Node(box: .empty, first: 0, count: Int32(idle.count))
+                items = idle
+            } else {
+                build(0, &ranks[...])
+            }
+            return
+        }
+        // Root: the tree of the others, and one leaf holding the idle ones.
+        nodes.append(Node(box: .empty, first: 0, count: 0))
+        nodes.append(Node(box: .empty, first: 0, count: 0))
+        build(1, &ranks[...])
+        nodes[2] = Node(box: .empty, first: Int32(items.count), count: Int32(idle.count))
+        items += idle
+        nodes[0] = Node(box: nodes[1].box, first: 1, count: 0)
     }
 
     private mutating func build(_ k: Int, _ ranks: inout ArraySlice<Int32>) {
@@ -66,7 +82,7 @@ struct SiblingIndex: Sendable {
     /// Appends the ranks of the siblings whose boxes contain `p`, in no order.
     /// - Complexity: O(log n + candidates) for well-spread siblings.
     func candidates(containing p: Point, into out: inout [Int32]) {
-        guard !nodes.isEmpty else { return }
+        guard !items.isEmpty else { return }
         // Median splits keep the depth under log2(n) + 1, far below 128.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 128) { stack in
             nodes.withUnsafeBufferPointer { nodes in
@@ -78,7 +94,10 @@ struct SiblingIndex: Sendable {
                         let node = nodes[Int(stack[top])]
                         guard node.box.contains(p) else { continue }
                         if node.count > 0 {
-                            for i in Int(node.first)..<Int(node.first + node.count) { out.append(items[i]) }
+                            for i in Int(node.first)..<Int(node.first + node.count)
+                            where itemBoxes[Int(items[i])].contains(p) {
+                                out.append(items[i])
+                            }
                         } else {
                             stack[top] = node.first
                             stack[top + 1] = node.first + 1
@@ -90,15 +109,12 @@ struct SiblingIndex: Sendable {
         }
     }
 
-    /// Replaces the box of sibling `rank` and refits the hierarchy. A rank
-    /// that was left out (empty box) is only recorded: a full rebuild adds it.
-    /// - Returns: false when the sibling is not in the tree and its new box
-    ///   is not empty (the caller must rebuild).
+    /// Replaces the box of sibling `rank` and refits the hierarchy. A box
+    /// that grows far from its leaf keeps answers right but slows queries
+    /// near it; a rebuild restores the shape.
     /// - Complexity: O(nodes).
-    mutating func update(rank: Int, box: Box) -> Bool {
-        let wasIndexed = !itemBoxes[rank].isEmpty
+    mutating func update(rank: Int, box: Box) {
         itemBoxes[rank] = box
-        guard wasIndexed else { return box.isEmpty }
         // Children follow their parents in `nodes`: refit from the back.
         for k in stride(from: nodes.count - 1, through: 0, by: -1) {
             let node = nodes[k]
@@ -111,7 +127,6 @@ struct SiblingIndex: Sendable {
             }
             nodes[k].box = b
         }
-        return true
     }
 
     #if DEBUG
