@@ -146,9 +146,48 @@ func benchIngest(count: Int) {
     print("  peak RSS growth:   \(fixed(Double(peakRSS() - rssBefore) / 1e6)) MB (\(fixed(Double(peakRSS() - rssBefore) / Double(body.count), width: 1))× the body)")
 }
 
+/// Big scenes in process: per-point routing time and one-layer updates.
+func benchBigScene(count: Int) {
+    let body = polygonSceneJSON(count: count)
+    let scene = try! body.withUnsafeBufferPointer { try SceneDecoder.decode($0, limits: SceneLimits()) }
+    var live = LiveScene(scene)
+    var rng = SplitMix64(state: 42)
+    let points = (0..<100_000).map { _ in Point(Double.random(in: 0..<10_000, using: &rng), Double.random(in: 0..<10_000, using: &rng)) }
+    var perPoint: [Double] = []
+    var hits = 0
+    for _ in 0..<5 {
+        let t0 = now()
+        for p in points where live.compiled.hit(p).target != nil { hits += 1 }
+        perPoint.append((now() - t0) / Double(points.count))
+    }
+    // Per-point latency distribution (each point timed alone).
+    var single: [Double] = []
+    single.reserveCapacity(points.count)
+    for p in points {
+        let t0 = now()
+        consume(live.compiled.hit(p).target)
+        single.append(now() - t0)
+    }
+    single.sort()
+    var updates: [Double] = []
+    for k in 0..<21 {
+        let n = (k * 7919) % count
+        var layer = live.model.layers[n]
+        layer.transform = .parts(TransformParts(translate: Point(Double(k), 0)))
+        let t0 = now()
+        live.replaceLayer(n, with: layer)
+        updates.append(now() - t0)
+    }
+    print("big scene: \(count) polygons, 100,000 random points (\(hits / 5) hit)")
+    print("  route (no trace):  \(fixed(median(perPoint) * 1e9)) ns/point median of 5 passes = \(fixed(1 / median(perPoint) / 1e6, width: 1)) M points/s")
+    print("  single-point p50:  \(fixed(single[single.count / 2] * 1e9)) ns, p99 \(fixed(single[single.count * 99 / 100] * 1e9)) ns")
+    print("  replace one layer: \(fixed(median(updates) * 1e6)) µs median of 21")
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first ?? "ring" {
 case "ring": benchRing()
+case "big": benchBigScene(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
 case "ingest": benchIngest(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
 case "generate":
     let bytes = polygonSceneJSON(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
@@ -161,6 +200,6 @@ case "generate":
         }
     }
 default:
-    print("usage: hitroute-bench ring | ingest [polygons] | generate [polygons] > scene.json")
+    print("usage: hitroute-bench ring | big [polygons] | ingest [polygons] | generate [polygons] > scene.json")
     exit(2)
 }
