@@ -5,8 +5,8 @@
 #include <sys/socket.h>
 #include "CEpoll.h"
 
-int cepoll_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
-    return accept4(fd, addr, len, flags);
+int cepoll_accept4(int fd, void *addr, void *len, int flags) {
+    return accept4(fd, (struct sockaddr *)addr, (socklen_t *)len, flags);
 }
 
 void cepoll_set_thread_name(const char *name) {

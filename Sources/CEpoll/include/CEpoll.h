@@ -3,11 +3,13 @@
 // Exposes epoll and eventfd to Swift: Glibc's module map does not export them.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <sys/socket.h>
 
 /// `accept4(2)`, which Glibc only declares under _GNU_SOURCE (so Swift's
-/// Glibc module does not export it). Defined in CEpoll.c.
-int cepoll_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
+/// Glibc module does not export it). `addr` is a `struct sockaddr *` and
+/// `len` a `socklen_t *` (typed loosely so this header need not include
+/// <sys/socket.h>, whose types belong to Swift's Glibc module). Defined in
+/// CEpoll.c.
+int cepoll_accept4(int fd, void *addr, void *len, int flags);
 
 /// Names the calling thread (`pthread_setname_np`, also GNU-only); at most
 /// 15 bytes are kept. Defined in CEpoll.c.
