@@ -59,6 +59,11 @@ final class ResponseEncoderTests: XCTestCase {
         XCTAssertEqual(text, "HTTP/1.1 200 OK\r\nX-Good: fine\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\n\r\n")
     }
 
+    func testInformationalStatusFromHandlerIsAnError() {
+        let (text, _, _) = encode(HTTPResponse(status: 101))
+        XCTAssertTrue(text.hasPrefix("HTTP/1.1 500 "), text)
+    }
+
     func testHTTP10KeepAliveAndOutOfRangeStatus() {
         let (text, _, _) = encode(HTTPResponse(status: 42), version: .http1_0)
         XCTAssertEqual(text, "HTTP/1.1 500 Internal Server Error\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n")
