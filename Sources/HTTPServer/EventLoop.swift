@@ -225,7 +225,8 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func teardown() {
+    /// Closes every descriptor the loop owns; it must not run afterwards.
+    func teardown() {
         for connection in active.reversed() { close(connection) }
         if listenFD >= 0 { Glibc.close(listenFD) }
         log.flush()

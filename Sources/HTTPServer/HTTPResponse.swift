@@ -5,10 +5,11 @@
 /// `Connection` fields are dropped (a `Connection: close` from the handler
 /// still closes the connection after the response). Exception: a response
 /// to `HEAD` with an empty body keeps the handler's `Content-Length`.
-/// Bodies of responses to `HEAD` and of 1xx, 204 and 304 responses are not
+/// Bodies of responses to `HEAD` and of 204 and 304 responses are not
 /// sent.
 public struct HTTPResponse: Sendable, Equatable {
-    /// The status code, 100…999 (anything else is sent as 500).
+    /// The status code, 200…999. Anything else, 1xx included (this server
+    /// does no protocol upgrades), is sent as 500.
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]

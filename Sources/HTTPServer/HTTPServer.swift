@@ -66,12 +66,20 @@ public final class HTTPServer: Sendable {
                 for fd in fds { Glibc.close(fd) }
                 throw error
             }
-            for loop in loops {
+            for (started, loop) in loops.enumerated() {
                 running.enter()
                 let running = self.running
-                try ThreadLauncher.spawn(name: "hitroute-loop-\(loop.index)") {
-                    loop.run()
+                do {
+                    try ThreadLauncher.spawn(name: "hitroute-loop-\(loop.index)") {
+                        loop.run()
+                        running.leave()
+                    }
+                } catch {
                     running.leave()
+                    // Stop the loops already running; release the others.
+                    for runningLoop in loops[..<started] { runningLoop.post(.shutdown(deadline: 0)) }
+                    for idleLoop in loops[started...] { idleLoop.teardown() }
+                    throw error
                 }
             }
             state.started = true

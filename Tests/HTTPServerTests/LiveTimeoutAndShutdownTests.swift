@@ -158,3 +158,38 @@ final class LiveTimeoutAndShutdownTests: XCTestCase {
         server.waitUntilStopped()
     }
 }
+
+final class ListeningSocketTests: XCTestCase {
+    func testFixedPortAlreadyInUseIsAnError() throws {
+        try withServer { _, port in
+            var configuration = ServerConfiguration(host: "127.0.0.1", port: port)
+            configuration.logRequests = false
+            let second = HTTPServer(configuration: configuration, handler: testHandler)
+            XCTAssertThrowsError(try second.start()) { error in
+                XCTAssertEqual((error as? SystemCallError)?.errno, EADDRINUSE, "\(error)")
+            }
+        }
+    }
+
+    func testUnresolvableHostIsAnError() {
+        var configuration = ServerConfiguration(host: "no such host.invalid", port: 0)
+        configuration.logRequests = false
+        let server = HTTPServer(configuration: configuration, handler: testHandler)
+        XCTAssertThrowsError(try server.start())
+    }
+
+    func testEveryLoopAcceptsOnTheSamePort() throws {
+        try withServer(configure: { $0.eventLoops = 4 }) { server, port in
+            var clients: [TestClient] = []
+            for i in 0..<32 {
+                let client = try TestClient(port: port)
+                try client.send("GET /c\(i) HTTP/1.1\r\nHost: t\r\n\r\n")
+                clients.append(client)
+            }
+            for (i, client) in clients.enumerated() {
+                XCTAssertEqual(try client.readResponse().text, "GET /c\(i)  0")
+            }
+            XCTAssertEqual(server.openConnections, 32)
+        }
+    }
+}
