@@ -146,6 +146,15 @@ func benchIngest(count: Int) {
     print("  peak RSS growth:   \(fixed(Double(peakRSS() - rssBefore) / 1e6)) MB (\(fixed(Double(peakRSS() - rssBefore) / Double(body.count), width: 1))× the body)")
 }
 
+/// Routes every point; how many hit. Kept out of line so that profilers
+/// (`valgrind --tool=callgrind --toggle-collect=*routeAll*`) can single it out.
+@inline(never)
+func routeAll(_ points: [Point], _ scene: CompiledScene) -> Int {
+    var hits = 0
+    for p in points where scene.hit(p).target != nil { hits += 1 }
+    return hits
+}
+
 /// Big scenes in process: per-point routing time and one-layer updates.
 func benchBigScene(count: Int) {
     let body = polygonSceneJSON(count: count)
@@ -155,11 +164,12 @@ func benchBigScene(count: Int) {
     let points = (0..<100_000).map { _ in Point(Double.random(in: 0..<10_000, using: &rng), Double.random(in: 0..<10_000, using: &rng)) }
     var perPoint: [Double] = []
     var hits = 0
-    for _ in 0..<5 {
+    for _ in 0..<(CommandLine.arguments.contains("--once") ? 1 : 5) {
         let t0 = now()
-        for p in points where live.compiled.hit(p).target != nil { hits += 1 }
+        hits += routeAll(points, live.compiled)
         perPoint.append((now() - t0) / Double(points.count))
     }
+    if CommandLine.arguments.contains("--once") { return }
     // Per-point latency distribution (each point timed alone).
     var single: [Double] = []
     single.reserveCapacity(points.count)

@@ -24,13 +24,15 @@ enum Polyline {
     /// The winding number of the closed polygon through `points` around `p`.
     /// - Complexity: O(n).
     static func winding(_ points: [Point], _ p: Point) -> Int {
-        guard var a = points.last else { return 0 }
-        var w = 0
-        for b in points {
-            w += crossing(a, b, p)
-            a = b
+        points.withUnsafeBufferPointer { pts in
+            guard var a = pts.last else { return 0 }
+            var w = 0
+            for b in pts {
+                w += crossing(a, b, p)
+                a = b
+            }
+            return w
         }
-        return w
     }
 
     /// Visits every edge; the closing edge only when `closed`.

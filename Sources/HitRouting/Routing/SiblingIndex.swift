@@ -87,21 +87,23 @@ struct SiblingIndex: Sendable {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 128) { stack in
             nodes.withUnsafeBufferPointer { nodes in
                 items.withUnsafeBufferPointer { items in
-                    stack[0] = 0
-                    var top = 1
-                    while top > 0 {
-                        top -= 1
-                        let node = nodes[Int(stack[top])]
-                        guard node.box.contains(p) else { continue }
-                        if node.count > 0 {
-                            for i in Int(node.first)..<Int(node.first + node.count)
-                            where itemBoxes[Int(items[i])].contains(p) {
-                                out.append(items[i])
+                    itemBoxes.withUnsafeBufferPointer { boxes in
+                        stack[0] = 0
+                        var top = 1
+                        while top > 0 {
+                            top -= 1
+                            let node = nodes[Int(stack[top])]
+                            guard node.box.contains(p) else { continue }
+                            if node.count > 0 {
+                                for i in Int(node.first)..<Int(node.first + node.count) {
+                                    let item = items[i]
+                                    if boxes[Int(item)].contains(p) { out.append(item) }
+                                }
+                            } else {
+                                stack[top] = node.first
+                                stack[top + 1] = node.first + 1
+                                top += 2
                             }
-                        } else {
-                            stack[top] = node.first
-                            stack[top + 1] = node.first + 1
-                            top += 2
                         }
                     }
                 }
