@@ -43,6 +43,11 @@ public final class HTTPServer: Sendable {
         self.context = ServerContext(configuration: configuration, handler: handler)
     }
 
+    /// A server nobody holds any more can never be stopped: shut it down.
+    deinit {
+        shutdown()
+    }
+
     /// Binds, listens and starts the event loops.
     /// - Returns: the bound port (the ephemeral one when configured with 0).
     /// - Throws: ``HTTPServerError`` or ``SystemCallError``; nothing keeps

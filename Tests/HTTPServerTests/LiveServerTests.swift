@@ -198,6 +198,22 @@ final class LiveServerTests: XCTestCase {
         }
     }
 
+    func testWildcardIPv6ListensOnBothFamilies() throws {
+        do {
+            try withServer(host: "::") { _, port in
+                for host in ["::1", "127.0.0.1"] {
+                    let client = try TestClient(host: host, port: port)
+                    try client.send("GET /any HTTP/1.1\r\nHost: x\r\n\r\n")
+                    XCTAssertEqual(try client.readResponse().text, "GET /any  0", host)
+                }
+            }
+        } catch let error as SystemCallError where error.function == "bind" || error.function == "socket" {
+            throw XCTSkip("IPv6 unavailable: \(error)")
+        } catch let error as HTTPServerError {
+            throw XCTSkip("IPv6 unavailable: \(error)")
+        }
+    }
+
     func testBigResponseIsReadFully() throws {
         try withServer { _, port in
             let client = try TestClient(port: port)

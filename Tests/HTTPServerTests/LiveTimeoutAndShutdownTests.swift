@@ -193,3 +193,25 @@ final class ListeningSocketTests: XCTestCase {
         }
     }
 }
+
+final class ServerLifetimeTests: XCTestCase {
+    func testDroppingTheServerStopsIt() throws {
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.logRequests = false
+        var server: HTTPServer? = HTTPServer(configuration: configuration, handler: testHandler)
+        let port = try server!.start()
+        let client = try TestClient(port: port)
+        try client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+        _ = try client.readResponse()
+        server = nil
+        XCTAssertTrue(client.isClosedByPeer())
+        // Each loop closes its own listener on its own thread: allow it a moment.
+        let start = seconds()
+        var refused = false
+        while !refused && seconds() - start < 2 {
+            refused = (try? TestClient(port: port, timeout: 1)) == nil
+            if !refused { usleep(20_000) }
+        }
+        XCTAssertTrue(refused)
+    }
+}

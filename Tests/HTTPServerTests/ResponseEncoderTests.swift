@@ -91,4 +91,11 @@ final class ResponseEncoderTests: XCTestCase {
         XCTAssertEqual(String(decoding: HTTPDateCache.format(secondsSinceEpoch: 0), as: UTF8.self),
                        "Thu, 01 Jan 1970 00:00:00 GMT")
     }
+
+    func testRequestLogLineFormat() {
+        var log = RequestLog()
+        log.append(method: "POST", path: "/scenes/a/hit", status: 200, microseconds: 57, bodyBytes: 312)
+        log.append(method: "-", path: "-", status: 400, microseconds: 0, bodyBytes: 0)
+        XCTAssertEqual(log.pendingText, "POST /scenes/a/hit 200 57us 312B\n- - 400 0us 0B\n")
+    }
 }
