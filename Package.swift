@@ -26,9 +26,10 @@ let package = Package(
         .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .target(name: "HTTPTestSupport", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"]),
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting"]),
-        .testTarget(name: "HitAPITests", dependencies: ["HitAPI"]),
+        .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "HTTPTestSupport"]),
     ]
 )

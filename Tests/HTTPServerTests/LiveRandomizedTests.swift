@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HTTPTestSupport
 import XCTest
 @testable import HTTPServer
 
