@@ -75,10 +75,15 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
+/// The side of the square world that holds `count` polygons at the density
+/// of 100,000 in 10,000² (so that scenes of every size are equally crowded).
+func worldSide(_ count: Int) -> Double { 10_000 * (Double(count) / 100_000).squareRoot() }
+
 /// The big-scene benchmark's scene: `count` star-shaped polygons of 16–64
 /// vertices, radius 5–60, centred uniformly in a `world`² square, each its
 /// own top-level layer (later ones on top). Coordinates have two decimals.
-func polygonSceneJSON(count: Int, world: Double = 10_000, seed: UInt64 = 1) -> [UInt8] {
+func polygonSceneJSON(count: Int, world: Double? = nil, seed: UInt64 = 1) -> [UInt8] {
+    let world = world ?? worldSide(count)
     var rng = SplitMix64(state: seed)
     var w = JSONWriter(capacity: count * 720)
     w.beginObject()
@@ -161,7 +166,8 @@ func benchBigScene(count: Int) {
     let scene = try! body.withUnsafeBufferPointer { try SceneDecoder.decode($0, limits: SceneLimits()) }
     var live = LiveScene(scene)
     var rng = SplitMix64(state: 42)
-    let points = (0..<100_000).map { _ in Point(Double.random(in: 0..<10_000, using: &rng), Double.random(in: 0..<10_000, using: &rng)) }
+    let side = worldSide(count)
+    let points = (0..<100_000).map { _ in Point(Double.random(in: 0..<side, using: &rng), Double.random(in: 0..<side, using: &rng)) }
     var perPoint: [Double] = []
     var hits = 0
     for _ in 0..<(CommandLine.arguments.contains("--once") ? 1 : 5) {
