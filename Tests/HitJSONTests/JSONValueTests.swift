@@ -56,6 +56,19 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(try JSONValue.parse(bytes[5...10]), .array([.bool(true)]))
     }
 
+    /// Regression: partial arrays and objects were copied on every append
+    /// (copy-on-write with a second reference), making parsing quadratic; a
+    /// document this size then took minutes instead of milliseconds.
+    func testLargeDocumentsParseInLinearTime() throws {
+        let n = 300_000
+        let array = "[" + (0..<n).map { String($0 % 1000) }.joined(separator: ",") + "]"
+        XCTAssertEqual(try JSONValue.parse(Array(array.utf8)).arrayValue?.count, n)
+        let object = "{" + (0..<n).map { #""k\#($0)":[\#($0)]"# }.joined(separator: ",") + "}"
+        let value = try JSONValue.parse(Array(object.utf8))
+        XCTAssertEqual(value.objectValue?.count, n)
+        XCTAssertEqual(value["k123"], .array([.number(123)]))
+    }
+
     func testParseErrorsAreTyped() {
         do {
             _ = try JSONValue.parse(Array("[1,".utf8))
