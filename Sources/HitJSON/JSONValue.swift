@@ -83,3 +83,34 @@ extension JSONValue {
         return false
     }
 }
+
+extension JSONValue {
+    /// The location of the first number (in document order) that is not
+    /// finite, or nil when every number is finite.
+    ///
+    /// ``parse(_:maxDepth:)`` accepts `1e999` as +infinity; the spec makes that
+    /// a validation error (422), which this reports with its JSON Pointer.
+    ///
+    ///     try JSONValue.parse(#"{"a":[1,1e999]}"#.utf8).firstNonFiniteNumber  // "/a/1"
+    /// - Complexity: O(size); recursion depth = nesting depth.
+    public var firstNonFiniteNumber: JSONPointer? {
+        firstNonFiniteNumber(at: JSONPointer())
+    }
+
+    private func firstNonFiniteNumber(at pointer: JSONPointer) -> JSONPointer? {
+        switch self {
+        case .number(let d): return d.isFinite ? nil : pointer
+        case .array(let elements):
+            for (i, element) in elements.enumerated() {
+                if let found = element.firstNonFiniteNumber(at: pointer.appending(i)) { return found }
+            }
+            return nil
+        case .object(let members):
+            for (key, value) in members {
+                if let found = value.firstNonFiniteNumber(at: pointer.appending(key)) { return found }
+            }
+            return nil
+        case .null, .bool, .string: return nil
+        }
+    }
+}

@@ -47,6 +47,13 @@ final class JSONValueTests: XCTestCase {
         let value = JSONValue(json: "[1e999,-1e999,1]")
         XCTAssertEqual(value, .array([.number(.infinity), .number(-.infinity), .number(1)]))
         XCTAssertEqual(String(decoding: value.encoded, as: UTF8.self), "[null,null,1]")
+        XCTAssertEqual(value.firstNonFiniteNumber, JSONPointer(["0"]))
+    }
+
+    func testFirstNonFiniteNumberPointsIntoTheDocument() {
+        XCTAssertNil(JSONValue(json: #"{"a":[1,2,{"b":-0}],"c":"1e999"}"#).firstNonFiniteNumber)
+        XCTAssertEqual(JSONValue(json: #"{"a":[1,2,{"b/c":-1e400}],"d":1e999}"#).firstNonFiniteNumber?.description, "/a/2/b~1c")
+        XCTAssertEqual(JSONValue(json: "1e999").firstNonFiniteNumber?.description, "")
     }
 
     func testParseAcceptsNonContiguousCollections() throws {
