@@ -2,6 +2,9 @@
 /// patches, tests). Object members keep their order.
 ///
 /// Large documents (scenes) are read with ``JSONReader`` directly instead.
+/// Parsing is iterative, but writing, comparing, merge-patching and
+/// destroying a value recurse once per nesting level: keep `maxDepth`
+/// modest (the default 512 is safe; 100,000 is not).
 ///
 /// Equality follows JSON's data model: object members compare as an
 /// unordered map (`{"a":1,"b":2} == {"b":2,"a":1}`), arrays in order, numbers
