@@ -6,7 +6,7 @@
 #   FUZZ_OPT=-O Fuzz/run.sh 600    # optimized build (faster, fewer Swift checks)
 #
 # Work files go to $FUZZ_OUT (default /tmp/hitjson-fuzz): the binary, the
-# growing corpus and any crash-* reproducers. Fuzz/corpus holds the
+# growing corpus and any crash-* reproducers. Fuzz/seeds holds the
 # committed seed inputs. Reproduce a crash with:
 #   /tmp/hitjson-fuzz/json-reader-fuzz /tmp/hitjson-fuzz/crash-<hash>
 set -euo pipefail
@@ -26,4 +26,4 @@ cd "$out"
 exec ./json-reader-fuzz \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
     -dict="$here/json.dict" -print_final_stats=1 \
-    "$out/corpus" "$here/corpus"
+    "$out/corpus" "$here/seeds"
