@@ -27,7 +27,7 @@ extension HTTPResponse {
     /// `Content-Type: application/problem+json`.
     ///
     /// ```swift
-    /// HTTPResponse.problem(status: 413, slug: "body-too-large",
+    /// HTTPResponse.problem(status: 413, slug: "payload-too-large",
     ///                      title: "Request body too large", detail: "limit is 16777216 bytes")
     /// ```
     public static func problem(status: Int, slug: String, title: String, detail: String) -> HTTPResponse {
