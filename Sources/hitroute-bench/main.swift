@@ -8,6 +8,7 @@ import Glibc
 import HitAPI
 import HitJSON
 import HitRouting
+import TestSupport
 
 func now() -> Double {
     var ts = timespec()
@@ -63,18 +64,6 @@ func benchRing() {
     print("  route, with trace: \(fixed(traced * 1e9)) ns/point")
 }
 
-/// A seeded generator (SplitMix64), so every run builds the same scene.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The side of the square world that holds `count` polygons at the density
 /// of 100,000 in 10,000² (so that scenes of every size are equally crowded).
 func worldSide(_ count: Int) -> Double { 10_000 * (Double(count) / 100_000).squareRoot() }
@@ -84,7 +73,7 @@ func worldSide(_ count: Int) -> Double { 10_000 * (Double(count) / 100_000).squa
 /// own top-level layer (later ones on top). Coordinates have two decimals.
 func polygonSceneJSON(count: Int, world: Double? = nil, seed: UInt64 = 1) -> [UInt8] {
     let world = world ?? worldSide(count)
-    var rng = SplitMix64(state: seed)
+    var rng = SplitMix64(seed: seed)
     var w = JSONWriter(capacity: count * 720)
     w.beginObject()
     w.key("id"); w.string("polygons-\(count)")
@@ -165,7 +154,7 @@ func benchBigScene(count: Int) {
     let body = polygonSceneJSON(count: count)
     let scene = try! body.withUnsafeBufferPointer { try SceneDecoder.decode($0, limits: SceneLimits()) }
     var live = LiveScene(scene)
-    var rng = SplitMix64(state: 42)
+    var rng = SplitMix64(seed: 42)
     let side = worldSide(count)
     let points = (0..<100_000).map { _ in Point(Double.random(in: 0..<side, using: &rng), Double.random(in: 0..<side, using: &rng)) }
     var perPoint: [Double] = []

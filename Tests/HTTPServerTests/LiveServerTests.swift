@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import HTTPTestSupport
+import TestSupport
 import XCTest
 @testable import HTTPServer
 

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import HTTPTestSupport
+import TestSupport
 import XCTest
 @testable import HitAPI
 
