@@ -137,6 +137,33 @@ final class SiblingIndexTests: XCTestCase {
         }
     }
 
+    /// Many similar siblings (a map of polygons) take the grid; a few huge
+    /// ones stay loose; moved ones go loose and are still found.
+    func testGridOfManySimilarSiblingsMatchesTheLinearWalk() {
+        var rng = SplitMix64(seed: 21)
+        func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
+        var layers: [Layer] = (0..<3000).map { i in
+            let c = Point(r(0, 2000), r(0, 2000)), n = Int.random(in: 5...12, using: &rng), radius = r(5, 40)
+            let points = (0..<n).map { k -> Point in
+                let a = Double(k) / Double(n) * 2 * .pi, d = radius * r(0.5, 1)
+                return Point(c.x + d * cos(a), c.y + d * sin(a))
+            }
+            return Layer(id: "p\(i)", shape: Shape(.polygon(points)), zIndex: i % 7 == 0 ? 1 : nil)
+        }
+        layers[5].shape = rect(-1000, -1000, 4000, 4000)  // covers everything: loose
+        layers[6].hidden = true
+        var live = LiveScene(Scene(layers: layers))
+        XCTAssertTrue(live.compiled.indexes[Int(live.compiled.rootIndex)].usesGrid)
+        assertIndexMatchesLinear(live.compiled, seed: 21, points: 3000)
+        for _ in 0..<100 {
+            live.translateLayer(Int.random(in: 0..<3000, using: &rng), by: Point(r(-500, 500), r(-500, 500)))
+        }
+        var unhidden = live.model.layers[6]
+        unhidden.hidden = nil
+        live.replaceLayer(6, with: unhidden)
+        assertMatchesAFreshCompile(live, seed: 22)
+    }
+
     func testTheStackThroughAnIndexMatchesTheLinearOne() {
         let scene = CompiledScene(Self.randomScene(seed: 3, count: 2000))
         var rng = SplitMix64(seed: 3)

@@ -96,7 +96,7 @@ extension CompiledScene {
         }
         if walk.candidates.capacity == 0 { walk.candidates.reserveCapacity(32) }
         let start = walk.candidates.count
-        indexes[Int(index)].candidates(containing: p, into: &walk.candidates)
+        indexes.withUnsafeBufferPointer { $0[Int(index)].candidates(containing: p, into: &walk.candidates) }  // borrowed, not copied
         defer { walk.candidates.removeLast(walk.candidates.count - start) }
         // Front to back: ascending rank (insertion sort; candidates are few).
         var i = start + 1
@@ -156,9 +156,9 @@ extension CompiledScene {
             walk.record(n, .miss, .noShape, node.hasShape ? .emptyRegion : .noShape, local: p)
             return false
         }
-        // Read the region in place: copying it would retain its contours.
+        // Read the region in place (through the buffer): copying it would retain its contours.
         let r = Int(node.region)
-        switch test ?? regions[r].test(p) {
+        switch test ?? regions.withUnsafeBufferPointer({ $0[r].test(p) }) {
         case .inside:
             walk.record(n, .hit, .inside, local: p)
         case .insideStroke:
