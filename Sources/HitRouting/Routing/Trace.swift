@@ -47,7 +47,13 @@ public enum TraceDetail: Sendable, Equatable, CustomStringConvertible {
     case capturedBy(pointer: String, down: Point)
     /// The capturing layer is gone (the scene was replaced without it); the
     /// event was routed as an ordinary hit.
-    case captureDropped(pointer: String, layer: String)
+    case captureDropped(pointer: String, layer: String, why: DropReason)
+
+    /// Why a capture went away before its pointer's next event.
+    public enum DropReason: Sendable, Equatable {
+        case sceneReplaced
+        case layerRemoved
+    }
 
     public var description: String {
         switch self {
@@ -64,8 +70,9 @@ public enum TraceDetail: Sendable, Equatable, CustomStringConvertible {
         case .withinSlop: return "outside the region but within its hitSlop"
         case .capturedBy(let pointer, let down):
             return "pointer \"\(pointer)\" captured by this layer since its down at (\(short(down.x)), \(short(down.y)))"
-        case .captureDropped(let pointer, let layer):
-            return "capture of pointer \"\(pointer)\" by layer \"\(layer)\" dropped: the layer no longer exists"
+        case .captureDropped(let pointer, let layer, let why):
+            let cause = why == .sceneReplaced ? "the scene was replaced" : "the layer no longer exists"
+            return "capture of pointer \"\(pointer)\" by layer \"\(layer)\" was dropped: \(cause)"
         }
     }
 }
