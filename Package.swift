@@ -25,10 +25,11 @@ let package = Package(
         .target(name: "HitRouting"),
         .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
-        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "HitJSONTests", dependencies: ["HitJSON"]),
-        .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting"]),
-        .testTarget(name: "HitAPITests", dependencies: ["HitAPI"]),
+        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
+        .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
+        .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
     ]
 )

@@ -11,6 +11,7 @@ out=Sources/HitAPI/OpenAPIDocument.swift
   echo 'enum OpenAPIDocument {'
   echo '    static let yaml = #"""'
   cat openapi.yaml
+  echo  # the literal keeps the file's final newline
   echo '"""#'
   echo '}'
 } > "$out"

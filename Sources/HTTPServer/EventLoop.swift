@@ -193,6 +193,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Past `maxConnections`: a 503 problem, sent once without waiting, then close.
     private func refuseOverCapacity(_ fd: Int32) {
+        context.openConnections.wrappingSubtract(1, ordering: .relaxed)
         var out = OutboundBuffer()
         var framing = ResponseEncoder.Framing(isHead: false, version: .http1_1, close: true)
         let problem = HTTPResponse.problem(
@@ -201,7 +202,6 @@ final class EventLoop: @unchecked Sendable {
         _ = ResponseEncoder.encode(problem, framing: &framing, date: date.bytes, into: &out)
         _ = out.write(to: fd)
         Glibc.close(fd)
-        context.openConnections.wrappingSubtract(1, ordering: .relaxed)
     }
 
     private func resumeListenerIfPaused() {
@@ -225,7 +225,8 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func teardown() {
+    /// Closes every descriptor the loop owns; it must not run afterwards.
+    func teardown() {
         for connection in active.reversed() { close(connection) }
         if listenFD >= 0 { Glibc.close(listenFD) }
         log.flush()
@@ -248,8 +249,8 @@ final class EventLoop: @unchecked Sendable {
             active[connection.slot] = last
             last.slot = connection.slot
         }
-        Glibc.close(connection.fd)
         context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        Glibc.close(connection.fd)
     }
 
     // MARK: Timeouts

@@ -63,7 +63,7 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case 505: return "http-version-not-supported"
         case 414: return "request-line-too-long"
         case 431: return "header-too-large"
-        case 413: return "body-too-large"
+        case 413: return "payload-too-large"
         case 417: return "expectation-failed"
         default: return "malformed-request"
         }

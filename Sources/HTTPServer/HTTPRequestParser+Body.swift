@@ -25,7 +25,10 @@ extension HTTPRequestParser {
                 let b = input[i]
                 if let digit = ByteClass.hexValue(b) {
                     chunkDigits += 1
-                    chunkSizeValue = chunkSizeValue &* 16 &+ digit
+                    guard chunkSizeValue <= (Int.max - 15) >> 4 else {
+                        return (i, fail(.bodyTooLarge, at: base + i))
+                    }
+                    chunkSizeValue = chunkSizeValue * 16 + digit
                     if chunkSizeValue > limits.maxBodyBytes - body.count {
                         return (i, fail(.bodyTooLarge, at: base + i))
                     }

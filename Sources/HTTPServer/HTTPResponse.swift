@@ -5,10 +5,11 @@
 /// `Connection` fields are dropped (a `Connection: close` from the handler
 /// still closes the connection after the response). Exception: a response
 /// to `HEAD` with an empty body keeps the handler's `Content-Length`.
-/// Bodies of responses to `HEAD` and of 1xx, 204 and 304 responses are not
+/// Bodies of responses to `HEAD` and of 204 and 304 responses are not
 /// sent.
 public struct HTTPResponse: Sendable, Equatable {
-    /// The status code, 100…999 (anything else is sent as 500).
+    /// The status code, 200…999. Anything else, 1xx included (this server
+    /// does no protocol upgrades), is sent as 500.
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
@@ -26,7 +27,7 @@ extension HTTPResponse {
     /// `Content-Type: application/problem+json`.
     ///
     /// ```swift
-    /// HTTPResponse.problem(status: 413, slug: "body-too-large",
+    /// HTTPResponse.problem(status: 413, slug: "payload-too-large",
     ///                      title: "Request body too large", detail: "limit is 16777216 bytes")
     /// ```
     public static func problem(status: Int, slug: String, title: String, detail: String) -> HTTPResponse {

@@ -43,6 +43,11 @@ public final class HTTPServer: Sendable {
         self.context = ServerContext(configuration: configuration, handler: handler)
     }
 
+    /// A server nobody holds any more can never be stopped: shut it down.
+    deinit {
+        shutdown()
+    }
+
     /// Binds, listens and starts the event loops.
     /// - Returns: the bound port (the ephemeral one when configured with 0).
     /// - Throws: ``HTTPServerError`` or ``SystemCallError``; nothing keeps
@@ -66,12 +71,20 @@ public final class HTTPServer: Sendable {
                 for fd in fds { Glibc.close(fd) }
                 throw error
             }
-            for loop in loops {
+            for (started, loop) in loops.enumerated() {
                 running.enter()
                 let running = self.running
-                try ThreadLauncher.spawn(name: "hitroute-loop-\(loop.index)") {
-                    loop.run()
+                do {
+                    try ThreadLauncher.spawn(name: "hitroute-loop-\(loop.index)") {
+                        loop.run()
+                        running.leave()
+                    }
+                } catch {
                     running.leave()
+                    // Stop the loops already running; release the others.
+                    for runningLoop in loops[..<started] { runningLoop.post(.shutdown(deadline: 0)) }
+                    for idleLoop in loops[started...] { idleLoop.teardown() }
+                    throw error
                 }
             }
             state.started = true

@@ -61,6 +61,7 @@ enum ListeningSocket {
             entry = info.pointee.ai_next
             let address = SocketAddress(info.pointee.ai_addr, length: info.pointee.ai_addrlen)
             do {
+                if port != 0 { try ensureNotInUse(address) }
                 let fd = try open(address: address, backlog: backlog)
                 return (fd, try SocketAddress(localOf: fd))
             } catch {
@@ -68,6 +69,18 @@ enum ListeningSocket {
             }
         }
         throw lastError
+    }
+
+    /// SO_REUSEPORT would let a second server silently share a fixed port
+    /// with the first; binding once without it first turns that mistake
+    /// into the usual `EADDRINUSE`.
+    private static func ensureNotInUse(_ address: SocketAddress) throws {
+        let fd = try Syscall.call("socket") { socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        defer { Glibc.close(fd) }
+        try setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+        _ = try address.withSockaddr { pointer, length in
+            try Syscall.call("bind") { Glibc.bind(fd, pointer, length) }
+        }
     }
 
     /// A non-blocking, close-on-exec socket with SO_REUSEADDR and

@@ -22,6 +22,9 @@ struct RequestLog {
         if buffer.count >= 16 * 1024 { flush() }
     }
 
+    /// The lines buffered so far (for tests).
+    var pendingText: String { String(decoding: buffer, as: UTF8.self) }
+
     /// Writes the buffered lines to stderr (errors are ignored: logging
     /// must never take the server down).
     mutating func flush() {

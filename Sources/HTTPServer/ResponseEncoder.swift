@@ -18,8 +18,8 @@ enum ResponseEncoder {
     /// Appends `response` to `out`.
     /// - Returns: the number of body bytes queued.
     static func encode(_ response: HTTPResponse, framing: inout Framing, date: [UInt8], into out: inout OutboundBuffer) -> Int {
-        let status = (100...999).contains(response.status) ? response.status : 500
-        let bodyAllowed = status >= 200 && status != 204 && status != 304
+        let status = (200...999).contains(response.status) ? response.status : 500
+        let bodyAllowed = status != 204 && status != 304
         let sendBody = bodyAllowed && !framing.isHead
         var handlerLength: String?
         var close = framing.close
@@ -40,7 +40,7 @@ enum ResponseEncoder {
                     if containsCloseToken(value) { close = true }
                     continue
                 case 14 where asciiEqualsLowercased(name.utf8, "content-length"):
-                    if body.isEmpty, !sendBody, status != 204, status >= 200 { handlerLength = value }
+                    if body.isEmpty, !sendBody, status != 204 { handlerLength = value }
                     continue
                 case 17 where asciiEqualsLowercased(name.utf8, "transfer-encoding"):
                     continue
@@ -60,7 +60,7 @@ enum ResponseEncoder {
                 buf.append(contentsOf: "Content-Length: ".utf8)
                 buf.append(contentsOf: handlerLength.utf8)
                 buf.append(contentsOf: "\r\n".utf8)
-            } else if status >= 200, status != 204, status != 304 {
+            } else if status != 204, status != 304 {
                 buf.append(contentsOf: "Content-Length: ".utf8)
                 appendDecimal(body.count, to: &buf)
                 buf.append(contentsOf: "\r\n".utf8)

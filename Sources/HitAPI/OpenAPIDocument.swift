@@ -537,11 +537,11 @@ paths:
       summary: This document
       responses:
         '200':
-          description: The OpenAPI 3.1 document of this server.
+          description: The OpenAPI 3.1 document of this server (YAML text, which parses to an object).
           content:
             application/yaml:
               schema:
-                type: string
+                type: object
         '400': {$ref: '#/components/responses/MalformedRequest'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -1355,5 +1355,6 @@ components:
                 description: An RFC 6901 JSON Pointer into the request body (or `/name` for a query parameter).
                 type: string
               message: {type: string}
+
 """#
 }

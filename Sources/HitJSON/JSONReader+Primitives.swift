@@ -1,6 +1,14 @@
 // Low-level helpers shared by the reader's parts: whitespace, literals,
 // the container-kind stack and error construction.
 
+/// Values of ``JSONReader/innermost``.
+@usableFromInline
+enum ContainerKind {
+    @inlinable static var none: UInt8 { 0 }
+    @inlinable static var array: UInt8 { 1 }
+    @inlinable static var object: UInt8 { 2 }
+}
+
 extension JSONReader {
     /// Skips JSON whitespace (space, tab, line feed, carriage return).
     /// - Complexity: O(bytes skipped).
@@ -31,12 +39,21 @@ extension JSONReader {
         position += length
     }
 
-    /// True when the innermost open container is an object. Requires `depth > 0`.
-    @inlinable
-    var topIsObject: Bool {
+    /// True when the innermost open container is an object.
+    @inlinable @inline(__always)
+    var topIsObject: Bool { innermost == ContainerKind.object }
+
+    /// Closes the innermost container. Requires `depth > 0`.
+    @inlinable @inline(__always)
+    mutating func pop() {
+        depth -= 1
+        guard depth > 0 else {
+            innermost = ContainerKind.none
+            return
+        }
         let d = depth - 1
-        if d < 64 { return (shallowKinds >> UInt64(d)) & 1 == 1 }
-        return deepKindIsObject(d)
+        let object = d < 64 ? (shallowKinds >> UInt64(d)) & 1 == 1 : deepKindIsObject(d)
+        innermost = object ? ContainerKind.object : ContainerKind.array
     }
 
     /// Opens a container of the given kind, enforcing `maxDepth`.
@@ -51,6 +68,7 @@ extension JSONReader {
             setDeepKind(d, object: object)
         }
         depth = d + 1
+        innermost = object ? ContainerKind.object : ContainerKind.array
     }
 
     @usableFromInline

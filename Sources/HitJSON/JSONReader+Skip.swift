@@ -23,7 +23,7 @@ extension JSONReader {
                 skipWhitespace()
                 if position < n && bytes[position] == UInt8(ascii: "}") {
                     position += 1
-                    depth -= 1
+                    pop()
                 } else {
                     try skipMemberName(expecting: "a key or '}'")
                     continue
@@ -34,7 +34,7 @@ extension JSONReader {
                 skipWhitespace()
                 if position < n && bytes[position] == UInt8(ascii: "]") {
                     position += 1
-                    depth -= 1
+                    pop()
                 } else {
                     continue
                 }
@@ -63,7 +63,7 @@ extension JSONReader {
                     break closing
                 } else if b == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     position += 1
-                    depth -= 1
+                    pop()
                 } else {
                     throw expected(object ? "',' or '}'" : "',' or ']'")
                 }

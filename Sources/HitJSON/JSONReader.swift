@@ -33,6 +33,9 @@ public struct JSONReader {
     @usableFromInline var shallowKinds: UInt64 = 0
     /// The same for depths ≥ 64, 64 per word.
     @usableFromInline var deepKinds: [UInt64] = []
+    /// The kind of the innermost open container (``ContainerKind``), kept in a
+    /// stored property so `nextElement`/`nextKey` check it with one compare.
+    @usableFromInline var innermost: UInt8 = ContainerKind.none
     /// True just after `{` or `[` was consumed: the next member needs no comma.
     @usableFromInline var atContainerStart: Bool = false
 
@@ -94,14 +97,14 @@ public struct JSONReader {
     @inlinable
     public mutating func nextKey() throws(JSONSyntaxError) -> String? {
         skipWhitespace()
-        guard depth > 0, topIsObject else { throw misuse("nextKey() called outside an object") }
+        guard innermost == ContainerKind.object else { throw misuse("nextKey() called outside an object") }
         guard position < bytes.count else {
             throw expected(atContainerStart ? "a key or '}'" : "',' or '}'")
         }
         let b = bytes[position]
         if b == UInt8(ascii: "}") {
             position += 1
-            depth -= 1
+            pop()
             atContainerStart = false
             return nil
         }
@@ -147,14 +150,14 @@ public struct JSONReader {
     @inlinable
     public mutating func nextElement() throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
-        guard depth > 0, !topIsObject else { throw misuse("nextElement() called outside an array") }
+        guard innermost == ContainerKind.array else { throw misuse("nextElement() called outside an array") }
         guard position < bytes.count else {
             throw expected(atContainerStart ? "a value or ']'" : "',' or ']'")
         }
         let b = bytes[position]
         if b == UInt8(ascii: "]") {
             position += 1
-            depth -= 1
+            pop()
             atContainerStart = false
             return false
         }

@@ -23,10 +23,14 @@ extension JSONValue {
         return try parse(copy, maxDepth: maxDepth)
     }
 
-    /// A container under construction while parsing.
-    private enum Frame {
-        case array([JSONValue])
-        case object(ObjectBuilder, key: String)
+    /// A container under construction while parsing. Frames are mutated in
+    /// place on the stack (`stack[last].elements.append`) so that appending
+    /// never copies the partial array.
+    private struct Frame {
+        var isObject: Bool
+        var elements: [JSONValue] = []
+        var members = ObjectBuilder()
+        var key = ""
     }
 
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONSyntaxError) -> JSONValue {
@@ -41,7 +45,7 @@ extension JSONValue {
                     value = .object([])
                     break
                 }
-                stack.append(.object(ObjectBuilder(), key: key))
+                stack.append(Frame(isObject: true, key: key))
                 continue readValue
             case .array:
                 try reader.beginArray()
@@ -49,7 +53,7 @@ extension JSONValue {
                     value = .array([])
                     break
                 }
-                stack.append(.array([]))
+                stack.append(Frame(isObject: false))
                 continue readValue
             case .string: value = .string(try reader.readString())
             case .number: value = .number(try reader.readNumber())
@@ -59,22 +63,19 @@ extension JSONValue {
                 value = .null
             }
             // Attach `value` to its parent, closing every container that ends here.
-            while let frame = stack.popLast() {
-                switch frame {
-                case .array(var elements):
-                    elements.append(value)
-                    if try reader.nextElement() {
-                        stack.append(.array(elements))
-                        continue readValue
-                    }
-                    value = .array(elements)
-                case .object(var builder, let key):
-                    builder.set(key, value)
+            while !stack.isEmpty {
+                let top = stack.count - 1
+                if stack[top].isObject {
+                    stack[top].members.set(stack[top].key, value)
                     if let next = try reader.nextKey() {
-                        stack.append(.object(builder, key: next))
+                        stack[top].key = next
                         continue readValue
                     }
-                    value = .object(builder.members)
+                    value = .object(stack.removeLast().members.members)
+                } else {
+                    stack[top].elements.append(value)
+                    if try reader.nextElement() { continue readValue }
+                    value = .array(stack.removeLast().elements)
                 }
             }
             try reader.finish()
@@ -123,9 +124,12 @@ struct ObjectBuilder {
     var index: [String: Int]? = nil
 
     mutating func set(_ key: String, _ value: JSONValue) {
-        if let index {
-            if let i = index[key] { members[i].1 = value } else {
-                self.index![key] = members.count
+        if index != nil {
+            // Mutate the index in place: binding it with `if let` would copy it.
+            if let i = index![key] {
+                members[i].1 = value
+            } else {
+                index![key] = members.count
                 members.append((key, value))
             }
             return

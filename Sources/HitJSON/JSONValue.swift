@@ -2,6 +2,9 @@
 /// patches, tests). Object members keep their order.
 ///
 /// Large documents (scenes) are read with ``JSONReader`` directly instead.
+/// Parsing is iterative, but writing, comparing, merge-patching and
+/// destroying a value recurse once per nesting level: keep `maxDepth`
+/// modest (the default 512 is safe; 100,000 is not).
 ///
 /// Equality follows JSON's data model: object members compare as an
 /// unordered map (`{"a":1,"b":2} == {"b":2,"a":1}`), arrays in order, numbers
@@ -81,5 +84,36 @@ extension JSONValue {
     public var isNull: Bool {
         if case .null = self { return true }
         return false
+    }
+}
+
+extension JSONValue {
+    /// The location of the first number (in document order) that is not
+    /// finite, or nil when every number is finite.
+    ///
+    /// ``parse(_:maxDepth:)`` accepts `1e999` as +infinity; the spec makes that
+    /// a validation error (422), which this reports with its JSON Pointer.
+    ///
+    ///     try JSONValue.parse(#"{"a":[1,1e999]}"#.utf8).firstNonFiniteNumber  // "/a/1"
+    /// - Complexity: O(size); recursion depth = nesting depth.
+    public var firstNonFiniteNumber: JSONPointer? {
+        firstNonFiniteNumber(at: JSONPointer())
+    }
+
+    private func firstNonFiniteNumber(at pointer: JSONPointer) -> JSONPointer? {
+        switch self {
+        case .number(let d): return d.isFinite ? nil : pointer
+        case .array(let elements):
+            for (i, element) in elements.enumerated() {
+                if let found = element.firstNonFiniteNumber(at: pointer.appending(i)) { return found }
+            }
+            return nil
+        case .object(let members):
+            for (key, value) in members {
+                if let found = value.firstNonFiniteNumber(at: pointer.appending(key)) { return found }
+            }
+            return nil
+        case .null, .bool, .string: return nil
+        }
     }
 }

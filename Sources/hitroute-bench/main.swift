@@ -8,6 +8,7 @@ import Glibc
 import HitAPI
 import HitJSON
 import HitRouting
+import TestSupport
 
 func now() -> Double {
     var ts = timespec()
@@ -63,23 +64,16 @@ func benchRing() {
     print("  route, with trace: \(fixed(traced * 1e9)) ns/point")
 }
 
-/// A seeded generator (SplitMix64), so every run builds the same scene.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The side of the square world that holds `count` polygons at the density
+/// of 100,000 in 10,000² (so that scenes of every size are equally crowded).
+func worldSide(_ count: Int) -> Double { 10_000 * (Double(count) / 100_000).squareRoot() }
 
 /// The big-scene benchmark's scene: `count` star-shaped polygons of 16–64
 /// vertices, radius 5–60, centred uniformly in a `world`² square, each its
 /// own top-level layer (later ones on top). Coordinates have two decimals.
-func polygonSceneJSON(count: Int, world: Double = 10_000, seed: UInt64 = 1) -> [UInt8] {
-    var rng = SplitMix64(state: seed)
+func polygonSceneJSON(count: Int, world: Double? = nil, seed: UInt64 = 1) -> [UInt8] {
+    let world = world ?? worldSide(count)
+    var rng = SplitMix64(seed: seed)
     var w = JSONWriter(capacity: count * 720)
     w.beginObject()
     w.key("id"); w.string("polygons-\(count)")
@@ -146,9 +140,59 @@ func benchIngest(count: Int) {
     print("  peak RSS growth:   \(fixed(Double(peakRSS() - rssBefore) / 1e6)) MB (\(fixed(Double(peakRSS() - rssBefore) / Double(body.count), width: 1))× the body)")
 }
 
+/// Routes every point; how many hit. Kept out of line so that profilers
+/// (`valgrind --tool=callgrind --toggle-collect=*routeAll*`) can single it out.
+@inline(never)
+func routeAll(_ points: [Point], _ scene: CompiledScene) -> Int {
+    var hits = 0
+    for p in points where scene.hit(p).target != nil { hits += 1 }
+    return hits
+}
+
+/// Big scenes in process: per-point routing time and one-layer updates.
+func benchBigScene(count: Int) {
+    let body = polygonSceneJSON(count: count)
+    let scene = try! body.withUnsafeBufferPointer { try SceneDecoder.decode($0, limits: SceneLimits()) }
+    var live = LiveScene(scene)
+    var rng = SplitMix64(seed: 42)
+    let side = worldSide(count)
+    let points = (0..<100_000).map { _ in Point(Double.random(in: 0..<side, using: &rng), Double.random(in: 0..<side, using: &rng)) }
+    var perPoint: [Double] = []
+    var hits = 0
+    for _ in 0..<(CommandLine.arguments.contains("--once") ? 1 : 5) {
+        let t0 = now()
+        hits += routeAll(points, live.compiled)
+        perPoint.append((now() - t0) / Double(points.count))
+    }
+    if CommandLine.arguments.contains("--once") { return }
+    // Per-point latency distribution (each point timed alone).
+    var single: [Double] = []
+    single.reserveCapacity(points.count)
+    for p in points {
+        let t0 = now()
+        consume(live.compiled.hit(p).target)
+        single.append(now() - t0)
+    }
+    single.sort()
+    var updates: [Double] = []
+    for k in 0..<21 {
+        let n = (k * 7919) % count
+        var layer = live.model.layers[n]
+        layer.transform = .parts(TransformParts(translate: Point(Double(k), 0)))
+        let t0 = now()
+        live.replaceLayer(n, with: layer)
+        updates.append(now() - t0)
+    }
+    print("big scene: \(count) polygons, 100,000 random points (\(hits / 5) hit)")
+    print("  route (no trace):  \(fixed(median(perPoint) * 1e9)) ns/point median of 5 passes = \(fixed(1 / median(perPoint) / 1e6, width: 1)) M points/s")
+    print("  single-point p50:  \(fixed(single[single.count / 2] * 1e9)) ns, p99 \(fixed(single[single.count * 99 / 100] * 1e9)) ns")
+    print("  replace one layer: \(fixed(median(updates) * 1e6)) µs median of 21")
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first ?? "ring" {
 case "ring": benchRing()
+case "big": benchBigScene(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
 case "ingest": benchIngest(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
 case "generate":
     let bytes = polygonSceneJSON(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
@@ -161,6 +205,6 @@ case "generate":
         }
     }
 default:
-    print("usage: hitroute-bench ring | ingest [polygons] | generate [polygons] > scene.json")
+    print("usage: hitroute-bench ring | big [polygons] | ingest [polygons] | generate [polygons] > scene.json")
     exit(2)
 }

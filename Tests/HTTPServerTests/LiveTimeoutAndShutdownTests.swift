@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 @testable import HTTPServer
 
@@ -156,5 +157,62 @@ final class LiveTimeoutAndShutdownTests: XCTestCase {
         server.shutdown()
         server.waitUntilStopped()
         server.waitUntilStopped()
+    }
+}
+
+final class ListeningSocketTests: XCTestCase {
+    func testFixedPortAlreadyInUseIsAnError() throws {
+        try withServer { _, port in
+            var configuration = ServerConfiguration(host: "127.0.0.1", port: port)
+            configuration.logRequests = false
+            let second = HTTPServer(configuration: configuration, handler: testHandler)
+            XCTAssertThrowsError(try second.start()) { error in
+                XCTAssertEqual((error as? SystemCallError)?.errno, EADDRINUSE, "\(error)")
+            }
+        }
+    }
+
+    func testUnresolvableHostIsAnError() {
+        var configuration = ServerConfiguration(host: "no such host.invalid", port: 0)
+        configuration.logRequests = false
+        let server = HTTPServer(configuration: configuration, handler: testHandler)
+        XCTAssertThrowsError(try server.start())
+    }
+
+    func testEveryLoopAcceptsOnTheSamePort() throws {
+        try withServer(configure: { $0.eventLoops = 4 }) { server, port in
+            var clients: [TestClient] = []
+            for i in 0..<32 {
+                let client = try TestClient(port: port)
+                try client.send("GET /c\(i) HTTP/1.1\r\nHost: t\r\n\r\n")
+                clients.append(client)
+            }
+            for (i, client) in clients.enumerated() {
+                XCTAssertEqual(try client.readResponse().text, "GET /c\(i)  0")
+            }
+            XCTAssertEqual(server.openConnections, 32)
+        }
+    }
+}
+
+final class ServerLifetimeTests: XCTestCase {
+    func testDroppingTheServerStopsIt() throws {
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.logRequests = false
+        var server: HTTPServer? = HTTPServer(configuration: configuration, handler: testHandler)
+        let port = try server!.start()
+        let client = try TestClient(port: port)
+        try client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+        _ = try client.readResponse()
+        server = nil
+        XCTAssertTrue(client.isClosedByPeer())
+        // Each loop closes its own listener on its own thread: allow it a moment.
+        let start = seconds()
+        var refused = false
+        while !refused && seconds() - start < 2 {
+            refused = (try? TestClient(port: port, timeout: 1)) == nil
+            if !refused { usleep(20_000) }
+        }
+        XCTAssertTrue(refused)
     }
 }

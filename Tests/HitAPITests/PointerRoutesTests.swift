@@ -69,6 +69,7 @@ final class PointerRoutesTests: XCTestCase {
         let first = (next.object["trace"] as? [[String: Any]])?.first
         XCTAssertEqual(first?["layer"] as? String, "square3")
         XCTAssertEqual(first?["reason"] as? String, "captured")
+        XCTAssertEqual(first?["detail"] as? String, "capture of pointer \"a\" by layer \"square3\" was dropped: the scene was replaced")
         _ = event("a", "down", 300, 300)
         XCTAssertEqual(app.call("DELETE", "/scenes/squares").status, 204)
         XCTAssertEqual(app.call("PUT", "/scenes/squares", squaresScene).status, 201)

@@ -1,21 +1,11 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import HitAPI
 
 /// Seeded robustness tests: whatever the bytes, decoding ends in a scene or
 /// a described failure, never a trap, and every failure points somewhere real.
 final class SceneDecoderFuzzTests: XCTestCase {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func decode(_ bytes: [UInt8]) -> DecodeFailure? {
         do {
             _ = try bytes.withUnsafeBufferPointer { (b) throws(DecodeFailure) in try SceneDecoder.decode(b, limits: SceneLimits()) }
@@ -28,7 +18,7 @@ final class SceneDecoderFuzzTests: XCTestCase {
     func testMutatedScenesNeverTrap() {
         let seeds = [Array(ringScene.utf8), Array(squaresScene.utf8)]
         let tokens = Array(#"{}[],:"0123456789.-+eE truefalsnul\u00"#.utf8) + [0, 0xFF, 0xC3]
-        var rng = SplitMix64(state: 2024)
+        var rng = SplitMix64(seed: 2024)
         for round in 0..<4000 {
             var bytes = seeds[round % seeds.count]
             for _ in 0..<Int.random(in: 1...8, using: &rng) {
@@ -60,7 +50,7 @@ final class SceneDecoderFuzzTests: XCTestCase {
     }
 
     func testRandomBytesNeverTrap() {
-        var rng = SplitMix64(state: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<3000 {
             let bytes = (0..<Int.random(in: 0..<64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             let failure = decode(bytes)

@@ -47,6 +47,13 @@ final class JSONValueTests: XCTestCase {
         let value = JSONValue(json: "[1e999,-1e999,1]")
         XCTAssertEqual(value, .array([.number(.infinity), .number(-.infinity), .number(1)]))
         XCTAssertEqual(String(decoding: value.encoded, as: UTF8.self), "[null,null,1]")
+        XCTAssertEqual(value.firstNonFiniteNumber, JSONPointer(["0"]))
+    }
+
+    func testFirstNonFiniteNumberPointsIntoTheDocument() {
+        XCTAssertNil(JSONValue(json: #"{"a":[1,2,{"b":-0}],"c":"1e999"}"#).firstNonFiniteNumber)
+        XCTAssertEqual(JSONValue(json: #"{"a":[1,2,{"b/c":-1e400}],"d":1e999}"#).firstNonFiniteNumber?.description, "/a/2/b~1c")
+        XCTAssertEqual(JSONValue(json: "1e999").firstNonFiniteNumber?.description, "")
     }
 
     func testParseAcceptsNonContiguousCollections() throws {
@@ -54,6 +61,19 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(try JSONValue.parse(bytes.lazy.map { $0 }), JSONValue(json: #"{"a":[true]}"#))
         XCTAssertEqual(try JSONValue.parse(#"[null]"#.utf8), .array([.null]))
         XCTAssertEqual(try JSONValue.parse(bytes[5...10]), .array([.bool(true)]))
+    }
+
+    /// Regression: partial arrays and objects were copied on every append
+    /// (copy-on-write with a second reference), making parsing quadratic; a
+    /// document this size then took minutes instead of milliseconds.
+    func testLargeDocumentsParseInLinearTime() throws {
+        let n = 300_000
+        let array = "[" + (0..<n).map { String($0 % 1000) }.joined(separator: ",") + "]"
+        XCTAssertEqual(try JSONValue.parse(Array(array.utf8)).arrayValue?.count, n)
+        let object = "{" + (0..<n).map { #""k\#($0)":[\#($0)]"# }.joined(separator: ",") + "}"
+        let value = try JSONValue.parse(Array(object.utf8))
+        XCTAssertEqual(value.objectValue?.count, n)
+        XCTAssertEqual(value["k123"], .array([.number(123)]))
     }
 
     func testParseErrorsAreTyped() {

@@ -108,7 +108,7 @@ final class PointerSessionsTests: XCTestCase {
         let next = try event("a", .move, 100, 100)
         XCTAssertEqual(next.id, "square1")
         XCTAssertFalse(next.captured)
-        XCTAssertEqual(next.outcome.result.trace.first?.detail, .captureDropped(pointer: "a", layer: "square3"))
+        XCTAssertEqual(next.outcome.result.trace.first?.detail, .captureDropped(pointer: "a", layer: "square3", why: .layerRemoved))
         XCTAssertEqual(next.outcome.result.trace.first?.layer, -1)
         XCTAssertEqual(try event("a", .move, 100, 100).outcome.result.trace.count, 1)  // said once
     }

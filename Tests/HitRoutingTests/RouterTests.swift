@@ -223,3 +223,15 @@ final class RouterTests: XCTestCase {
         XCTAssertNil(CompiledScene(Scene(layers: [Layer(id: "g")])).bounds)
     }
 }
+
+extension RouterTests {
+    func testColorNeverAffectsHits() {
+        var plain = ringOverButton()
+        let before = CompiledScene(plain)
+        for k in plain.layers.indices { plain.layers[k].color = k % 2 == 0 ? "transparent" : "rgba(0,0,0,0)" }
+        let after = CompiledScene(plain)
+        for (x, y) in [(120.0, 120.0), (210, 120), (10, 10), (1, 1)] {
+            XCTAssertEqual(before.hit(Point(x, y), trace: true).trace, after.hit(Point(x, y), trace: true).trace)
+        }
+    }
+}

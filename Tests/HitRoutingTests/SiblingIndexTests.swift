@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import HitRouting
 
@@ -69,13 +70,13 @@ final class SiblingIndexTests: XCTestCase {
     }
 
     func testIndexedRoutingEqualsTheLinearWalk() {
-        for seed in UInt64(1)...4 {
-            let scene = CompiledScene(Self.randomScene(seed: seed, count: 5000))
+        for seed in UInt64(1)...3 {
+            let scene = CompiledScene(Self.randomScene(seed: seed, count: 4000))
             XCTAssertFalse(scene.indexes.isEmpty)
             #if DEBUG
             for index in scene.indexes { XCTAssertNil(index.checkInvariants()) }
             #endif
-            assertIndexMatchesLinear(scene, seed: seed, points: 3000)
+            assertIndexMatchesLinear(scene, seed: seed, points: 2000)
         }
     }
 
@@ -86,17 +87,81 @@ final class SiblingIndexTests: XCTestCase {
             let n = Int.random(in: 0..<live.compiled.layerCount, using: &rng)
             live.translateLayer(n, by: Point(Double.random(in: -300...300, using: &rng), Double.random(in: -300...300, using: &rng)))
         }
+        assertMatchesAFreshCompile(live, seed: 9)
+    }
+
+    /// An updated scene must answer like the same model compiled from
+    /// scratch, and its index like its own linear walk.
+    func assertMatchesAFreshCompile(_ live: LiveScene, seed: UInt64, file: StaticString = #filePath, line: UInt = #line) {
         #if DEBUG
-        for index in live.compiled.indexes { XCTAssertNil(index.checkInvariants()) }
+        for index in live.compiled.indexes { XCTAssertNil(index.checkInvariants(), file: file, line: line) }
         #endif
-        assertIndexMatchesLinear(live.compiled, seed: 9, points: 3000)
-        // And the moved scene answers like one compiled from scratch.
+        assertIndexMatchesLinear(live.compiled, seed: seed, points: 2000, file: file, line: line)
         let fresh = CompiledScene(live.model)
-        var prng = SplitMix64(seed: 5)
+        var rng = SplitMix64(seed: seed &+ 7)
         for _ in 0..<2000 {
-            let p = Point(Double.random(in: -2000...2000, using: &prng), Double.random(in: -2000...2000, using: &prng))
-            XCTAssertEqual(live.compiled.hit(p).target, fresh.hit(p).target, "\(p)")
+            let p = Point(Double.random(in: -2000...2000, using: &rng), Double.random(in: -2000...2000, using: &rng))
+            let a = live.compiled.hit(p), b = fresh.hit(p)
+            XCTAssertEqual(a.target, b.target, "\(p)", file: file, line: line)
+            XCTAssertEqual(a.local, b.local, "\(p)", file: file, line: line)
         }
+    }
+
+    func testReplacedLayersAnswerLikeAFreshCompile() {
+        var live = LiveScene(Self.randomScene(seed: 11, count: 3000))
+        var rng = SplitMix64(seed: 111)
+        func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
+        for round in 0..<150 {
+            // Half the time a layer with children, so that changes reach a subtree.
+            var n = Int.random(in: 0..<live.compiled.layerCount, using: &rng)
+            if round % 2 == 0 { while live.compiled.nodes[n].childCount == 0 { n = (n + 1) % live.compiled.layerCount } }
+            var layer = live.model.layer(at: live.compiled.modelPath(of: n))
+            switch round % 6 {
+            case 0: layer.transform = .parts(TransformParts(translate: Point(r(-500, 500), r(-500, 500)), rotate: r(-90, 90), scale: .uniform(r(0.5, 3))))
+            case 1: layer.zIndex = r(-3, 3).rounded()
+            case 2: layer.hidden = !(layer.hidden ?? false)
+            case 3: layer.shape = rect(r(-100, 0), r(-100, 0), r(1, 300), r(1, 300)); layer.hitShape = nil
+            case 4: layer.pointerEvents = [.auto, .none, .childrenOnly, .selfOnly][Int.random(in: 0..<4, using: &rng)]
+            default: layer.shape = nil; layer.hitShape = nil; layer.clipChildren = nil
+            }
+            live.replaceLayer(n, with: layer)
+        }
+        assertMatchesAFreshCompile(live, seed: 11)
+        let fresh = CompiledScene(live.model)
+        XCTAssertEqual(live.compiled.roots, fresh.roots)
+        XCTAssertEqual(live.compiled.order, fresh.order)
+        for (k, (a, b)) in zip(live.compiled.nodes, fresh.nodes).enumerated() {
+            for (x, y) in [(a.sceneBounds.minX, b.sceneBounds.minX), (a.sceneBounds.maxY, b.sceneBounds.maxY)] {
+                XCTAssertTrue(x == y || abs(x - y) <= 1e-9 * max(1, abs(y)), "layer \(k): \(a.sceneBounds) vs \(b.sceneBounds)")
+            }
+        }
+    }
+
+    /// Many similar siblings (a map of polygons) take the grid; a few huge
+    /// ones stay loose; moved ones go loose and are still found.
+    func testGridOfManySimilarSiblingsMatchesTheLinearWalk() {
+        var rng = SplitMix64(seed: 21)
+        func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
+        var layers: [Layer] = (0..<3000).map { i in
+            let c = Point(r(0, 2000), r(0, 2000)), n = Int.random(in: 5...12, using: &rng), radius = r(5, 40)
+            let points = (0..<n).map { k -> Point in
+                let a = Double(k) / Double(n) * 2 * .pi, d = radius * r(0.5, 1)
+                return Point(c.x + d * cos(a), c.y + d * sin(a))
+            }
+            return Layer(id: "p\(i)", shape: Shape(.polygon(points)), zIndex: i % 7 == 0 ? 1 : nil)
+        }
+        layers[5].shape = rect(-1000, -1000, 4000, 4000)  // covers everything: loose
+        layers[6].hidden = true
+        var live = LiveScene(Scene(layers: layers))
+        XCTAssertTrue(live.compiled.indexes[Int(live.compiled.rootIndex)].usesGrid)
+        assertIndexMatchesLinear(live.compiled, seed: 21, points: 3000)
+        for _ in 0..<100 {
+            live.translateLayer(Int.random(in: 0..<3000, using: &rng), by: Point(r(-500, 500), r(-500, 500)))
+        }
+        var unhidden = live.model.layers[6]
+        unhidden.hidden = nil
+        live.replaceLayer(6, with: unhidden)
+        assertMatchesAFreshCompile(live, seed: 22)
     }
 
     func testTheStackThroughAnIndexMatchesTheLinearOne() {

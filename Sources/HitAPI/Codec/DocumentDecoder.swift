@@ -208,3 +208,36 @@ extension JSONKind {
         }
     }
 }
+
+/// One pass of decoding a body: a `DocumentDecoder`, maybe with more state.
+protocol DecodingPass {
+    var d: DocumentDecoder { get set }
+}
+
+extension DocumentDecoder: DecodingPass {
+    var d: DocumentDecoder {
+        get { self }
+        set { self = newValue }
+    }
+}
+
+extension DecodingPass {
+    /// Runs `body` over the whole body and sorts out the outcome: the value,
+    /// or `.syntax` for malformed JSON, or `.invalid` with every problem.
+    mutating func run<T>(_ body: (inout Self) throws -> T) throws(DecodeFailure) -> T {
+        do {
+            let value = try body(&self)
+            try d.reader.finish()
+            if !d.issues.isEmpty { throw DecodeFailure.invalid(d.issues) }
+            return value
+        } catch let e as JSONSyntaxError {
+            throw .syntax(e)
+        } catch is DocumentDecoder.Abort {
+            throw .invalid(d.issues)
+        } catch let e as DecodeFailure {
+            throw e
+        } catch {
+            preconditionFailure("decoding threw an unexpected \(error)")
+        }
+    }
+}

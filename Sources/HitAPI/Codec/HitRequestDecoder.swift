@@ -174,24 +174,6 @@ public enum HitRequestDecoder {
 }
 
 extension DocumentDecoder {
-    /// Runs a decoding step over the whole body and sorts out its outcome.
-    mutating func run<T>(_ body: (inout DocumentDecoder) throws -> T) throws(DecodeFailure) -> T {
-        do {
-            let value = try body(&self)
-            try reader.finish()
-            if !issues.isEmpty { throw DecodeFailure.invalid(issues) }
-            return value
-        } catch let e as JSONSyntaxError {
-            throw .syntax(e)
-        } catch is Abort {
-            throw .invalid(issues)
-        } catch let e as DecodeFailure {
-            throw e
-        } catch {
-            preconditionFailure("unexpected error \(error)")
-        }
-    }
-
     /// A point object `{x, y, pointer?, phase?}`; `extra` handles other keys
     /// (returning false for unknown ones). Nil when it is not an object.
     mutating func pointQuery(_ extra: (inout DocumentDecoder, String) throws -> Bool) throws -> PointQuery? {

@@ -76,7 +76,7 @@ enum HitResponseEncoder {
             w.key("layer")
             if entry.layer >= 0 {
                 w.string(scene.ids[entry.layer])
-            } else if case .captureDropped(_, let layer)? = entry.detail {
+            } else if case .captureDropped(_, let layer, _)? = entry.detail {
                 w.string(layer)
             } else {
                 w.null()

@@ -30,7 +30,7 @@ public enum SceneDecoder {
 
 /// The decoding pass: a `DocumentDecoder` plus what a scene needs across
 /// layers (ids seen, layers counted).
-struct SceneDecoding {
+struct SceneDecoding: DecodingPass {
     var d: DocumentDecoder
     let limits: SceneLimits
     var ids: Set<String> = []
@@ -39,24 +39,6 @@ struct SceneDecoding {
     init(_ bytes: UnsafeBufferPointer<UInt8>, limits: SceneLimits) {
         d = DocumentDecoder(bytes)
         self.limits = limits
-    }
-
-    /// Runs a decoding step over the whole body and sorts out its outcome.
-    mutating func run<T>(_ body: (inout SceneDecoding) throws -> T) throws(DecodeFailure) -> T {
-        do {
-            let value = try body(&self)
-            try d.reader.finish()
-            if !d.issues.isEmpty { throw DecodeFailure.invalid(d.issues) }
-            return value
-        } catch let e as JSONSyntaxError {
-            throw .syntax(e)
-        } catch is DocumentDecoder.Abort {
-            throw .invalid(d.issues)
-        } catch let e as DecodeFailure {
-            throw e
-        } catch {
-            preconditionFailure("unexpected error \(error)")
-        }
     }
 
     mutating func scene() throws -> Scene {

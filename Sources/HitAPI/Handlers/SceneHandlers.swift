@@ -76,17 +76,15 @@ extension Application {
         let ifMatch = request.headers["If-Match"]
         let limits = configuration.scene
         var patched = Layer(id: layerID)
-        let snapshot = try store.update(id) { (current) throws(Problem) -> LiveScene in
-            guard let n = current.compiled.indexByID[layerID].map(Int.init) else {
+        let snapshot = try store.update(id) { (live, version) throws(Problem) in
+            guard let n = live.compiled.indexByID[layerID].map(Int.init) else {
                 throw Problem.notFound("scene \"\(id)\" has no layer \"\(layerID)\"")
             }
-            if let ifMatch, !Application.etag(ifMatch, matches: current.version) {
+            if let ifMatch, !Application.etag(ifMatch, matches: version) {
                 throw Problem(412, "precondition-failed", "Precondition failed",
-                              "If-Match \(ifMatch) does not match the scene's version \(etag(current.version))")
+                              "If-Match \(ifMatch) does not match the scene's version \(etag(version))")
             }
-            let path = current.compiled.modelPath(of: n)
-            var model = current.live.model
-            let original = model.layer(at: path)
+            let original = live.model.layer(at: live.compiled.modelPath(of: n))
             var w = JSONWriter()
             SceneEncoder.write(original, children: false, to: &w)
             let merged = try! JSONValue.parse(w.bytes).merging(patch: patch)
@@ -97,9 +95,7 @@ extension Application {
             } catch {
                 throw Problem.invalidScene(error)
             }
-            patched.children = original.children
-            model.updateLayer(at: path) { $0 = patched }
-            return LiveScene(model)
+            live.replaceLayer(n, with: patched)
         }
         var h = HTTPHeaders()
         h.set("ETag", etag(snapshot.version))

@@ -9,6 +9,9 @@ public struct SceneSnapshot: Sendable {
     public let live: LiveScene
 
     public var compiled: CompiledScene { live.compiled }
+
+    /// An empty scene that holds a snapshot's place while it changes.
+    static let vacant = LiveScene(Scene())
 }
 
 /// The scenes of the service, safe under any number of concurrent readers
@@ -26,6 +29,24 @@ public final class SceneStore: Sendable {
         struct State {
             var snapshot: SceneSnapshot
             var sessions: PointerSessions
+
+            /// Lets `change` mutate the scene, in place when no reader holds
+            /// the snapshot; publishes the next version when it returns true.
+            /// When `change` throws, nothing changes.
+            mutating func changeInPlace(_ change: (inout LiveScene, _ version: Int) throws(Problem) -> Bool) throws(Problem) {
+                let id = snapshot.id, version = snapshot.version
+                var scene = snapshot.live
+                // Drop the store's own reference, so that `scene` is unique
+                // unless a reader holds the snapshot right now.
+                snapshot = SceneSnapshot(id: id, version: version, live: SceneSnapshot.vacant)
+                do {
+                    let changed = try change(&scene, version)
+                    snapshot = SceneSnapshot(id: id, version: changed ? version + 1 : version, live: scene)
+                } catch {
+                    snapshot = SceneSnapshot(id: id, version: version, live: scene)
+                    throw error
+                }
+            }
         }
         let state: Mutex<State>
         init(_ state: State) { self.state = Mutex(state) }
@@ -115,16 +136,23 @@ public final class SceneStore: Sendable {
     }
 
     /// Runs `change` on scene `id` under its lock and publishes the result
-    /// as the next version when it returns a new scene.
-    /// - Throws: 404 for an unknown scene, or what `change` throws.
+    /// as the next version. `change` gets the scene and its current version.
+    ///
+    /// The scene is changed in place when no reader holds its snapshot at
+    /// that moment (usual: readers hold one for microseconds), so a change
+    /// to one layer of a big scene does not copy the scene.
+    /// - Throws: 404 for an unknown scene, or what `change` throws (then
+    ///   nothing changes).
     public func update(
-        _ id: String, _ change: (SceneSnapshot) throws(Problem) -> LiveScene
+        _ id: String, _ change: (inout LiveScene, _ version: Int) throws(Problem) -> Void
     ) throws(Problem) -> SceneSnapshot {
         guard let entry = entries.withLock({ $0[id] }) else { throw Problem.notFound("no scene \"\(id)\"") }
         return try entry.state.withLock { (state) throws(Problem) -> SceneSnapshot in
-            let live = try change(state.snapshot)
-            state.snapshot = SceneSnapshot(id: id, version: state.snapshot.version + 1, live: live)
-            state.sessions.dropCaptures(missingFrom: live.compiled)
+            try state.changeInPlace { (live, version) throws(Problem) -> Bool in
+                try change(&live, version)
+                return true
+            }
+            state.sessions.dropCaptures(missingFrom: state.snapshot.compiled)
             return state.snapshot
         }
     }
@@ -138,20 +166,22 @@ public final class SceneStore: Sendable {
     ) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) {
         guard let entry = entries.withLock({ $0[id] }) else { throw Problem.notFound("no scene \"\(id)\"") }
         let now = clock()
+        let limits = self.limits
         return try entry.state.withLock { (state) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) in
-            var live = state.snapshot.live
-            let outcome: PointerSessions.Outcome
-            do {
-                outcome = try state.sessions.apply(
-                    pointer: pointer, phase: phase, at: point, to: &live, trace: trace, all: all, now: now)
-            } catch {
-                throw Problem(429, "too-many-pointers", "Too many pointers",
-                              "scene \"\(id)\" already holds \(limits.maxPointers) pointer captures; release one (up or cancel) or wait \(Int(limits.captureTimeout)) s for one to expire")
+            var sessions = state.sessions
+            var outcome: PointerSessions.Outcome?
+            try state.changeInPlace { (live, _) throws(Problem) -> Bool in
+                do {
+                    outcome = try sessions.apply(
+                        pointer: pointer, phase: phase, at: point, to: &live, trace: trace, all: all, now: now)
+                } catch {
+                    throw Problem(429, "too-many-pointers", "Too many pointers",
+                                  "scene \"\(id)\" already holds \(limits.maxPointers) pointer captures; release one (up or cancel) or wait \(Int(limits.captureTimeout)) s for one to expire")
+                }
+                return outcome!.moved
             }
-            if outcome.moved {
-                state.snapshot = SceneSnapshot(id: id, version: state.snapshot.version + 1, live: live)
-            }
-            return (outcome, state.snapshot)
+            state.sessions = sessions
+            return (outcome!, state.snapshot)
         }
     }
 

@@ -37,9 +37,9 @@ public struct PointerSessions: Sendable {
     }
 
     public private(set) var captures: [String: Capture] = [:]
-    /// Captures dropped because their layer disappeared, by pointer, with
-    /// that layer's id, until the pointer's next event reports it.
-    public private(set) var dropped: [String: String] = [:]
+    /// Captures dropped before their pointer's next event, by pointer: the
+    /// layer that held it and why, until that event reports it.
+    public private(set) var dropped: [String: (layer: String, why: TraceDetail.DropReason)] = [:]
     /// Live captures allowed at once.
     public var maxPointers: Int
     /// Seconds without an event after which a capture expires.
@@ -60,14 +60,14 @@ public struct PointerSessions: Sendable {
     public mutating func dropCaptures(missingFrom scene: CompiledScene) {
         for (pointer, capture) in captures where scene.indexByID[capture.layer] == nil {
             captures[pointer] = nil
-            if dropped.count < maxPointers { dropped[pointer] = capture.layer }
+            if dropped.count < maxPointers { dropped[pointer] = (capture.layer, .layerRemoved) }
         }
     }
 
     /// Drops every capture (the scene was replaced), remembering each so
     /// that its pointer's next event says so.
     public mutating func dropAllCaptures() {
-        for (pointer, capture) in captures where dropped.count < maxPointers { dropped[pointer] = capture.layer }
+        for (pointer, capture) in captures where dropped.count < maxPointers { dropped[pointer] = (capture.layer, .sceneReplaced) }
         captures.removeAll()
     }
 
@@ -88,10 +88,10 @@ public struct PointerSessions: Sendable {
     ) throws(Refusal) -> Outcome {
         expire(now: now)
         var notes: [TraceEntry] = []
-        if let layer = dropped.removeValue(forKey: pointer), trace {
+        if let (layer, why) = dropped.removeValue(forKey: pointer), trace {
             notes.append(TraceEntry(
                 layer: -1, decision: .skip, reason: .captured,
-                detail: .captureDropped(pointer: pointer, layer: layer), local: nil))
+                detail: .captureDropped(pointer: pointer, layer: layer, why: why), local: nil))
         }
         let compiled = scene.compiled
         guard phase != .down, var capture = captures[pointer],

@@ -24,13 +24,29 @@ enum Polyline {
     /// The winding number of the closed polygon through `points` around `p`.
     /// - Complexity: O(n).
     static func winding(_ points: [Point], _ p: Point) -> Int {
-        guard var a = points.last else { return 0 }
-        var w = 0
-        for b in points {
-            w += crossing(a, b, p)
-            a = b
+        points.withUnsafeBufferPointer { pts in
+            guard let base = pts.baseAddress, pts.count > 0 else { return 0 }
+            // `crossing(a, b, p)` summed over the edges, with each vertex's
+            // side of the ray computed once and no checks in the loop.
+            let n = pts.count, px = p.x, py = p.y
+            var ax = base[n &- 1].x, ay = base[n &- 1].y
+            var aBelow = ay <= py
+            var w = 0
+            var i = 0
+            while i < n {
+                let bx = base[i].x, by = base[i].y
+                let bBelow = by <= py
+                if aBelow != bBelow {
+                    let cross = (bx - ax) * (py - ay) - (px - ax) * (by - ay)
+                    if aBelow { if cross > 0 { w &+= 1 } } else if cross < 0 { w &-= 1 }
+                }
+                ax = bx
+                ay = by
+                aBelow = bBelow
+                i &+= 1
+            }
+            return w
         }
-        return w
     }
 
     /// Visits every edge; the closing edge only when `closed`.

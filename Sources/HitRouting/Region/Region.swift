@@ -56,10 +56,12 @@ public struct Region: Sendable {
         var containing = 0
         var winding = 0
         if fill {
-            for c in contours {
-                let w = c.winding(p)
-                winding += w
-                if w != 0 { containing += 1 }
+            contours.withUnsafeBufferPointer { contours in  // no per-contour retain
+                for i in contours.indices {
+                    let w = contours[i].winding(p)
+                    winding += w
+                    if w != 0 { containing += 1 }
+                }
             }
             if fillRule.fills(winding: winding) { return .inside }
         }

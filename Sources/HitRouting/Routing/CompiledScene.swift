@@ -6,9 +6,9 @@ public struct CompiledScene: Sendable {
     /// Per layer, in pre-order (a parent before its descendants).
     var nodes: [Node]
     /// Layer ids, parallel to `nodes`.
-    public private(set) var ids: [String]
+    public internal(set) var ids: [String]
     /// Actions, parallel to `nodes`.
-    public private(set) var actions: [String?]
+    public internal(set) var actions: [String?]
     /// Compiled hit regions; `Node.region` indexes here.
     var regions: [Region]
     /// Children lists in visiting order; `Node.children` is a range here.
@@ -46,6 +46,7 @@ public struct CompiledScene: Sendable {
         var clipChildren: Bool
         var draggable: Bool
         var opacity: Double
+        var zIndex: Double
         /// Local → parent (the layer's `transform`).
         var toParent: Affine
         /// Parent → local; identity where `skip == .singularTransform`.
@@ -83,13 +84,13 @@ public struct CompiledScene: Sendable {
         for layer in scene.layers {
             rootIndices.append(add(layer, parent: -1, position: rootIndices.count, parentToScene: .identity))
         }
-        roots = CompiledScene.visitingOrder(rootIndices, scene.layers)
+        roots = visitingOrder(rootIndices)
         rootIndex = indexSiblings(roots)
     }
 
     /// Ranks `siblings` (in visiting order) and indexes them when there are
     /// enough; returns the index's number or -1.
-    private mutating func indexSiblings(_ siblings: [Int32]) -> Int32 {
+    mutating func indexSiblings(_ siblings: [Int32]) -> Int32 {
         for (rank, n) in siblings.enumerated() { nodes[Int(n)].rank = Int32(rank) }
         guard siblings.count >= SiblingIndex.minimumSiblings else { return -1 }
         indexes.append(SiblingIndex(boxes: siblings.map { reachInParent(Int($0)) }))
@@ -103,8 +104,37 @@ public struct CompiledScene: Sendable {
 
     private mutating func add(_ layer: Layer, parent: Int32, position: Int, parentToScene: Affine) -> Int32 {
         let index = Int32(nodes.count)
+        var node = CompiledScene.node(for: layer, parent: parent, position: position)
+        if let region = CompiledScene.region(for: layer, toScene: parentToScene * node.toParent) {
+            node.region = Int32(regions.count)
+            node.sceneBounds = (parentToScene * node.toParent).apply(region.bounds)
+            regions.append(region)
+        }
+        nodes.append(node)
+        ids.append(layer.id)
+        actions.append(layer.action)
+        indexByID[layer.id] = index
+        let children = layer.children ?? []
+        if !children.isEmpty {
+            let toScene = parentToScene * node.toParent
+            var childIndices: [Int32] = []
+            childIndices.reserveCapacity(children.count)
+            for (k, child) in children.enumerated() {
+                childIndices.append(add(child, parent: index, position: k, parentToScene: toScene))
+            }
+            let sorted = visitingOrder(childIndices)
+            nodes[Int(index)].childStart = Int32(order.count)
+            nodes[Int(index)].childCount = Int32(sorted.count)
+            order += sorted
+            nodes[Int(index)].childIndex = indexSiblings(sorted)
+        }
+        nodes[Int(index)].reach = reach(of: Int(index))
+        return index
+    }
+
+    /// A layer's own node (no region, children or reach yet).
+    static func node(for layer: Layer, parent: Int32, position: Int) -> Node {
         let toParent = layer.transform?.affine ?? .identity
-        let toScene = parentToScene * toParent
         let inverse = toParent.inverse
         let opacity = layer.opacity ?? 1
         let pe = layer.pointerEvents ?? .auto
@@ -118,59 +148,36 @@ public struct CompiledScene: Sendable {
         } else if inverse == nil {
             skip = .singularTransform
         }
-        var regionIndex: Int32 = -1
-        var sceneBounds = Box.empty
-        if let shape = layer.effectiveHitShape {
-            let scale = toScene.maxScale
-            let tolerance = 1e-3 / (scale.isFinite && scale > 1e-9 ? scale : 1e-9)
-            let region = RegionBuilder.region(
-                of: shape, slop: layer.hitSlop?.edges ?? .zero, tolerance: tolerance)
-            if !region.isEmpty {
-                regionIndex = Int32(regions.count)
-                sceneBounds = toScene.apply(region.bounds)
-                regions.append(region)
-            }
-        }
-        nodes.append(
-            Node(
-                parent: parent, position: Int32(position), childStart: 0, childCount: 0, region: regionIndex, hasShape: layer.effectiveHitShape != nil, skip: skip,
-                pointerEvents: pe, clipChildren: layer.clipChildren ?? false,
-                draggable: layer.draggable ?? false, opacity: opacity,
-                toParent: toParent, toLocal: inverse ?? .identity, sceneBounds: sceneBounds,
-                reach: .empty, rank: 0, childIndex: -1))
-        ids.append(layer.id)
-        actions.append(layer.action)
-        indexByID[layer.id] = index
-        let children = layer.children ?? []
-        if !children.isEmpty {
-            var childIndices: [Int32] = []
-            childIndices.reserveCapacity(children.count)
-            for (k, child) in children.enumerated() {
-                childIndices.append(add(child, parent: index, position: k, parentToScene: toScene))
-            }
-            let sorted = CompiledScene.visitingOrder(childIndices, children)
-            nodes[Int(index)].childStart = Int32(order.count)
-            nodes[Int(index)].childCount = Int32(sorted.count)
-            order += sorted
-            nodes[Int(index)].childIndex = indexSiblings(sorted)
-        }
-        nodes[Int(index)].reach = reach(of: Int(index))
-        return index
+        return Node(
+            parent: parent, position: Int32(position), childStart: 0, childCount: 0, region: -1,
+            hasShape: layer.effectiveHitShape != nil, skip: skip, pointerEvents: pe,
+            clipChildren: layer.clipChildren ?? false, draggable: layer.draggable ?? false,
+            opacity: opacity, zIndex: layer.zIndex ?? 0, toParent: toParent, toLocal: inverse ?? .identity,
+            sceneBounds: .empty, reach: .empty, rank: 0, childIndex: -1)
+    }
+
+    /// A layer's hit region, flattened (where needed) to within 1e-3 scene
+    /// units given its local-to-scene map; nil when it has none.
+    static func region(for layer: Layer, toScene: Affine) -> Region? {
+        guard let shape = layer.effectiveHitShape else { return nil }
+        let scale = toScene.maxScale
+        let tolerance = 1e-3 / (scale.isFinite && scale > 1e-9 ? scale : 1e-9)
+        let region = RegionBuilder.region(of: shape, slop: layer.hitSlop?.edges ?? .zero, tolerance: tolerance)
+        return region.isEmpty ? nil : region
     }
 
     /// Siblings front to back: descending zIndex, later array entries first on ties.
-    private static func visitingOrder(_ indices: [Int32], _ layers: [Layer]) -> [Int32] {
-        let ranked = (0..<indices.count).sorted { i, j in
-            let zi = layers[i].zIndex ?? 0, zj = layers[j].zIndex ?? 0
-            return zi != zj ? zi > zj : i > j
+    func visitingOrder(_ siblings: [Int32]) -> [Int32] {
+        siblings.sorted { i, j in
+            let zi = nodes[Int(i)].zIndex, zj = nodes[Int(j)].zIndex
+            return zi != zj ? zi > zj : nodes[Int(i)].position > nodes[Int(j)].position
         }
-        return ranked.map { indices[$0] }
     }
 
     /// The local box where `n`'s subtree might accept a point: its region
     /// (unless children-only) and its children's reach (unless self-only),
     /// cut to its region's bounds when it clips.
-    private func reach(of n: Int) -> Box {
+    func reach(of n: Int) -> Box {
         let node = nodes[n]
         guard node.skip == nil else { return .empty }
         var box = Box.empty

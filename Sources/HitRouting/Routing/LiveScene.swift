@@ -1,6 +1,6 @@
 /// A scene as submitted together with its compiled form, kept in step.
-/// Changes that can be made without recompiling everything (dragging) go
-/// through here.
+/// Changes to one layer (a patch, a drag) update both in place, without
+/// recompiling the rest of the scene.
 public struct LiveScene: Sendable {
     public private(set) var model: Scene
     public private(set) var compiled: CompiledScene
@@ -13,46 +13,27 @@ public struct LiveScene: Sendable {
 
     /// Moves layer `n` by `delta`, in its parent's coordinates: its
     /// transform's translation grows by `delta` (SPEC §5 dragging).
-    /// - Complexity: O(depth + size of the layer's subtree).
+    /// - Complexity: O(depth + the layer's subtree + its parent's index).
     public mutating func translateLayer(_ n: Int, by delta: Point) {
-        model.updateLayer(at: compiled.modelPath(of: n)) { layer in
+        let path = compiled.modelPath(of: n)
+        model.updateLayer(at: path) { layer in
             layer.transform = (layer.transform ?? .parts(TransformParts())).translated(by: delta)
         }
-        compiled.translateLayer(n, by: delta)
+        compiled.update(n, to: model.layer(at: path))
     }
-}
 
-extension CompiledScene {
-    /// Grows layer `n`'s translation by `delta` (parent coordinates) and
-    /// shifts the scene bounds of its subtree to match.
-    mutating func translateLayer(_ n: Int, by delta: Point) {
-        let sceneDelta = parentToScene(n).applyLinear(delta)
-        nodes[n].toParent.e += delta.x
-        nodes[n].toParent.f += delta.y
-        if let inverse = nodes[n].toParent.inverse {
-            nodes[n].toLocal = inverse
+    /// Replaces layer `n`'s own fields with `layer`'s, keeping its id and
+    /// children (a merge-patched layer, SPEC §4.1).
+    /// - Complexity: O(depth + the layer's subtree + its parent's index);
+    ///   a changed `zIndex` also re-sorts the siblings.
+    public mutating func replaceLayer(_ n: Int, with layer: Layer) {
+        let path = compiled.modelPath(of: n)
+        model.updateLayer(at: path) { current in
+            let children = current.children
+            current = layer
+            current.id = compiled.ids[n]
+            current.children = children
         }
-        var pending = [Int32(n)]
-        while let k = pending.popLast() {
-            let b = nodes[Int(k)].sceneBounds
-            if !b.isEmpty {
-                nodes[Int(k)].sceneBounds = Box(
-                    minX: b.minX + sceneDelta.x, minY: b.minY + sceneDelta.y,
-                    maxX: b.maxX + sceneDelta.x, maxY: b.maxY + sceneDelta.y)
-            }
-            pending += children(of: k)
-        }
-        // Tell the indexes above: boxes only grow on the way up, which
-        // keeps them conservative without rescanning siblings.
-        var k = n
-        while true {
-            let box = reachInParent(k)
-            let parent = Int(nodes[k].parent)
-            let index = parent >= 0 ? nodes[parent].childIndex : rootIndex
-            if index >= 0 { _ = indexes[Int(index)].update(rank: Int(nodes[k].rank), box: box) }
-            guard parent >= 0, nodes[parent].skip == nil, nodes[parent].pointerEvents != .selfOnly else { break }
-            nodes[parent].reach.formUnion(box)  // `box` is in the parent's coordinates
-            k = parent
-        }
+        compiled.update(n, to: model.layer(at: path))
     }
 }

@@ -23,8 +23,8 @@ extension CompiledScene {
     /// - Complexity: O(visited layers × their region size); layers whose
     ///   bounds miss the point cost O(1) each.
     public func hit(_ point: Point, trace: Bool = false, all: Bool = false) -> HitResult {
-        var walk = Walk(scene: self, tracing: trace)
-        _ = walk.visitSiblings(order: roots[...], index: rootIndex, point)
+        var walk = Walk(tracing: trace)
+        _ = visitSiblings(order: roots[...], index: rootIndex, point, &walk)
         var result = HitResult(target: walk.target.map(Int.init), local: walk.local, trace: walk.trace, stack: nil)
         if all {
             var stack: [Int] = []
@@ -65,9 +65,9 @@ extension CompiledScene {
     }
 }
 
-/// One routing pass: SPEC §3's `visit`, stopping at the first target.
+/// The state of one routing pass (SPEC §3's `visit`, stopping at the first
+/// target). The scene is borrowed by the visiting methods, never copied.
 private struct Walk {
-    let scene: CompiledScene
     let tracing: Bool
     var trace: [TraceEntry] = []
     var target: Int32?
@@ -75,36 +75,45 @@ private struct Walk {
     /// Candidate ranks from sibling indexes, used as a stack across recursion.
     var candidates: [Int32] = []
 
-    init(scene: CompiledScene, tracing: Bool) {
-        self.scene = scene
-        self.tracing = tracing
-    }
-
     @inline(__always)
-    private mutating func record(
-        _ n: Int32, _ decision: Decision, _ reason: Reason, _ detail: TraceDetail? = nil,
-        local: Point? = nil
+    mutating func record(
+        _ n: Int32, _ decision: Decision, _ reason: Reason, _ detail: TraceDetail? = nil, local: Point? = nil
     ) {
         if tracing {
             trace.append(TraceEntry(layer: Int(n), decision: decision, reason: reason, detail: detail, local: local))
         }
     }
+}
 
+extension CompiledScene {
     /// Visits siblings front to back (`order` is their visiting order); true
     /// when one of them holds the target. Without a trace, an index skips
     /// the siblings whose reach misses `p`: they could only miss.
-    mutating func visitSiblings(order: ArraySlice<Int32>, index: Int32, _ p: Point) -> Bool {
-        guard index >= 0 && !tracing else {
-            for n in order where visit(n, p) { return true }
+    private func visitSiblings(order siblings: ArraySlice<Int32>, index: Int32, _ p: Point, _ walk: inout Walk) -> Bool {
+        guard index >= 0 && !walk.tracing else {
+            for n in siblings where visit(n, p, &walk) { return true }
             return false
         }
-        let start = candidates.count
-        scene.indexes[Int(index)].candidates(containing: p, into: &candidates)
-        defer { candidates.removeSubrange(start...) }
-        if candidates.count - start > 1 { candidates[start...].sort() }
-        var i = start
-        while i < candidates.count {
-            if visit(order[order.startIndex + Int(candidates[i])], p) { return true }
+        if walk.candidates.capacity == 0 { walk.candidates.reserveCapacity(32) }
+        let start = walk.candidates.count
+        indexes.withUnsafeBufferPointer { $0[Int(index)].candidates(containing: p, into: &walk.candidates) }  // borrowed, not copied
+        defer { walk.candidates.removeLast(walk.candidates.count - start) }
+        // Front to back: ascending rank (insertion sort; candidates are few).
+        var i = start + 1
+        while i < walk.candidates.count {
+            let v = walk.candidates[i]
+            var j = i
+            while j > start && walk.candidates[j - 1] > v {
+                walk.candidates[j] = walk.candidates[j - 1]
+                j -= 1
+            }
+            walk.candidates[j] = v
+            i += 1
+        }
+        i = start
+        let end = walk.candidates.count
+        while i < end {
+            if visit(siblings[siblings.startIndex + Int(walk.candidates[i])], p, &walk) { return true }
             i += 1
         }
         return false
@@ -112,58 +121,59 @@ private struct Walk {
 
     /// Visits the subtree at `n` with `pParent` in its parent's coordinates;
     /// true when it found the target.
-    mutating func visit(_ n: Int32, _ pParent: Point) -> Bool {
-        let node = scene.nodes[Int(n)]
+    private func visit(_ n: Int32, _ pParent: Point, _ walk: inout Walk) -> Bool {
+        let node = nodes[Int(n)]
         if let skip = node.skip {
             switch skip {
-            case .hidden: record(n, .skip, .hidden)
-            case .transparent: record(n, .skip, .transparent, .opacity(node.opacity))
-            case .pointerEventsNone: record(n, .skip, .pointerEventsNone)
-            case .singularTransform: record(n, .skip, .singularTransform, .determinant(node.toParent.determinant))
+            case .hidden: walk.record(n, .skip, .hidden)
+            case .transparent: walk.record(n, .skip, .transparent, .opacity(node.opacity))
+            case .pointerEventsNone: walk.record(n, .skip, .pointerEventsNone)
+            case .singularTransform: walk.record(n, .skip, .singularTransform, .determinant(node.toParent.determinant))
             }
             return false
         }
         let p = node.toLocal.apply(pParent)
         var test: RegionTest?
         if node.clipChildren {
-            let t = node.region >= 0 ? scene.regions[Int(node.region)].test(p) : .outside
+            let t = node.region >= 0 ? regions[Int(node.region)].test(p) : .outside
             guard t.isHit else {
-                let hidden = tracing ? scene.descendantCount(n) : 0
-                record(n, .miss, .clipped, .clippedDescendants(hidden), local: p)
+                walk.record(n, .miss, .clipped, walk.tracing ? .clippedDescendants(descendantCount(n)) : nil, local: p)
                 return false
             }
             test = t
         }
-        if node.pointerEvents != .selfOnly {
+        if node.pointerEvents != .selfOnly && node.childCount > 0 {
             let start = Int(node.childStart)
-            let children = scene.order[start..<start + Int(node.childCount)]
-            if visitSiblings(order: children, index: node.childIndex, p) { return true }
+            if visitSiblings(order: order[start..<start + Int(node.childCount)], index: node.childIndex, p, &walk) {
+                return true
+            }
         }
         if node.pointerEvents == .childrenOnly {
-            record(n, .miss, .childrenOnly, local: p)
+            walk.record(n, .miss, .childrenOnly, local: p)
             return false
         }
         guard node.region >= 0 else {
-            record(n, .miss, .noShape, node.hasShape ? .emptyRegion : .noShape, local: p)
+            walk.record(n, .miss, .noShape, node.hasShape ? .emptyRegion : .noShape, local: p)
             return false
         }
-        let region = scene.regions[Int(node.region)]
-        switch test ?? region.test(p) {
+        // Read the region in place (through the buffer): copying it would retain its contours.
+        let r = Int(node.region)
+        switch test ?? regions.withUnsafeBufferPointer({ $0[r].test(p) }) {
         case .inside:
-            record(n, .hit, .inside, local: p)
+            walk.record(n, .hit, .inside, local: p)
         case .insideStroke:
-            record(n, .hit, .insideStroke, .withinStroke(region.halfStroke), local: p)
+            walk.record(n, .hit, .insideStroke, walk.tracing ? .withinStroke(regions[r].halfStroke) : nil, local: p)
         case .insideSlop:
-            record(n, .hit, .insideSlop, .withinSlop, local: p)
+            walk.record(n, .hit, .insideSlop, .withinSlop, local: p)
         case .outside:
-            record(n, .miss, .outside, local: p)
+            walk.record(n, .miss, .outside, local: p)
             return false
         case .inHole(let contours, let winding):
-            record(n, .miss, .inHole, .inHole(region.fillRule, contours: contours, winding: winding), local: p)
+            walk.record(n, .miss, .inHole, walk.tracing ? .inHole(regions[r].fillRule, contours: contours, winding: winding) : nil, local: p)
             return false
         }
-        target = n
-        local = p
+        walk.target = n
+        walk.local = p
         return true
     }
 }

@@ -19,20 +19,44 @@ struct SiblingIndex: Sendable {
     private(set) var items: [Int32] = []
     /// Each rank's box, by rank.
     private(set) var itemBoxes: [Box]
+    /// When the siblings suit a uniform grid (`usesGrid`), the grid; the
+    /// tree is then empty.
+    private(set) var grid = SiblingGrid.none
+    var usesGrid: Bool { grid.columns > 0 }
 
     static let leafSize = 4
     /// Sibling lists shorter than this are scanned linearly.
     static let minimumSiblings = 8
 
-    /// Indexes `boxes[rank]`; empty boxes (siblings that can never accept) are left out.
+    /// Indexes `boxes[rank]`. Siblings with empty boxes (that cannot accept
+    /// now) share one leaf, so that an update can bring them in later.
     init(boxes: [Box]) {
         itemBoxes = boxes
+        if let grid = SiblingGrid.make(boxes) {
+            self.grid = grid
+            return
+        }
         var ranks = (0..<boxes.count).filter { !boxes[$0].isEmpty }.map(Int32.init)
-        guard !ranks.isEmpty else { return }
-        nodes.reserveCapacity(2 * ranks.count / SiblingIndex.leafSize + 1)
-        items.reserveCapacity(ranks.count)
+        let idle = (0..<boxes.count).filter { boxes[$0].isEmpty }.map(Int32.init)
+        nodes.reserveCapacity(2 * ranks.count / SiblingIndex.leafSize + 3)
+        items.reserveCapacity(boxes.count)
         nodes.append(Node(box: .empty, first: 0, count: 0))
-        build(0, &ranks[...])
+        if idle.isEmpty || ranks.isEmpty {
+            if ranks.isEmpty {
+                nodes[0] = Node(box: .empty, first: 0, count: Int32(idle.count))
+                items = idle
+            } else {
+                build(0, &ranks[...])
+            }
+            return
+        }
+        // Root: the tree of the others, and one leaf holding the idle ones.
+        nodes.append(Node(box: .empty, first: 0, count: 0))
+        nodes.append(Node(box: .empty, first: 0, count: 0))
+        build(1, &ranks[...])
+        nodes[2] = Node(box: .empty, first: Int32(items.count), count: Int32(idle.count))
+        items += idle
+        nodes[0] = Node(box: nodes[1].box, first: 1, count: 0)
     }
 
     private mutating func build(_ k: Int, _ ranks: inout ArraySlice<Int32>) {
@@ -66,23 +90,33 @@ struct SiblingIndex: Sendable {
     /// Appends the ranks of the siblings whose boxes contain `p`, in no order.
     /// - Complexity: O(log n + candidates) for well-spread siblings.
     func candidates(containing p: Point, into out: inout [Int32]) {
-        guard !nodes.isEmpty else { return }
+        if usesGrid {
+            itemBoxes.withUnsafeBufferPointer { grid.candidates(containing: p, boxes: $0, into: &out) }
+            return
+        }
+        guard !items.isEmpty else { return }
         // Median splits keep the depth under log2(n) + 1, far below 128.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 128) { stack in
             nodes.withUnsafeBufferPointer { nodes in
                 items.withUnsafeBufferPointer { items in
-                    stack[0] = 0
-                    var top = 1
-                    while top > 0 {
-                        top -= 1
-                        let node = nodes[Int(stack[top])]
-                        guard node.box.contains(p) else { continue }
-                        if node.count > 0 {
-                            for i in Int(node.first)..<Int(node.first + node.count) { out.append(items[i]) }
-                        } else {
-                            stack[top] = node.first
-                            stack[top + 1] = node.first + 1
-                            top += 2
+                    itemBoxes.withUnsafeBufferPointer { boxes in
+                        guard nodes[0].box.contains(p) || nodes[0].count > 0 else { return }
+                        stack[0] = 0
+                        var top = 1
+                        while top > 0 {
+                            top -= 1
+                            let node = nodes[Int(stack[top])]
+                            if node.count > 0 {
+                                for i in Int(node.first)..<Int(node.first + node.count) {
+                                    let item = items[i]
+                                    if boxes[Int(item)].contains(p) { out.append(item) }
+                                }
+                            } else {
+                                // Push only the children whose boxes hold p.
+                                let left = node.first
+                                if nodes[Int(left)].box.contains(p) { stack[top] = left; top += 1 }
+                                if nodes[Int(left) + 1].box.contains(p) { stack[top] = left + 1; top += 1 }
+                            }
                         }
                     }
                 }
@@ -90,15 +124,16 @@ struct SiblingIndex: Sendable {
         }
     }
 
-    /// Replaces the box of sibling `rank` and refits the hierarchy. A rank
-    /// that was left out (empty box) is only recorded: a full rebuild adds it.
-    /// - Returns: false when the sibling is not in the tree and its new box
-    ///   is not empty (the caller must rebuild).
+    /// Replaces the box of sibling `rank` and refits the hierarchy. A box
+    /// that grows far from its leaf keeps answers right but slows queries
+    /// near it; a rebuild restores the shape.
     /// - Complexity: O(nodes).
-    mutating func update(rank: Int, box: Box) -> Bool {
-        let wasIndexed = !itemBoxes[rank].isEmpty
+    mutating func update(rank: Int, box: Box) {
         itemBoxes[rank] = box
-        guard wasIndexed else { return box.isEmpty }
+        if usesGrid {
+            if !grid.noteMoved(rank) { self = SiblingIndex(boxes: itemBoxes) }
+            return
+        }
         // Children follow their parents in `nodes`: refit from the back.
         for k in stride(from: nodes.count - 1, through: 0, by: -1) {
             let node = nodes[k]
@@ -111,7 +146,6 @@ struct SiblingIndex: Sendable {
             }
             nodes[k].box = b
         }
-        return true
     }
 
     #if DEBUG
@@ -131,6 +165,14 @@ struct SiblingIndex: Sendable {
             }
             let holds = b.isEmpty || (node.box.minX <= b.minX && node.box.minY <= b.minY && node.box.maxX >= b.maxX && node.box.maxY >= b.maxY)
             return (node.box, holds ? nil : "node \(k) box \(node.box) does not hold \(b)")
+        }
+        if usesGrid {
+            // Every sibling that can accept is in some cell or loose.
+            for rank in itemBoxes.indices where !itemBoxes[rank].isEmpty {
+                let listed = grid.loose.contains(Int32(rank)) || (!grid.moved[rank] && grid.cellItems.contains(Int32(rank)))
+                if !listed { return "sibling \(rank) is in no cell of the grid" }
+            }
+            return nil
         }
         return nodes.isEmpty ? nil : check(0).1
     }

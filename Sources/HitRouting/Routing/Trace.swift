@@ -47,12 +47,18 @@ public enum TraceDetail: Sendable, Equatable, CustomStringConvertible {
     case capturedBy(pointer: String, down: Point)
     /// The capturing layer is gone (the scene was replaced without it); the
     /// event was routed as an ordinary hit.
-    case captureDropped(pointer: String, layer: String)
+    case captureDropped(pointer: String, layer: String, why: DropReason)
+
+    /// Why a capture went away before its pointer's next event.
+    public enum DropReason: Sendable, Equatable {
+        case sceneReplaced
+        case layerRemoved
+    }
 
     public var description: String {
         switch self {
-        case .opacity(let o): return "opacity \(o) is below 0.01"
-        case .determinant(let d): return "transform is not invertible (determinant \(d))"
+        case .opacity(let o): return "opacity \(short(o)) is below 0.01"
+        case .determinant(let d): return "transform is not invertible (determinant \(short(d)))"
         case .clippedDescendants(let n):
             return "outside its hit region with clipChildren; \(n) descendant\(n == 1 ? "" : "s") not visited"
         case .noShape: return "no shape or hitShape: a container is never a target itself"
@@ -60,12 +66,18 @@ public enum TraceDetail: Sendable, Equatable, CustomStringConvertible {
         case .inHole(let rule, let contours, let winding):
             let c = "\(contours) contour\(contours == 1 ? "" : "s")"
             return rule == .evenodd ? "even-odd: inside \(c)" : "nonzero: winding \(winding) inside \(c)"
-        case .withinStroke(let half): return "within \(half) of the outline (stroke / 2)"
+        case .withinStroke(let half): return "within \(short(half)) of the outline (stroke / 2)"
         case .withinSlop: return "outside the region but within its hitSlop"
         case .capturedBy(let pointer, let down):
-            return "pointer \"\(pointer)\" captured by this layer since its down at (\(down.x), \(down.y))"
-        case .captureDropped(let pointer, let layer):
-            return "capture of pointer \"\(pointer)\" by layer \"\(layer)\" dropped: the layer no longer exists"
+            return "pointer \"\(pointer)\" captured by this layer since its down at (\(short(down.x)), \(short(down.y)))"
+        case .captureDropped(let pointer, let layer, let why):
+            let cause = why == .sceneReplaced ? "the scene was replaced" : "the layer no longer exists"
+            return "capture of pointer \"\(pointer)\" by layer \"\(layer)\" was dropped: \(cause)"
         }
     }
+}
+
+/// `120` for integral values, else Swift's shortest round-trip form (`0.5`).
+func short(_ x: Double) -> String {
+    x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
 }

@@ -1,0 +1,104 @@
+extension CompiledScene {
+    /// Recompiles layer `n` from `layer` (same id and children): its flags,
+    /// transform and region, the scene bounds of its subtree, its place
+    /// among its siblings and the indexes above it.
+    /// - Complexity: O(depth + subtree + parent's index).
+    mutating func update(_ n: Int, to layer: Layer) {
+        let old = nodes[n]
+        var node = CompiledScene.node(for: layer, parent: old.parent, position: Int(old.position))
+        node.childStart = old.childStart
+        node.childCount = old.childCount
+        node.childIndex = old.childIndex
+        node.rank = old.rank
+        node.region = old.region
+        let parentToScene = self.parentToScene(n)
+        let toScene = parentToScene * node.toParent
+        if let region = CompiledScene.region(for: layer, toScene: toScene) {
+            if node.region >= 0 {
+                regions[Int(node.region)] = region
+            } else {
+                node.region = Int32(regions.count)
+                regions.append(region)
+            }
+            node.sceneBounds = toScene.apply(region.bounds)
+        } else {
+            if node.region >= 0 { regions[Int(node.region)] = Region.empty }
+            node.region = -1
+            node.sceneBounds = .empty
+        }
+        nodes[n] = node
+        actions[n] = layer.action
+        if old.toParent != node.toParent {
+            recomputeDescendants(of: n, toScene: toScene, rescale: old.toParent.maxScale != node.toParent.maxScale, model: layer)
+        }
+        if old.zIndex != node.zIndex { resortSiblings(of: n) }
+        nodes[n].reach = reach(of: n)
+        propagateReach(from: n)
+    }
+
+    /// After layer `n`'s transform changed: its descendants' scene bounds
+    /// (and, when the scale changed, their flattening tolerance).
+    private mutating func recomputeDescendants(of n: Int, toScene: Affine, rescale: Bool, model: Layer) {
+        // Pre-order keeps a subtree contiguous; walk it with the models alongside.
+        func visit(_ k: Int32, _ layer: Layer, _ parentToScene: Affine) {
+            for child in children(of: k) {
+                let node = nodes[Int(child)]
+                let childLayer = layer.children![Int(node.position)]
+                let toScene = parentToScene * node.toParent
+                if node.region >= 0 {
+                    if rescale, let region = CompiledScene.region(for: childLayer, toScene: toScene) {
+                        regions[Int(node.region)] = region
+                    }
+                    nodes[Int(child)].sceneBounds = toScene.apply(regions[Int(node.region)].bounds)
+                }
+                visit(child, childLayer, toScene)
+            }
+        }
+        visit(Int32(n), model, toScene)
+    }
+
+    /// Puts layer `n` back in its place among its siblings after its
+    /// `zIndex` changed, and rebuilds their index.
+    private mutating func resortSiblings(of n: Int) {
+        let parent = nodes[n].parent
+        if parent < 0 {
+            roots = visitingOrder(roots)
+            rootIndex = rebuiltIndex(rootIndex, roots)
+        } else {
+            let p = Int(parent)
+            let range = Int(nodes[p].childStart)..<Int(nodes[p].childStart + nodes[p].childCount)
+            let sorted = visitingOrder(Array(order[range]))
+            order.replaceSubrange(range, with: sorted)
+            nodes[p].childIndex = rebuiltIndex(nodes[p].childIndex, sorted)
+        }
+    }
+
+    /// Re-ranks `siblings` and rebuilds their index in its old slot.
+    private mutating func rebuiltIndex(_ slot: Int32, _ siblings: [Int32]) -> Int32 {
+        let fresh = indexSiblings(siblings)  // appends a new index (or -1)
+        guard slot >= 0, fresh >= 0 else { return fresh }
+        indexes[Int(slot)] = indexes.removeLast()
+        return slot
+    }
+
+    /// Tells the indexes above layer `n` where its subtree now reaches.
+    /// Boxes only grow on the way up: that keeps them conservative without
+    /// rescanning siblings.
+    mutating func propagateReach(from n: Int) {
+        var k = n
+        while true {
+            let box = reachInParent(k)
+            let parent = Int(nodes[k].parent)
+            let index = parent >= 0 ? nodes[parent].childIndex : rootIndex
+            if index >= 0 { indexes[Int(index)].update(rank: Int(nodes[k].rank), box: box) }
+            guard parent >= 0, nodes[parent].skip == nil, nodes[parent].pointerEvents != .selfOnly else { break }
+            nodes[parent].reach.formUnion(box)  // `box` is in the parent's coordinates
+            k = parent
+        }
+    }
+}
+
+extension Region {
+    /// A region with nothing in it.
+    static let empty = Region(contours: [], fillRule: .nonzero, fill: true, stroke: 0, slop: .zero)
+}
