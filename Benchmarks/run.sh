@@ -64,9 +64,17 @@ fi
 # ---- builds
 SCRATCH=${HITROUTE_BENCH_SCRATCH:-$ROOT/Benchmarks/.build}
 say "building hitroute, hitroute-bench and hitroute-inproc (release) in $SCRATCH"
-swift build -c release --scratch-path "$SCRATCH/service" --product hitroute >/dev/null
-swift build -c release --scratch-path "$SCRATCH/service" --product hitroute-bench >/dev/null
-swift build -c release --package-path Benchmarks/inproc --scratch-path "$SCRATCH/inproc" >/dev/null
+mkdir -p "$SCRATCH"
+build() {
+  if ! swift build -c release "$@" >"$SCRATCH/build.log" 2>&1; then
+    tail -40 "$SCRATCH/build.log" >&2
+    say "build failed: swift build -c release $*"
+    exit 1
+  fi
+}
+build --scratch-path "$SCRATCH/service" --product hitroute
+build --scratch-path "$SCRATCH/service" --product hitroute-bench
+build --package-path Benchmarks/inproc --scratch-path "$SCRATCH/inproc"
 BIN=$(swift build -c release --scratch-path "$SCRATCH/service" --show-bin-path)
 INPROC=$(swift build -c release --package-path Benchmarks/inproc --scratch-path "$SCRATCH/inproc" --show-bin-path)
 
