@@ -1,13 +1,14 @@
-"""Writes a polygon scene like `hitroute-bench generate N`, in a world of any size.
+"""Writes a polygon scene like `hitroute-bench generate N`, in a world of any given size.
 
     python3 Benchmarks/gen_scene.py N WORLD OUT.json [--seed S]
 
-`hitroute-bench generate N` always uses a 10,000² world, so the number of
-polygons over a point grows with N. For the constant-density growth series
-the harness scales the world with N instead (WORLD = 10,000 · √(N / 10⁵)),
-keeping the polygons' shape: star-shaped, 16–64 vertices, radius 5–60 (each
-vertex at 0.5–1 × the radius), two decimals, one top-level layer `p<i>` with
-action "select" each, later ones on top. Seeded numpy, so runs repeat.
+`hitroute-bench generate N` picks the world itself (at the time of writing
+10,000 · √(N / 10⁵), so the density stays as at 10⁵). For the fixed-world
+growth series (the issue's "10,000² world" for every N, so the density grows
+with N) the harness writes the same kind of polygons here: star-shaped,
+16–64 vertices, radius 5–60 (each vertex at 0.5–1 × the radius), two
+decimals, one top-level layer `p<i>` with action "select" each, later ones on
+top. Seeded numpy, so runs repeat.
 """
 
 import argparse

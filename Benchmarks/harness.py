@@ -218,6 +218,7 @@ class Bench:
         self.procs = Procs(self.workdir)
         self.port = PortPicker(args.port_base)
         self.samples = {}  # name -> [values], in round order
+        self.growth_world = {}
         self.rows = []
         self.notes = []
         self.t_start = time.time()
@@ -558,27 +559,47 @@ class Bench:
     def growth(self):
         sizes = [1_000, 10_000, 100_000, 250_000]
         rounds = 2 if self.quick else 3
-        # Series "fixed": the issue's scenes (`hitroute-bench generate N`, always a
-        # 10,000² world, so density grows with N). Series "dense": the world
-        # grows with √N so that polygons per point stay as at 10⁵ (gen_scene.py).
-        fixed = {n: (self.big_file if n == 100_000 else self.generate(n)) for n in sizes}
-        self.growth_series("fixed", sizes, rounds, {n: (fixed[n], self.points_file) for n in sizes})
+        # Series "generate": the issue's scenes, `hitroute-bench generate N`,
+        # with the points spread uniformly over the scene's own width × height
+        # (the generator now grows the world with √N, keeping the density).
+        # Series "fixed": the same polygons in a 10,000² world for every N
+        # (gen_scene.py), so the density grows with N.
+        gen = {}
         for n in sizes:
-            if n != 100_000:
-                os.remove(fixed[n])
-        dense = {}
+            scene = self.big_file if n == 100_000 else self.generate(n)
+            gen[n] = (scene, self.points_for(scene, f"generate-{n}"))
+        self.growth_series("generate", sizes, rounds, gen)
         for n in sizes:
-            world = 10_000.0 * (n / 100_000) ** 0.5
-            scene = os.path.join(self.workdir, f"dense-{n}.json")
-            subprocess.run([sys.executable, os.path.join(HERE, "gen_scene.py"), str(n), f"{world:.2f}", scene],
+            for path in gen[n]:
+                if path not in (self.big_file, self.points_file):
+                    os.remove(path)
+        fixed = {}
+        for n in sizes:
+            scene = os.path.join(self.workdir, f"fixed-{n}.json")
+            subprocess.run([sys.executable, os.path.join(HERE, "gen_scene.py"), str(n), "10000", scene],
                            check=True, timeout=600)
-            pts = os.path.join(self.workdir, f"dense-{n}.f64")
-            (self.xy * (world / 10_000.0)).astype("<f8").tofile(pts)
-            dense[n] = (scene, pts)
-        self.growth_series("dense", sizes, rounds, dense)
-        for scene, pts in dense.values():
+            fixed[n] = (scene, self.points_file)
+        self.growth_series("fixed", sizes, rounds, fixed)
+        for scene, _ in fixed.values():
             os.remove(scene)
-            os.remove(pts)
+
+    def scene_size(self, scene):
+        """The scene's declared (width, height), read from its first bytes."""
+        with open(scene, "rb") as fh:
+            head = fh.read(200).decode("ascii", "replace")
+        w = re.search(r'"width":\s*([\d.eE+-]+)', head)
+        h = re.search(r'"height":\s*([\d.eE+-]+)', head)
+        return float(w.group(1)), float(h.group(1))
+
+    def points_for(self, scene, name):
+        """The 100,000 points spread over the scene's width × height: the
+        shared points file when that is the 10,000² world, else a scaled copy."""
+        w, h = self.scene_size(scene)
+        if (w, h) == (10_000.0, 10_000.0):
+            return self.points_file
+        path = os.path.join(self.workdir, f"{name}.f64")
+        (self.xy * np.array([w / 10_000.0, h / 10_000.0])).astype("<f8").tofile(path)
+        return path
 
     def growth_series(self, series, sizes, rounds, files):
         log(f"growth ({series}): in-process and Shapely workers for {sizes}, {rounds} interleaved rounds")
@@ -590,6 +611,7 @@ class Bench:
                 f"growth-{series}-shapely-{n}", [sys.executable, os.path.join(HERE, "peers", "shapely_strtree.py"),
                                                  scene, pts, "--serve"], wait=False)
         for n in sizes:
+            self.growth_world[(series, n)] = self.scene_size(files[n][0])[0]
             info = self.ready(workers[n])
             self.add(f"growth-{series}:{n}:hit_share", info["hits"] / info["points"])
             self.ready(workers[("shapely", n)])
@@ -736,11 +758,12 @@ class Bench:
         rows.append(("3 index build (ms): hitroute compile + index vs Shapely STRtree build (info)",
                      f(self.big_info["inproc"]["compile_s"] * 1e3), f(S("big:shapely:build_ms")), "—", "—", "—", "—"))
         sizes = (1_000, 10_000, 100_000, 250_000)
-        for series, label in (("fixed", "10,000² world (`hitroute-bench generate N`)"),
-                              ("dense", "constant density (world ∝ √N, `gen_scene.py`)")):
+        for series, label in (("generate", "`hitroute-bench generate N`, points over its own world"),
+                              ("fixed", "fixed 10,000² world (`gen_scene.py`)")):
             for n in sizes:
                 share = S(f"growth-{series}:{n}:hit_share")
-                compare(f"4 growth, {label}: {n:,} layers ({f(share and share * 100, '{:.0f}')}% of points hit), "
+                side = self.growth_world.get((series, n))
+                compare(f"4 growth, {label}: {n:,} layers, world {f(side)}², {f(share and share * 100, '{:.0f}')}% of points hit, "
                         "mean per point (µs), in process vs Shapely (ratio < 1: hitroute faster)",
                         f"growth-{series}:{n}:mean_ns", f"growth-{series}:{n}:shapely_ns", "—", lambda r: None,
                         scale=1e-3, fmt="{:.2f}")
@@ -815,6 +838,9 @@ class Bench:
         self.ring_rounds()
         log("generating the 100,000-polygon scene")
         self.big_file = self.generate(100_000)
+        if self.scene_size(self.big_file) != (10_000.0, 10_000.0):
+            self.note(f"the 100,000-polygon scene's world is {self.scene_size(self.big_file)}, not 10,000²; "
+                      "the big-scene points are spread over 10,000² all the same")
         self.big()
         self.isolation()
         self.growth()
