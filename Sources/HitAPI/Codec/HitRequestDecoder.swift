@@ -191,8 +191,10 @@ extension DocumentDecoder {
             }
         }
         for name in ["x", "y"] where !seen.contains(name) { try issue("is required", [.key(name)]) }
-        for issue in HitRequestDecoder.pointerIssues(p, at: pointer()) {
-            try self.issue(issue.message, [.key(String(issue.pointer.split(separator: "/").last!))])
+        if (p.pointer == nil) != (p.phase == nil) || (p.pointer.map { $0.isEmpty || $0.utf8.count > 128 } ?? false) {
+            for issue in HitRequestDecoder.pointerIssues(p, at: "") {
+                try self.issue(issue.message, [.key(String(issue.pointer.dropFirst()))])
+            }
         }
         return p
     }

@@ -10,24 +10,42 @@ enum Route: Equatable {
     case layer(scene: String, layer: String)
 
     /// Matches a raw path (percent-encoded segments are decoded); nil for an unknown path.
+    /// - Complexity: O(path length), at most four segments looked at.
     init?(path: String) {
-        let raw = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard raw.first == "", raw.count >= 2 else { return nil }
-        var segments: [String] = []
-        for s in raw.dropFirst() {
-            guard let decoded = Route.percentDecoded(s) else { return nil }
-            segments.append(decoded)
+        // Split on "/" by bytes: at most 4 segments after the leading slash.
+        var segments: [Substring] = []
+        var utf8 = path.utf8[...]
+        guard utf8.first == UInt8(ascii: "/") else { return nil }
+        utf8 = utf8.dropFirst()
+        while true {
+            guard segments.count < 4 else { return nil }
+            let end = utf8.firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            segments.append(Substring(utf8[..<end]))
+            guard end < utf8.endIndex else { break }
+            utf8 = utf8[utf8.index(after: end)...]
+        }
+        func id(_ k: Int) -> String? {
+            guard !segments[k].isEmpty else { return nil }
+            return Route.percentDecoded(segments[k])
         }
         switch (segments.count, segments[0]) {
         case (1, "healthz"): self = .healthz
         case (1, "readyz"): self = .readyz
         case (1, "openapi.yaml"): self = .openAPI
         case (1, "scenes"): self = .scenes
-        case (2, "scenes") where !segments[1].isEmpty: self = .scene(segments[1])
-        case (3, "scenes") where segments[2] == "hit" && !segments[1].isEmpty: self = .hit(segments[1])
-        case (3, "scenes") where segments[2] == "hits" && !segments[1].isEmpty: self = .hits(segments[1])
-        case (4, "scenes") where segments[2] == "layers" && !segments[1].isEmpty && !segments[3].isEmpty:
-            self = .layer(scene: segments[1], layer: segments[3])
+        case (2, "scenes"):
+            guard let scene = id(1) else { return nil }
+            self = .scene(scene)
+        case (3, "scenes"):
+            guard let scene = id(1) else { return nil }
+            switch segments[2] {
+            case "hit": self = .hit(scene)
+            case "hits": self = .hits(scene)
+            default: return nil
+            }
+        case (4, "scenes") where segments[2] == "layers":
+            guard let scene = id(1), let layer = id(3) else { return nil }
+            self = .layer(scene: scene, layer: layer)
         default: return nil
         }
     }

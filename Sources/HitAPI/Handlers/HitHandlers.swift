@@ -48,9 +48,9 @@ extension Application {
         results.endArray()
         return json(200, capacity: results.bytes.count + 64) { w in
             w.beginObject()
-            w.key("scene"); w.string(last.id)
-            w.key("version"); w.int(last.version)
-            w.key("results"); w.raw(results.bytes)
+            w.field("scene"); w.string(last.id)
+            w.field("version"); w.int(last.version)
+            w.field("results"); w.raw(results.bytes)
             w.endObject()
         }
     }
