@@ -202,9 +202,11 @@ func benchAPI() {
     let plain = request(#"{"x":210,"y":120,"trace":false}"#), traced = request(#"{"x":210,"y":120}"#)
     let batchBody = "{\"points\":[" + (0..<100).map { i in "{\"x\":\(i * 2),\"y\":120}" }.joined(separator: ",") + "]}"
     let batch = HTTPRequest(method: "POST", target: "/scenes/ring-demo/hits", headers: HTTPHeaders([("Host", "x")]), body: Array(batchBody.utf8))
-    let a = measure(perRun: 50_000) { _ in consume(app.respond(to: plain).body.count) }
-    let b = measure(perRun: 50_000) { _ in consume(app.respond(to: traced).body.count) }
-    let c = measure(perRun: 2_000) { _ in consume(app.respond(to: batch).body.count) }
+    let once = CommandLine.arguments.contains("--once")  // one short run, for profilers
+    let runs = once ? 1 : 15
+    let a = measure(runs: runs, perRun: once ? 2_000 : 50_000) { _ in consume(app.respond(to: plain).body.count) }
+    let b = measure(runs: runs, perRun: once ? 2_000 : 50_000) { _ in consume(app.respond(to: traced).body.count) }
+    let c = measure(runs: runs, perRun: once ? 100 : 2_000) { _ in consume(app.respond(to: batch).body.count) }
     print("API in process (no sockets), ring scene, median of 15 runs")
     print("  POST …/hit, no trace:   \(fixed(a * 1e9)) ns/request")
     print("  POST …/hit, with trace: \(fixed(b * 1e9)) ns/request")
