@@ -10,6 +10,16 @@ extension HTTPRequestParser {
             switch state {
             case .body(let remaining):
                 let take = min(remaining, n - i)
+                if body.count + take > body.capacity {
+                    // Grow by doubling until a doubling would reach half the
+                    // declared length, then to the exact length: a big upload
+                    // ends in one buffer of its own size (no doubling's
+                    // overshoot), and a client that only declares a size
+                    // gets no memory for it.
+                    let total = body.count + remaining
+                    let doubled = max(body.count + take, 2 * body.capacity)
+                    body.reserveCapacity(doubled >= total / 2 ? total : doubled)
+                }
                 body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[i..<(i + take)]))
                 i += take
                 if remaining == take {
@@ -81,6 +91,16 @@ extension HTTPRequestParser {
 
             case .chunkData(let remaining):
                 let take = min(remaining, n - i)
+                if body.count + take > body.capacity {
+                    // Grow by doubling until a doubling would reach half the
+                    // declared length, then to the exact length: a big upload
+                    // ends in one buffer of its own size (no doubling's
+                    // overshoot), and a client that only declares a size
+                    // gets no memory for it.
+                    let total = body.count + remaining
+                    let doubled = max(body.count + take, 2 * body.capacity)
+                    body.reserveCapacity(doubled >= total / 2 ? total : doubled)
+                }
                 body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[i..<(i + take)]))
                 i += take
                 state = remaining == take ? .chunkDataCR : .chunkData(remaining: remaining - take)
