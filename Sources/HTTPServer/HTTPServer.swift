@@ -17,7 +17,7 @@ import Synchronization
 /// Threading: ``start()`` spawns ``ServerConfiguration/eventLoops``
 /// threads. Each owns a listening socket (`SO_REUSEPORT`, same port) and
 /// the connections it accepts; the handler runs on that thread, or on a
-/// Dispatch worker for bodies of ``ServerConfiguration/offloadBodyBytes``
+/// lower-priority worker thread for bodies of ``ServerConfiguration/offloadBodyBytes``
 /// or more. Every method here may be called from any thread.
 public final class HTTPServer: Sendable {
     private struct State {
@@ -117,6 +117,7 @@ public final class HTTPServer: Sendable {
         let deadline = MonotonicClock.now() &+ configuration.shutdownGracePeriod.nanoseconds
         let loops = state.withLock { $0.loops }
         for loop in loops { loop.post(.shutdown(deadline: deadline)) }
+        context.offload.stop()
     }
 
     /// Blocks until every event loop has stopped (at once if never started).
