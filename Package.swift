@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "HitRouting"),
         .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
-        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "TestSupport"]),
+        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),

@@ -125,7 +125,7 @@ extension EventLoop {
             let handler = context.handler
             let fd = connection.fd
             let serial = connection.serial
-            DispatchQueue.global().async { [self] in
+            context.offload.submit { [self] in
                 let response = handler(request)
                 post(.response(fd: fd, serial: serial, response))
             }

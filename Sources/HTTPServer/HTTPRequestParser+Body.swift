@@ -10,6 +10,7 @@ extension HTTPRequestParser {
             switch state {
             case .body(let remaining):
                 let take = min(remaining, n - i)
+                growBody(toAppend: take, of: remaining)
                 body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[i..<(i + take)]))
                 i += take
                 if remaining == take {
@@ -75,12 +76,12 @@ extension HTTPRequestParser {
                     fieldCount = 0
                     state = .fieldLineStart
                 } else {
-                    body.reserveCapacity(body.count + min(chunkSizeValue, 1 << 20))
                     state = .chunkData(remaining: chunkSizeValue)
                 }
 
             case .chunkData(let remaining):
                 let take = min(remaining, n - i)
+                growBody(toAppend: take, of: remaining)
                 body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[i..<(i + take)]))
                 i += take
                 state = remaining == take ? .chunkDataCR : .chunkData(remaining: remaining - take)
@@ -117,5 +118,18 @@ extension HTTPRequestParser {
         }
         consumed = base + n
         return (n, .needMoreData)
+    }
+
+    /// Makes room for `take` more body bytes out of `remaining` announced
+    /// ones (the rest of the body, or of the chunk). Grows by doubling until
+    /// a doubling would reach half the announced total, then to that total
+    /// exactly: a big upload ends in one buffer of its own size (no
+    /// doubling's overshoot), a client that only announces a size gets no
+    /// memory for it, and many small chunks cost amortised O(1) each.
+    private mutating func growBody(toAppend take: Int, of remaining: Int) {
+        guard body.count + take > body.capacity else { return }
+        let total = body.count + remaining
+        let doubled = max(body.count + take, 2 * body.capacity)
+        body.reserveCapacity(doubled >= total / 2 && total >= doubled / 2 ? total : doubled)
     }
 }

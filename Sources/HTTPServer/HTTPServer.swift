@@ -17,7 +17,7 @@ import Synchronization
 /// Threading: ``start()`` spawns ``ServerConfiguration/eventLoops``
 /// threads. Each owns a listening socket (`SO_REUSEPORT`, same port) and
 /// the connections it accepts; the handler runs on that thread, or on a
-/// Dispatch worker for bodies of ``ServerConfiguration/offloadBodyBytes``
+/// lower-priority worker thread for bodies of ``ServerConfiguration/offloadBodyBytes``
 /// or more. Every method here may be called from any thread.
 public final class HTTPServer: Sendable {
     private struct State {
@@ -117,6 +117,7 @@ public final class HTTPServer: Sendable {
         let deadline = MonotonicClock.now() &+ configuration.shutdownGracePeriod.nanoseconds
         let loops = state.withLock { $0.loops }
         for loop in loops { loop.post(.shutdown(deadline: deadline)) }
+        context.offload.stop()
     }
 
     /// Blocks until every event loop has stopped (at once if never started).
@@ -126,10 +127,20 @@ public final class HTTPServer: Sendable {
 
     /// Calls ``shutdown()`` when one of `signals` arrives.
     ///
-    /// Each signal's default action is disabled (`SIG_IGN`) and a Dispatch
-    /// signal source installed in its place; call this before anything can
-    /// send the signal. Example: `server.stopOnSignals([SIGTERM, SIGINT])`.
+    /// The signals are blocked in the calling thread and ignored, and a
+    /// Dispatch signal source takes them instead. Call it on the main thread
+    /// before `start()` and before anything can send the signal, so that
+    /// every thread started later inherits the mask.
+    /// Example: `server.stopOnSignals([SIGTERM, SIGINT])`.
     public func stopOnSignals(_ signals: [Int32]) {
+        // Dispatch reads signals through a signalfd, which only sees a signal
+        // that every thread blocks; an ignored, unblocked one is discarded
+        // when it is sent. So block them here (threads started later, such as
+        // the event loops, inherit the mask) and ignore them as a fallback.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
         for number in signals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

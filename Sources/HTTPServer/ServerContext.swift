@@ -16,6 +16,8 @@ final class ServerContext: Sendable {
     /// response so a request answered during shutdown says `Connection: close`
     /// even before its loop has seen the shutdown message.
     let shuttingDown = Atomic<Bool>(false)
+    /// Runs the handlers of big requests, below the loops' priority.
+    let offload: OffloadPool
 
     // Timeouts in nanoseconds.
     let headerTimeout: UInt64
@@ -32,6 +34,7 @@ final class ServerContext: Sendable {
     init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
         self.configuration = configuration
         self.handler = handler
+        offload = OffloadPool(threads: configuration.eventLoops)
         headerTimeout = configuration.headerReadTimeout.nanoseconds
         bodyTimeout = configuration.bodyReadTimeout.nanoseconds
         idleTimeout = configuration.idleTimeout.nanoseconds

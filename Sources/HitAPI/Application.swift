@@ -53,10 +53,10 @@ public final class Application: Sendable {
         if ["POST", "PUT", "PATCH"].contains(method) { try checkContentType(request) }
         switch (route, method) {
         case (.healthz, _):
-            return json(200) { w in w.beginObject(); w.key("status"); w.string("ok"); w.endObject() }
+            return json(200) { w in w.beginObject(); w.field("status"); w.string("ok"); w.endObject() }
         case (.readyz, _):
             if isShuttingDown() { throw Problem(503, "shutting-down", "Shutting down", "the service is draining and takes no new work") }
-            return json(200) { w in w.beginObject(); w.key("status"); w.string("ready"); w.endObject() }
+            return json(200) { w in w.beginObject(); w.field("status"); w.string("ready"); w.endObject() }
         case (.openAPI, _):
             var h = HTTPHeaders()
             h.set("Content-Type", "application/yaml; charset=utf-8")
@@ -79,13 +79,14 @@ public final class Application: Sendable {
         var w = JSONWriter(capacity: capacity)
         body(&w)
         var h = headers
-        h.set("Content-Type", "application/json; charset=utf-8")
+        h.add("Content-Type", "application/json; charset=utf-8")
         return HTTPResponse(status: status, headers: h, body: w.bytes)
     }
 
     /// SPEC §4: JSON, any `+json`, text/plain, form-urlencoded (curl -d) or none.
     private func checkContentType(_ request: HTTPRequest) throws(Problem) {
         guard let raw = request.headers["Content-Type"] else { return }
+        if raw == "application/json" { return }  // the usual case, without parsing
         let type = raw.split(separator: ";", maxSplits: 1).first.map { String($0).trimmed.lowercased() } ?? ""
         let accepted = type == "application/json" || type.hasSuffix("+json") || type == "text/plain"
             || type == "application/x-www-form-urlencoded" || type.isEmpty
@@ -106,15 +107,16 @@ public final class Application: Sendable {
 
     private func addCORS(to response: inout HTTPResponse, request: HTTPRequest) {
         let origins = configuration.corsOrigins
+        // Handlers never set these, so `add` (no search) is enough.
         if origins.contains("*") {
-            response.headers.set("Access-Control-Allow-Origin", "*")
+            response.headers.add("Access-Control-Allow-Origin", "*")
         } else if let origin = request.headers["Origin"], origins.contains(origin) {
-            response.headers.set("Access-Control-Allow-Origin", origin)
+            response.headers.add("Access-Control-Allow-Origin", origin)
             response.headers.add("Vary", "Origin")
         } else {
             return
         }
-        response.headers.set("Access-Control-Expose-Headers", "ETag, Location")
+        response.headers.add("Access-Control-Expose-Headers", "ETag, Location")
     }
 
     /// Runs `body` over the request body's bytes.

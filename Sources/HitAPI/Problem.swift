@@ -51,17 +51,17 @@ public struct Problem: Error, Sendable {
     var response: HTTPResponse {
         var w = JSONWriter()
         w.beginObject()
-        w.key("type"); w.string("/problems/\(slug)")
-        w.key("title"); w.string(title)
-        w.key("status"); w.int(status)
-        w.key("detail"); w.string(detail)
+        w.field("type"); w.string("/problems/\(slug)")
+        w.field("title"); w.string(title)
+        w.field("status"); w.int(status)
+        w.field("detail"); w.string(detail)
         if !issues.isEmpty {
-            w.key("errors")
+            w.field("errors")
             w.beginArray()
             for issue in issues {
                 w.beginObject()
-                w.key("pointer"); w.string(issue.pointer)
-                w.key("message"); w.string(issue.message)
+                w.field("pointer"); w.string(issue.pointer)
+                w.field("message"); w.string(issue.message)
                 w.endObject()
             }
             w.endArray()

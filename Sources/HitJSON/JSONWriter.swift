@@ -70,6 +70,18 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// Writes an object key known when the program is built (ASCII with
+    /// nothing to escape, which is not checked), without the escaping scan.
+    @inlinable
+    public mutating func field(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     /// Writes a string value (see ``appendQuoted(_:)`` for the escaping).
     @inlinable
     public mutating func string(_ s: String) {

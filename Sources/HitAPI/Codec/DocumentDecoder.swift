@@ -20,6 +20,10 @@ struct DocumentDecoder {
 
     var reader: JSONReader
     private(set) var path: [Token] = []
+    /// Key lists for open objects, one per nesting level, kept for reuse so
+    /// that decoding many small objects allocates none.
+    private var keyPool: [[String]] = []
+    private var keyLevel = 0
     private(set) var issues: [ValidationIssue] = []
     static let maxIssues = 100
 
@@ -186,6 +190,25 @@ struct DocumentDecoder {
             seen.append(key)
             return key
         }
+    }
+
+    /// An empty key list for the object about to be read (see `nextMember`);
+    /// give it back with `returnKeys` when the object is done.
+    mutating func borrowKeys() -> [String] {
+        defer { keyLevel += 1 }
+        guard keyLevel < keyPool.count else {
+            keyPool.append([])
+            return []
+        }
+        var keys: [String] = []
+        swap(&keys, &keyPool[keyLevel])
+        keys.removeAll(keepingCapacity: true)
+        return keys
+    }
+
+    mutating func returnKeys(_ keys: [String]) {
+        keyLevel -= 1
+        keyPool[keyLevel] = keys
     }
 
     /// Reports an unknown member and skips it.

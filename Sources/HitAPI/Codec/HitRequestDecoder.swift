@@ -53,7 +53,8 @@ public enum HitRequestDecoder {
         return try d.run { d in
             var batch = BatchQuery()
             guard try d.beginObject() else { return batch }
-            var seen: [String] = []
+            var seen = d.borrowKeys()
+            defer { d.returnKeys(seen) }
             while let key = try d.nextMember(&seen) {
                 switch key {
                 case "trace": batch.trace = try d.bool() ?? false
@@ -179,7 +180,8 @@ extension DocumentDecoder {
     mutating func pointQuery(_ extra: (inout DocumentDecoder, String) throws -> Bool) throws -> PointQuery? {
         guard try beginObject() else { return nil }
         var p = PointQuery(x: 0, y: 0)
-        var seen: [String] = []
+        var seen = borrowKeys()
+        defer { returnKeys(seen) }
         while let key = try nextMember(&seen) {
             switch key {
             case "x": p.x = try number() ?? 0
@@ -191,8 +193,10 @@ extension DocumentDecoder {
             }
         }
         for name in ["x", "y"] where !seen.contains(name) { try issue("is required", [.key(name)]) }
-        for issue in HitRequestDecoder.pointerIssues(p, at: pointer()) {
-            try self.issue(issue.message, [.key(String(issue.pointer.split(separator: "/").last!))])
+        if (p.pointer == nil) != (p.phase == nil) || (p.pointer.map { $0.isEmpty || $0.utf8.count > 128 } ?? false) {
+            for issue in HitRequestDecoder.pointerIssues(p, at: "") {
+                try self.issue(issue.message, [.key(String(issue.pointer.dropFirst()))])
+            }
         }
         return p
     }

@@ -9,14 +9,14 @@ enum HitResponseEncoder {
         scene: CompiledScene, to w: inout JSONWriter
     ) {
         w.beginObject()
-        w.key("scene"); w.string(sceneID)
-        w.key("version"); w.int(version)
-        w.key("x"); w.number(query.point.x)
-        w.key("y"); w.number(query.point.y)
+        w.field("scene"); w.string(sceneID)
+        w.field("version"); w.int(version)
+        w.field("x"); w.number(query.point.x)
+        w.field("y"); w.number(query.point.y)
         writeTarget(result, scene: scene, path: true, to: &w)
-        if query.trace { w.key("trace"); writeTrace(result.trace, scene: scene, to: &w) }
-        if let stack = result.stack { w.key("stack"); writeIDs(stack, scene: scene, to: &w) }
-        if let captured { w.key("captured"); w.bool(captured) }
+        if query.trace { w.field("trace"); writeTrace(result.trace, scene: scene, to: &w) }
+        if let stack = result.stack { w.field("stack"); writeIDs(stack, scene: scene, to: &w) }
+        if let captured { w.field("captured"); w.bool(captured) }
         w.endObject()
     }
 
@@ -27,38 +27,38 @@ enum HitResponseEncoder {
     ) {
         w.beginObject()
         writeTarget(result, scene: scene, path: false, to: &w)
-        if trace { w.key("trace"); writeTrace(result.trace, scene: scene, to: &w) }
-        if let stack = result.stack { w.key("stack"); writeIDs(stack, scene: scene, to: &w) }
-        if let captured { w.key("captured"); w.bool(captured) }
+        if trace { w.field("trace"); writeTrace(result.trace, scene: scene, to: &w) }
+        if let stack = result.stack { w.field("stack"); writeIDs(stack, scene: scene, to: &w) }
+        if let captured { w.field("captured"); w.bool(captured) }
         w.endObject()
     }
 
     /// `layer`, (`path`,) `action`, `actionLayer` (and `local` with `path`).
     private static func writeTarget(_ result: HitResult, scene: CompiledScene, path: Bool, to w: inout JSONWriter) {
         guard let target = result.target else {
-            w.key("layer"); w.null()
-            if path { w.key("path"); w.null() }
-            w.key("action"); w.null()
-            w.key("actionLayer"); w.null()
-            if path { w.key("local"); w.null() }
+            w.field("layer"); w.null()
+            if path { w.field("path"); w.null() }
+            w.field("action"); w.null()
+            w.field("actionLayer"); w.null()
+            if path { w.field("local"); w.null() }
             return
         }
-        w.key("layer"); w.string(scene.ids[target])
+        w.field("layer"); w.string(scene.ids[target])
         if path {
-            w.key("path")
+            w.field("path")
             w.beginArray()
             for id in scene.path(to: target) { w.string(id) }
             w.endArray()
         }
         if let (action, layer) = scene.action(for: target) {
-            w.key("action"); w.string(action)
-            w.key("actionLayer"); w.string(scene.ids[layer])
+            w.field("action"); w.string(action)
+            w.field("actionLayer"); w.string(scene.ids[layer])
         } else {
-            w.key("action"); w.null()
-            w.key("actionLayer"); w.null()
+            w.field("action"); w.null()
+            w.field("actionLayer"); w.null()
         }
         if path {
-            w.key("local")
+            w.field("local")
             if let local = result.local { SceneEncoder.writeXY(local, to: &w) } else { w.null() }
         }
     }
@@ -73,7 +73,7 @@ enum HitResponseEncoder {
         w.beginArray()
         for entry in trace {
             w.beginObject()
-            w.key("layer")
+            w.field("layer")
             if entry.layer >= 0 {
                 w.string(scene.ids[entry.layer])
             } else if case .captureDropped(_, let layer, _)? = entry.detail {
@@ -81,10 +81,10 @@ enum HitResponseEncoder {
             } else {
                 w.null()
             }
-            w.key("decision"); w.string(entry.decision.rawValue)
-            w.key("reason"); w.string(entry.reason.rawValue)
-            if let detail = entry.detail { w.key("detail"); w.string(detail.description) }
-            if let local = entry.local { w.key("local"); SceneEncoder.writeXY(local, to: &w) }
+            w.field("decision"); w.string(entry.decision.rawValue)
+            w.field("reason"); w.string(entry.reason.rawValue)
+            if let detail = entry.detail { w.field("detail"); w.string(detail.description) }
+            if let local = entry.local { w.field("local"); SceneEncoder.writeXY(local, to: &w) }
             w.endObject()
         }
         w.endArray()

@@ -42,7 +42,8 @@ extension SceneDecoding {
     private mutating func shapeCountingVertices(compoundDepth: Int) throws -> (Shape?, Int) {
         guard try d.beginObject() else { return (nil, 0) }
         var f = ShapeFields()
-        var seen: [String] = []
+        var seen = d.borrowKeys()
+        defer { d.returnKeys(seen) }
         let issuesBefore = d.issues.count
         while let key = try d.nextMember(&seen) {
             switch key {

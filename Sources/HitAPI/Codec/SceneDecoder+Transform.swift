@@ -7,7 +7,8 @@ extension SceneDecoding {
         guard try d.beginObject() else { return nil }
         var parts = TransformParts()
         var matrix: Affine?
-        var seen: [String] = []
+        var seen = d.borrowKeys()
+        defer { d.returnKeys(seen) }
         let issuesBefore = d.issues.count
         while let key = try d.nextMember(&seen) {
             switch key {
@@ -69,7 +70,8 @@ extension SceneDecoding {
         }
         guard try d.beginObject() else { return nil }
         var sides: [String: Double] = [:]
-        var seen: [String] = []
+        var seen = d.borrowKeys()
+        defer { d.returnKeys(seen) }
         while let key = try d.nextMember(&seen) {
             switch key {
             case "top", "right", "bottom", "left": sides[key] = try d.nonNegative()

@@ -44,7 +44,8 @@ struct SceneDecoding: DecodingPass {
     mutating func scene() throws -> Scene {
         var scene = Scene()
         guard try d.beginObject() else { return scene }
-        var seen: [String] = []
+        var seen = d.borrowKeys()
+        defer { d.returnKeys(seen) }
         while let key = try d.nextMember(&seen) {
             switch key {
             case "id": scene.id = try d.identifier(maxLength: 128, extraAllowed: "._-")
@@ -90,7 +91,8 @@ struct SceneDecoding: DecodingPass {
         }
         var layer = Layer(id: "")
         guard try d.beginObject() else { return nil }
-        var seen: [String] = []
+        var seen = d.borrowKeys()
+        defer { d.returnKeys(seen) }
         while let key = try d.nextMember(&seen) {
             switch key {
             case "id":

@@ -7,11 +7,11 @@ enum SceneEncoder {
     /// The scene document with `id` and `version` set (SPEC §4.1 `GET /scenes/{id}`).
     static func write(_ scene: Scene, id: String, version: Int, to w: inout JSONWriter) {
         w.beginObject()
-        w.key("id"); w.string(id)
-        w.key("version"); w.int(version)
-        if let width = scene.width { w.key("width"); w.number(width) }
-        if let height = scene.height { w.key("height"); w.number(height) }
-        w.key("layers")
+        w.field("id"); w.string(id)
+        w.field("version"); w.int(version)
+        if let width = scene.width { w.field("width"); w.number(width) }
+        if let height = scene.height { w.field("height"); w.number(height) }
+        w.field("layers")
         w.beginArray()
         for layer in scene.layers { write(layer, children: true, to: &w) }
         w.endArray()
@@ -21,12 +21,12 @@ enum SceneEncoder {
     /// One layer; its `children` only when `children` is true.
     static func write(_ layer: Layer, children: Bool, to w: inout JSONWriter) {
         w.beginObject()
-        w.key("id"); w.string(layer.id)
-        if let action = layer.action { w.key("action"); w.string(action) }
-        if let shape = layer.shape { w.key("shape"); write(shape, to: &w) }
-        if let shape = layer.hitShape { w.key("hitShape"); write(shape, to: &w) }
+        w.field("id"); w.string(layer.id)
+        if let action = layer.action { w.field("action"); w.string(action) }
+        if let shape = layer.shape { w.field("shape"); write(shape, to: &w) }
+        if let shape = layer.hitShape { w.field("hitShape"); write(shape, to: &w) }
         if let slop = layer.hitSlop {
-            w.key("hitSlop")
+            w.field("hitSlop")
             switch slop {
             case .uniform(let d): w.number(d)
             case .insets(let top, let right, let bottom, let left):
@@ -37,16 +37,16 @@ enum SceneEncoder {
                 w.endObject()
             }
         }
-        if let t = layer.transform { w.key("transform"); write(t, to: &w) }
-        if let z = layer.zIndex { w.key("zIndex"); w.number(z) }
-        if let pe = layer.pointerEvents { w.key("pointerEvents"); w.string(pe.rawValue) }
-        if let hidden = layer.hidden { w.key("hidden"); w.bool(hidden) }
-        if let opacity = layer.opacity { w.key("opacity"); w.number(opacity) }
-        if let clip = layer.clipChildren { w.key("clipChildren"); w.bool(clip) }
-        if let draggable = layer.draggable { w.key("draggable"); w.bool(draggable) }
-        if let color = layer.color { w.key("color"); w.string(color) }
+        if let t = layer.transform { w.field("transform"); write(t, to: &w) }
+        if let z = layer.zIndex { w.field("zIndex"); w.number(z) }
+        if let pe = layer.pointerEvents { w.field("pointerEvents"); w.string(pe.rawValue) }
+        if let hidden = layer.hidden { w.field("hidden"); w.bool(hidden) }
+        if let opacity = layer.opacity { w.field("opacity"); w.number(opacity) }
+        if let clip = layer.clipChildren { w.field("clipChildren"); w.bool(clip) }
+        if let draggable = layer.draggable { w.field("draggable"); w.bool(draggable) }
+        if let color = layer.color { w.field("color"); w.string(color) }
         if children, let kids = layer.children {
-            w.key("children")
+            w.field("children")
             w.beginArray()
             for kid in kids { write(kid, children: true, to: &w) }
             w.endArray()
@@ -56,39 +56,39 @@ enum SceneEncoder {
 
     static func write(_ shape: Shape, to w: inout JSONWriter) {
         w.beginObject()
-        w.key("type"); w.string(shape.geometry.typeName)
+        w.field("type"); w.string(shape.geometry.typeName)
         switch shape.geometry {
         case .rect(let x, let y, let width, let height, let cornerRadius):
-            w.key("x"); w.number(x)
-            w.key("y"); w.number(y)
-            w.key("width"); w.number(width)
-            w.key("height"); w.number(height)
-            if let r = cornerRadius { w.key("cornerRadius"); w.number(r) }
+            w.field("x"); w.number(x)
+            w.field("y"); w.number(y)
+            w.field("width"); w.number(width)
+            w.field("height"); w.number(height)
+            if let r = cornerRadius { w.field("cornerRadius"); w.number(r) }
         case .ellipse(let cx, let cy, let rx, let ry):
-            w.key("cx"); w.number(cx)
-            w.key("cy"); w.number(cy)
-            w.key("rx"); w.number(rx)
-            w.key("ry"); w.number(ry)
+            w.field("cx"); w.number(cx)
+            w.field("cy"); w.number(cy)
+            w.field("rx"); w.number(rx)
+            w.field("ry"); w.number(ry)
         case .circle(let cx, let cy, let r):
-            w.key("cx"); w.number(cx)
-            w.key("cy"); w.number(cy)
-            w.key("r"); w.number(r)
+            w.field("cx"); w.number(cx)
+            w.field("cy"); w.number(cy)
+            w.field("r"); w.number(r)
         case .polygon(let points), .polyline(let points):
-            w.key("points")
+            w.field("points")
             w.beginArray()
             for p in points { writePair(p, to: &w) }
             w.endArray()
         case .path(let d, _):
-            w.key("d"); w.string(d)
+            w.field("d"); w.string(d)
         case .compound(let shapes):
-            w.key("shapes")
+            w.field("shapes")
             w.beginArray()
             for s in shapes { write(s, to: &w) }
             w.endArray()
         }
-        if let rule = shape.fillRule { w.key("fillRule"); w.string(rule.rawValue) }
-        if let fill = shape.fill { w.key("fill"); w.bool(fill) }
-        if let stroke = shape.stroke { w.key("stroke"); w.number(stroke) }
+        if let rule = shape.fillRule { w.field("fillRule"); w.string(rule.rawValue) }
+        if let fill = shape.fill { w.field("fill"); w.bool(fill) }
+        if let stroke = shape.stroke { w.field("stroke"); w.number(stroke) }
         w.endObject()
     }
 
@@ -96,19 +96,19 @@ enum SceneEncoder {
         w.beginObject()
         switch transform {
         case .matrix(let m):
-            w.key("matrix")
+            w.field("matrix")
             w.beginArray()
             for v in [m.a, m.b, m.c, m.d, m.e, m.f] { w.number(v) }
             w.endArray()
         case .parts(let p):
-            if let t = p.translate { w.key("translate"); writePair(t, to: &w) }
-            if let r = p.rotate { w.key("rotate"); w.number(r) }
+            if let t = p.translate { w.field("translate"); writePair(t, to: &w) }
+            if let r = p.rotate { w.field("rotate"); w.number(r) }
             switch p.scale {
-            case .uniform(let s)?: w.key("scale"); w.number(s)
-            case .xy(let sx, let sy)?: w.key("scale"); writePair(Point(sx, sy), to: &w)
+            case .uniform(let s)?: w.field("scale"); w.number(s)
+            case .xy(let sx, let sy)?: w.field("scale"); writePair(Point(sx, sy), to: &w)
             case nil: break
             }
-            if let o = p.origin { w.key("origin"); writePair(o, to: &w) }
+            if let o = p.origin { w.field("origin"); writePair(o, to: &w) }
         }
         w.endObject()
     }
@@ -124,24 +124,24 @@ enum SceneEncoder {
     /// `{"x": …, "y": …}`.
     static func writeXY(_ p: Point, to w: inout JSONWriter) {
         w.beginObject()
-        w.key("x"); w.number(p.x)
-        w.key("y"); w.number(p.y)
+        w.field("x"); w.number(p.x)
+        w.field("y"); w.number(p.y)
         w.endObject()
     }
 
     /// A scene summary (SPEC §4.1): id, version, layer count and bounds.
     static func writeSummary(id: String, version: Int, scene: CompiledScene, to w: inout JSONWriter) {
         w.beginObject()
-        w.key("id"); w.string(id)
-        w.key("version"); w.int(version)
-        w.key("layers"); w.int(scene.layerCount)
-        w.key("bounds")
+        w.field("id"); w.string(id)
+        w.field("version"); w.int(version)
+        w.field("layers"); w.int(scene.layerCount)
+        w.field("bounds")
         if let b = scene.bounds {
             w.beginObject()
-            w.key("x"); w.number(b.minX)
-            w.key("y"); w.number(b.minY)
-            w.key("width"); w.number(b.width)
-            w.key("height"); w.number(b.height)
+            w.field("x"); w.number(b.minX)
+            w.field("y"); w.number(b.minY)
+            w.field("width"); w.number(b.width)
+            w.field("height"); w.number(b.height)
             w.endObject()
         } else {
             w.null()

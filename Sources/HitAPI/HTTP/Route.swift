@@ -10,23 +10,42 @@ enum Route: Equatable {
     case layer(scene: String, layer: String)
 
     /// Matches a raw path (percent-encoded segments are decoded); nil for an unknown path.
+    /// - Complexity: O(path length), at most four segments looked at.
     init?(path: String) {
-        let raw = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard raw.first == "", raw.count >= 2 else { return nil }
-        var segments: [String] = []
-        for s in raw.dropFirst() {
-            guard let decoded = Route.percentDecoded(s) else { return nil }
-            segments.append(decoded)
+        // Split on "/" by bytes: at most 4 segments after the leading slash.
+        var path = path
+        let split = path.withUTF8 { bytes -> [String]? in
+            guard bytes.first == UInt8(ascii: "/") else { return nil }
+            var segments: [String] = []
+            segments.reserveCapacity(4)
+            var start = 1
+            while true {
+                guard segments.count < 4 else { return nil }
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+                guard let segment = Route.percentDecoded(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
+                segments.append(segment)
+                guard end < bytes.count else { return segments }
+                start = end + 1
+            }
         }
-        switch (segments.count, segments[0]) {
-        case (1, "healthz"): self = .healthz
-        case (1, "readyz"): self = .readyz
-        case (1, "openapi.yaml"): self = .openAPI
-        case (1, "scenes"): self = .scenes
-        case (2, "scenes") where !segments[1].isEmpty: self = .scene(segments[1])
-        case (3, "scenes") where segments[2] == "hit" && !segments[1].isEmpty: self = .hit(segments[1])
-        case (3, "scenes") where segments[2] == "hits" && !segments[1].isEmpty: self = .hits(segments[1])
-        case (4, "scenes") where segments[2] == "layers" && !segments[1].isEmpty && !segments[3].isEmpty:
+        guard let segments = split else { return nil }
+        guard segments[0] == "scenes" else {
+            switch (segments.count, segments[0]) {
+            case (1, "healthz"): self = .healthz
+            case (1, "readyz"): self = .readyz
+            case (1, "openapi.yaml"): self = .openAPI
+            default: return nil
+            }
+            return
+        }
+        if segments.count > 1 && segments[1].isEmpty { return nil }
+        switch segments.count {
+        case 1: self = .scenes
+        case 2: self = .scene(segments[1])
+        case 3 where segments[2] == "hit": self = .hit(segments[1])
+        case 3 where segments[2] == "hits": self = .hits(segments[1])
+        case 4 where segments[2] == "layers" && !segments[3].isEmpty:
             self = .layer(scene: segments[1], layer: segments[3])
         default: return nil
         }
@@ -44,20 +63,31 @@ enum Route: Equatable {
         }
     }
 
-    /// RFC 3986 percent-decoding of one path segment (`+` stays `+`).
-    static func percentDecoded(_ s: Substring) -> String? {
-        guard s.contains("%") else { return String(s) }
+    /// RFC 3986 percent-decoding of one path segment (`+` stays `+`); nil
+    /// for a bad escape or bytes that are not UTF-8.
+    static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 >= 0x80 }) {
+            return String(decoding: bytes, as: UTF8.self)  // plain ASCII: the fast path
+        }
         var out: [UInt8] = []
-        var bytes = s.utf8.makeIterator()
-        while let b = bytes.next() {
-            guard b == UInt8(ascii: "%") else {
-                out.append(b)
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "%") else {
+                out.append(bytes[i])
+                i += 1
                 continue
             }
-            guard let h = bytes.next().flatMap(hexDigit), let l = bytes.next().flatMap(hexDigit) else { return nil }
+            guard i + 2 < bytes.count, let h = hexDigit(bytes[i + 1]), let l = hexDigit(bytes[i + 2]) else { return nil }
             out.append(h << 4 | l)
+            i += 3
         }
         return String(validating: out, as: UTF8.self)
+    }
+
+    static func percentDecoded(_ s: Substring) -> String? {
+        var text = String(s)
+        return text.withUTF8 { percentDecoded($0) }
     }
 
     static func hexDigit(_ c: UInt8) -> UInt8? {

@@ -35,41 +35,47 @@ extension Application {
         } catch {
             throw Problem.invalidRequest(error)
         }
-        var last = try snapshot(id)
-        var w = JSONWriter(capacity: 64 + batch.points.count * (batch.trace ? 400 : 64))
-        var results = JSONWriter(capacity: 0)
-        swap(&results, &w)
+        var snapshot = try self.snapshot(id)
+        var scene = snapshot.compiled  // one copy for the batch, not one per point
+        var results = JSONWriter(capacity: 64 + batch.points.count * (batch.trace ? 400 : 64))
         results.beginArray()
         for point in batch.points {
-            let (result, captured, snapshot) = try route(point, in: id, trace: batch.trace, all: batch.all, snapshot: last)
-            last = snapshot
-            HitResponseEncoder.writeBatchResult(result, trace: batch.trace, captured: captured, scene: snapshot.compiled, to: &results)
+            if let pointer = point.pointer, let phase = point.phase {
+                let (outcome, after) = try store.pointerEvent(
+                    id, pointer: pointer, phase: phase, at: point.point, trace: batch.trace, all: batch.all)
+                if after.version != snapshot.version {
+                    snapshot = after
+                    scene = after.compiled
+                }
+                HitResponseEncoder.writeBatchResult(outcome.result, trace: batch.trace, captured: outcome.captured, scene: scene, to: &results)
+            } else {
+                let result = scene.hit(point.point, trace: batch.trace, all: batch.all)
+                HitResponseEncoder.writeBatchResult(result, trace: batch.trace, captured: nil, scene: scene, to: &results)
+            }
         }
         results.endArray()
         return json(200, capacity: results.bytes.count + 64) { w in
             w.beginObject()
-            w.key("scene"); w.string(last.id)
-            w.key("version"); w.int(last.version)
-            w.key("results"); w.raw(results.bytes)
+            w.field("scene"); w.string(snapshot.id)
+            w.field("version"); w.int(snapshot.version)
+            w.field("results"); w.raw(results.bytes)
             w.endObject()
         }
     }
 
     /// Routes one point: through the scene's pointer sessions when it
-    /// carries a pointer and phase, else against a snapshot (`snapshot` if
-    /// given, to keep a batch on one version).
+    /// carries a pointer and phase, else against the current snapshot.
     /// - Returns: the result, `captured` (nil without a pointer) and the
     ///   snapshot the answer describes.
     private func route(
-        _ point: PointQuery, in id: String, trace: Bool, all: Bool, snapshot given: SceneSnapshot? = nil
+        _ point: PointQuery, in id: String, trace: Bool, all: Bool
     ) throws(Problem) -> (HitResult, Bool?, SceneSnapshot) {
         if let pointer = point.pointer, let phase = point.phase {
             let (outcome, snapshot) = try store.pointerEvent(
                 id, pointer: pointer, phase: phase, at: point.point, trace: trace, all: all)
             return (outcome.result, outcome.captured, snapshot)
         }
-        let snapshot: SceneSnapshot
-        if let given { snapshot = given } else { snapshot = try self.snapshot(id) }
+        let snapshot = try self.snapshot(id)
         return (snapshot.compiled.hit(point.point, trace: trace, all: all), nil, snapshot)
     }
 }

@@ -8,7 +8,7 @@ extension Application {
         let scenes = store.all()
         return json(200) { w in
             w.beginObject()
-            w.key("scenes")
+            w.field("scenes")
             w.beginArray()
             for s in scenes { SceneEncoder.writeSummary(id: s.id, version: s.version, scene: s.compiled, to: &w) }
             w.endArray()

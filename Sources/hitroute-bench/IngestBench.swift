@@ -1,0 +1,27 @@
+// `hitroute-bench ingest N`: decode, validate and compile a big scene.
+import HitAPI
+import HitRouting
+
+func benchIngest(count: Int) {
+    let body = polygonSceneJSON(count: count)
+    let mb = Double(body.count) / 1e6
+    var decodeTimes: [Double] = [], compileTimes: [Double] = []
+    let rssBefore = peakRSS()
+    for _ in 0..<3 {
+        let t0 = now()
+        let scene = try! body.withUnsafeBufferPointer { try SceneDecoder.decode($0, limits: SceneLimits()) }
+        let t1 = now()
+        let compiled = LiveScene(scene)
+        let t2 = now()
+        consume(compiled)
+        decodeTimes.append(t1 - t0)
+        compileTimes.append(t2 - t1)
+    }
+    let decode = median(decodeTimes), compile = median(compileTimes)
+    print("ingest: \(count) polygons, \(fixed(mb, width: 1)) MB of JSON (median of 3)")
+    print("  decode + validate: \(fixed(decode * 1000)) ms  \(fixed(mb / decode)) MB/s")
+    print("  compile + index:   \(fixed(compile * 1000)) ms")
+    print("  end to end:        \(fixed(mb / (decode + compile))) MB/s")
+    print("  peak RSS growth:   \(fixed(Double(peakRSS() - rssBefore) / 1e6)) MB (\(fixed(Double(peakRSS() - rssBefore) / Double(body.count), width: 1))× the body)")
+}
+
