@@ -74,7 +74,10 @@ build() {
 }
 build --scratch-path "$SCRATCH/service" --product hitroute
 build --scratch-path "$SCRATCH/service" --product hitroute-bench
-build --package-path Benchmarks/inproc --scratch-path "$SCRATCH/inproc"
+# The repository is a path dependency of Benchmarks/inproc: without this flag
+# SwiftPM reuses its cached build manifest and misses source files added since
+# the last build (seen after merges: "cannot find 'OffloadPool' in scope").
+build --package-path Benchmarks/inproc --scratch-path "$SCRATCH/inproc" --disable-build-manifest-caching
 BIN=$(swift build -c release --scratch-path "$SCRATCH/service" --show-bin-path)
 INPROC=$(swift build -c release --package-path Benchmarks/inproc --scratch-path "$SCRATCH/inproc" --show-bin-path)
 
