@@ -247,6 +247,9 @@ class Bench:
         self.servers = {}
         p, port = self.start_hitroute("hitroute")
         self.servers["hitroute"] = (p, port)
+        # Info: one event loop, like nginx's one worker (wrk shares the 2 cores).
+        p, port = self.start_hitroute("hitroute-1t", ["--threads", "1"])
+        self.servers["hitroute-1t"] = (p, port)
         # nginx: a copy of peers/nginx.conf with the chosen port, prefix in the work dir
         port = self.port()
         prefix = os.path.join(self.workdir, "nginx")
@@ -281,8 +284,9 @@ class Bench:
 
     def check_ring_answers(self):
         ring = open(os.path.join(REPO, "examples", "ring-over-button.json"), "rb").read()
-        status, body = request(self.hport(), "PUT", "/scenes/ring-demo", ring)
-        assert status in (200, 201), (status, body)
+        for name in ("hitroute", "hitroute-1t"):
+            status, body = request(self.servers[name][1], "PUT", "/scenes/ring-demo", ring)
+            assert status in (200, 201), (status, body)
         pts = [((k * 37) % 260 - 10, (k * 53 + 17) % 260 - 10) for k in range(64)]
         # Off every outline (SPEC §2.2: a point exactly on a curved outline may go either way).
         pts += [(120, 120), (210, 120), (10, 10), (120.5, 0.25), (239.999, 239.999), (240, 240), (71.9, 120), (168.1, 120)]
@@ -322,6 +326,8 @@ class Bench:
             ("single-trace:hitroute", "hitroute", "hit.lua", 16, {"HIT_TRACE": "1"}),
             ("c64:hitroute", "hitroute", "hit.lua", 64, {}),
             ("c64:nginx", "nginx", "hit.lua", 64, {}),
+            ("single:hitroute-1t", "hitroute-1t", "hit.lua", 16, {}),
+            ("c64:hitroute-1t", "hitroute-1t", "hit.lua", 64, {}),
             ("batch:hitroute", "hitroute", "hits100.lua", 16, {}),
             ("batch:node-cluster-2", "node-cluster-2", "hits100.lua", 16, {}),
             ("batch:node-1", "node-1", "hits100.lua", 16, {}),
@@ -738,6 +744,10 @@ class Bench:
                 "single-trace:hitroute:rps", "single:nginx:rps", "≥ 0.4×", lambda r: r >= 0.4)
         compare("1 p99 latency at 64 conns (ms) vs nginx", "c64:hitroute:p99", "c64:nginx:p99", "≤ 2×",
                 lambda r: r <= 2, scale=1e3, fmt="{:.2f}")
+        compare("1 (info) hitroute `--threads 1`, single hit, trace off, 16 conns (req/s) vs nginx",
+                "single:hitroute-1t:rps", "single:nginx:rps", "(≥ 0.6×)", lambda r: r >= 0.6)
+        compare("1 (info) hitroute `--threads 1`, p99 latency at 64 conns (ms) vs nginx", "c64:hitroute-1t:p99",
+                "c64:nginx:p99", "(≤ 2×)", lambda r: r <= 2, scale=1e3, fmt="{:.2f}")
         for peer, label in (("node-cluster-2", "Node cluster, 2 procs"), ("node-1", "Node, 1 proc"),
                             ("python-asyncio", "Python asyncio"), ("python-starlette", "uvicorn+Starlette")):
             compare(f"1 single hit, trace off, 16 conns (req/s) vs {label}", "single:hitroute:rps",
@@ -813,7 +823,8 @@ class Bench:
         out = [f"# Latest benchmark results\n", head + "\n", table + "\n", "## Notes\n"]
         out += [f"- {n}" for n in self.notes]
         out.append(f"- nginx's fixed body is {self.nginx_body} bytes; hitroute runs with its default event-loop "
-                   "threads (one per core); nginx 1 worker; Node cluster 2 workers; Python peers 1 process each.")
+                   "threads (one per core) in every row except the two `--threads 1` info rows; nginx 1 worker; "
+                   "Node cluster 2 workers; Python peers 1 process each.")
         out.append(f"- big-scene workers: {json.dumps(self.big_info)}")
         out.append(f"- server VmRSS after each isolation round (MB): {[round(x / 1024) for x in self.iso_rss]}")
         out.append("\n## In-process ingest (`hitroute-bench ingest`)\n\n```\n" + self.inproc_ingest_text + "\n```\n")
