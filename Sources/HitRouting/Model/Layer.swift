@@ -7,21 +7,55 @@ public struct Layer: Sendable {
     public var action: String?
     /// The drawn geometry, in the layer's local coordinates.
     public var shape: Shape?
-    /// The region that receives hits; defaults to `shape`.
-    public var hitShape: Shape?
-    public var hitSlop: HitSlop?
-    /// Maps local coordinates to the parent's.
-    public var transform: Transform?
-    public var zIndex: Double?
-    public var pointerEvents: PointerEvents?
-    public var hidden: Bool?
-    public var opacity: Double?
-    public var clipChildren: Bool?
-    public var draggable: Bool?
-    /// Rendering only; never affects hits.
-    public var color: String?
     /// Back to front, in this layer's local coordinates.
     public var children: [Layer]?
+    /// The fields most layers leave out, kept out of line (copy on write) so
+    /// that a scene of many plain layers stays small.
+    private var extras: Extras?
+
+    /// The region that receives hits; defaults to `shape`.
+    public var hitShape: Shape? {
+        get { extras?.hitShape }
+        set { modifyExtras { $0.hitShape = newValue } }
+    }
+    public var hitSlop: HitSlop? {
+        get { extras?.hitSlop }
+        set { modifyExtras { $0.hitSlop = newValue } }
+    }
+    /// Maps local coordinates to the parent's.
+    public var transform: Transform? {
+        get { extras?.transform }
+        set { modifyExtras { $0.transform = newValue } }
+    }
+    public var zIndex: Double? {
+        get { extras?.zIndex }
+        set { modifyExtras { $0.zIndex = newValue } }
+    }
+    public var pointerEvents: PointerEvents? {
+        get { extras?.pointerEvents }
+        set { modifyExtras { $0.pointerEvents = newValue } }
+    }
+    public var hidden: Bool? {
+        get { extras?.hidden }
+        set { modifyExtras { $0.hidden = newValue } }
+    }
+    public var opacity: Double? {
+        get { extras?.opacity }
+        set { modifyExtras { $0.opacity = newValue } }
+    }
+    public var clipChildren: Bool? {
+        get { extras?.clipChildren }
+        set { modifyExtras { $0.clipChildren = newValue } }
+    }
+    public var draggable: Bool? {
+        get { extras?.draggable }
+        set { modifyExtras { $0.draggable = newValue } }
+    }
+    /// Rendering only; never affects hits.
+    public var color: String? {
+        get { extras?.color }
+        set { modifyExtras { $0.color = newValue } }
+    }
 
     public init(
         id: String, action: String? = nil, shape: Shape? = nil, hitShape: Shape? = nil,
@@ -33,21 +67,62 @@ public struct Layer: Sendable {
         self.id = id
         self.action = action
         self.shape = shape
-        self.hitShape = hitShape
-        self.hitSlop = hitSlop
-        self.transform = transform
-        self.zIndex = zIndex
-        self.pointerEvents = pointerEvents
-        self.hidden = hidden
-        self.opacity = opacity
-        self.clipChildren = clipChildren
-        self.draggable = draggable
-        self.color = color
         self.children = children
+        let fields = Fields(
+            hitShape: hitShape, hitSlop: hitSlop, transform: transform, zIndex: zIndex,
+            pointerEvents: pointerEvents, hidden: hidden, opacity: opacity, clipChildren: clipChildren,
+            draggable: draggable, color: color)
+        if !fields.isEmpty { extras = Extras(fields) }
     }
 
     /// The shape that receives hits: `hitShape`, else `shape`.
     public var effectiveHitShape: Shape? { hitShape ?? shape }
+
+    /// The out-of-line fields, all optional as submitted.
+    struct Fields: Sendable {
+        var hitShape: Shape?
+        var hitSlop: HitSlop?
+        var transform: Transform?
+        var zIndex: Double?
+        var pointerEvents: PointerEvents?
+        var hidden: Bool?
+        var opacity: Double?
+        var clipChildren: Bool?
+        var draggable: Bool?
+        var color: String?
+
+        var isEmpty: Bool {
+            hitShape == nil && hitSlop == nil && transform == nil && zIndex == nil && pointerEvents == nil
+                && hidden == nil && opacity == nil && clipChildren == nil && draggable == nil && color == nil
+        }
+    }
+
+    /// A box for `Fields`, shared between copies of a layer until one of
+    /// them changes (then that one gets its own).
+    final class Extras: @unchecked Sendable {  // mutated only while uniquely referenced
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+        var hitShape: Shape? { get { fields.hitShape } set { fields.hitShape = newValue } }
+        var hitSlop: HitSlop? { get { fields.hitSlop } set { fields.hitSlop = newValue } }
+        var transform: Transform? { get { fields.transform } set { fields.transform = newValue } }
+        var zIndex: Double? { get { fields.zIndex } set { fields.zIndex = newValue } }
+        var pointerEvents: PointerEvents? { get { fields.pointerEvents } set { fields.pointerEvents = newValue } }
+        var hidden: Bool? { get { fields.hidden } set { fields.hidden = newValue } }
+        var opacity: Double? { get { fields.opacity } set { fields.opacity = newValue } }
+        var clipChildren: Bool? { get { fields.clipChildren } set { fields.clipChildren = newValue } }
+        var draggable: Bool? { get { fields.draggable } set { fields.draggable = newValue } }
+        var color: String? { get { fields.color } set { fields.color = newValue } }
+    }
+
+    private mutating func modifyExtras(_ change: (Extras) -> Void) {
+        if extras == nil {
+            extras = Extras(Fields())
+        } else if !isKnownUniquelyReferenced(&extras!) {
+            extras = Extras(extras!.fields)
+        }
+        change(extras!)
+        if extras!.fields.isEmpty { extras = nil }
+    }
 }
 
 /// SPEC §2.1 `pointerEvents`.
