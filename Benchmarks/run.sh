@@ -6,7 +6,7 @@
 # hitroute-bench and the in-process bench in release mode, then runs
 # Benchmarks/harness.py: every server on a free loopback port under a bounded
 # lifetime, interleaved rounds, one markdown table printed and written to
-# Benchmarks/results/latest.md. Full run ≈ 15 min, --quick ≈ 5 min.
+# Benchmarks/results/latest.md. Full run ≈ 11–14 min, --quick ≈ 5 min (plus the first build).
 # The optional PostGIS peer (postgresql-postgis from Debian, psycopg from
 # PyPI) is installed and run unless --no-postgis; if it cannot be had, the
 # run goes on without it and says so.
