@@ -33,10 +33,26 @@ func fixed(_ x: Double, width: Int = 8) -> String {
 /// A sink the optimiser cannot see through.
 @inline(never) func consume<T>(_ x: T) { withExtendedLifetime(x) {} }
 
-/// Peak resident memory of this process so far, in bytes.
-func peakRSS() -> Int {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return usage.ru_maxrss * 1024
+/// This process's resident memory (`VmRSS`) and its high-water mark since
+/// the last `resetPeakRSS()` (`VmHWM`), in bytes, from /proc/self/status.
+func residentMemory() -> (current: Int, peak: Int) {
+    guard let file = fopen("/proc/self/status", "r") else { return (0, 0) }
+    defer { fclose(file) }
+    var current = 0, peak = 0
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(cString: line)
+        let kB = Int(text.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+        if text.hasPrefix("VmRSS:") { current = kB * 1024 }
+        if text.hasPrefix("VmHWM:") { peak = kB * 1024 }
+    }
+    return (current, peak)
 }
 
+/// Resets the kernel's high-water mark of resident memory to the current
+/// value (Linux: writing 5 to /proc/self/clear_refs).
+func resetPeakRSS() {
+    guard let file = fopen("/proc/self/clear_refs", "w") else { return }
+    fputs("5", file)
+    fclose(file)
+}

@@ -159,19 +159,21 @@ extension SceneDecoding {
             return nil
         }
         try d.reader.beginArray()
-        var out: [Point] = []
+        // Read into a reused scratch buffer, then keep an exact-size copy:
+        // growing the kept array by doubling would waste up to half of it.
+        scratchPoints.removeAll(keepingCapacity: true)
         var valid = true
         while try d.reader.nextElement() {
-            guard out.count < limits.maxVertices else {
+            guard scratchPoints.count < limits.maxVertices else {
                 try d.issue("has more than \(limits.maxVertices) points")
                 try d.reader.skipValue()
                 while try d.reader.nextElement() { try d.reader.skipValue() }
                 return nil
             }
-            d.push(out.count)
-            if let p = try d.point() { out.append(p) } else { valid = false; out.append(.zero) }
+            d.push(scratchPoints.count)
+            if let p = try d.point() { scratchPoints.append(p) } else { valid = false; scratchPoints.append(.zero) }
             d.pop()
         }
-        return valid ? out : nil
+        return valid ? Array(scratchPoints[...]) : nil  // a slice copies into an exact-size buffer
     }
 }

@@ -35,6 +35,8 @@ struct SceneDecoding: DecodingPass {
     let limits: SceneLimits
     var ids: Set<String> = []
     var layerCount = 0
+    /// Reused while reading each `points` array.
+    var scratchPoints: [Point] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, limits: SceneLimits) {
         d = DocumentDecoder(bytes)

@@ -77,6 +77,7 @@ public struct CompiledScene: Sendable {
         indexByID = [:]
         let count = scene.layerCount
         nodes.reserveCapacity(count)
+        regions.reserveCapacity(count)
         ids.reserveCapacity(count)
         actions.reserveCapacity(count)
         indexByID.reserveCapacity(count)
