@@ -449,7 +449,9 @@ paths:
         Answers many points at once, results in the order of the points.
         Points carrying `pointer` and `phase` are applied in order, as if sent
         one by one. At most 100000 points by default (`--max-batch-points`);
-        more is a 422 with pointer `/points`.
+        more is a 422 with pointer `/points`. With `trace` or `all`, every
+        layer is visited for every point, so points × layers may not exceed
+        2,000,000 (a 422 pointing at `/trace` or `/all`).
       requestBody:
         required: true
         content:

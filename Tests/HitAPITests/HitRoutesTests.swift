@@ -74,6 +74,17 @@ final class HitRoutesTests: XCTestCase {
         XCTAssertEqual(tooMany.call("POST", "/scenes/s/hits", #"{"points":[{"x":1,"y":1},{"x":1,"y":1},{"x":1,"y":1}]}"#).pointers, ["/points"])
     }
 
+    func testATracedBatchOverAHugeSceneIsRefusedUpFront() {
+        let layers = (0..<3000).map { #"{"id":"l\#($0)","shape":{"type":"rect","x":0,"y":0,"width":10,"height":10}}"# }
+        XCTAssertEqual(app.call("PUT", "/scenes/wide", #"{"layers":["# + layers.joined(separator: ",") + "]}").status, 201)
+        let points = "[" + Array(repeating: #"{"x":1,"y":1}"#, count: 1000).joined(separator: ",") + "]"
+        let traced = app.call("POST", "/scenes/wide/hits", #"{"points":\#(points),"trace":true}"#)
+        XCTAssertEqual(traced.status, 422)
+        XCTAssertEqual(traced.pointers, ["/trace"])
+        XCTAssertEqual(app.call("POST", "/scenes/wide/hits", #"{"points":\#(points),"all":true}"#).pointers, ["/all"])
+        XCTAssertEqual(app.call("POST", "/scenes/wide/hits", #"{"points":\#(points)}"#).status, 200)
+    }
+
     func testHeadAndHealth() {
         XCTAssertEqual(app.call("HEAD", "/scenes/ring-demo").status, 200)
         XCTAssertEqual(app.call("GET", "/readyz").object["status"] as? String, "ready")

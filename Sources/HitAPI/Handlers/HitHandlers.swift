@@ -36,6 +36,7 @@ extension Application {
             throw Problem.invalidRequest(error)
         }
         var snapshot = try self.snapshot(id)
+        try checkBatchWork(batch, layers: snapshot.compiled.layerCount)
         var scene = snapshot.compiled  // one copy for the batch, not one per point
         var results = JSONWriter(capacity: 64 + batch.points.count * (batch.trace ? 400 : 64))
         results.beginArray()
@@ -61,6 +62,22 @@ extension Application {
             w.field("results"); w.raw(results.bytes)
             w.endObject()
         }
+    }
+
+    /// Layer visits a traced (or `all`) batch may cost: such a batch visits
+    /// every layer for every point, so its size is bounded up front rather
+    /// than by a response that could not fit in memory.
+    static let maxBatchLayerVisits = 2_000_000
+
+    private func checkBatchWork(_ batch: BatchQuery, layers: Int) throws(Problem) {
+        guard batch.trace || batch.all else { return }
+        let (visits, overflow) = batch.points.count.multipliedReportingOverflow(by: max(1, layers))
+        guard overflow || visits > Application.maxBatchLayerVisits else { return }
+        let flag = batch.trace ? "trace" : "all"
+        throw Problem(
+            422, "invalid-request", "Invalid request",
+            "a batch with \(flag) visits every layer for every point: \(batch.points.count) points × \(layers) layers is over \(Application.maxBatchLayerVisits)",
+            issues: [ValidationIssue(pointer: "/\(flag)", message: "too much work for one batch; send fewer points or \(flag): false")])
     }
 
     /// Routes one point: through the scene's pointer sessions when it
