@@ -46,6 +46,7 @@ public struct Configuration: Sendable {
         int("--max-vertices", "vertices per shape; default 100000", 3...10_000_000) { $0.scene.maxVertices = $1 },
         int("--max-batch-points", "points per batch request; default 100000", 1...10_000_000) { $0.maxBatchPoints = $1 },
         int("--max-scenes", "scenes in the store; default 10000", 1...10_000_000) { $0.store.maxScenes = $1 },
+        int("--max-store-bytes", "bytes of scene JSON the store holds over all scenes; default 2147483648 (2 GiB)", 1...Int.max) { $0.store.maxStoreBytes = $1 },
         int("--max-pointers", "live pointer captures per scene; default 64", 1...100_000) { $0.store.maxPointers = $1 },
         seconds("--capture-timeout", "seconds before an idle pointer capture expires; default 30") { $0.store.captureTimeout = $1 },
         seconds("--header-timeout", "seconds to receive a whole request head; default 10") { $0.server.headerReadTimeout = .seconds($1) },

@@ -770,7 +770,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     StoreFull:
-      description: Creating the scene would store more than `--max-scenes` scenes (10000 by default) (`/problems/store-full`).
+      description: Storing the scene would pass `--max-scenes` scenes (10000 by default) or `--max-store-bytes` bytes of scene JSON over all scenes (2 GiB by default) (`/problems/store-full`).
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}

@@ -113,6 +113,17 @@ final class SceneRoutesTests: XCTestCase {
         XCTAssertEqual(full.object["type"] as? String, "/problems/store-full")
     }
 
+    func testTheStoreKeepsABudgetOfSubmittedBytes() {
+        let small = Application.testing { $0.store.maxStoreBytes = 1000 }
+        let scene = #"{"layers":[{"id":"a","shape":{"type":"rect","x":0,"y":0,"width":1,"height":1}}]}"#  // 80 bytes
+        for k in 0..<12 { XCTAssertEqual(small.call("PUT", "/scenes/s\(k)", scene).status, 201) }  // 960 bytes
+        let full = small.call("PUT", "/scenes/s12", scene)
+        XCTAssertEqual(full.status, 507)
+        XCTAssertEqual(small.call("PUT", "/scenes/s0", scene).status, 200)  // a replacement takes its own room
+        XCTAssertEqual(small.call("DELETE", "/scenes/s0").status, 204)
+        XCTAssertEqual(small.call("PUT", "/scenes/s12", scene).status, 201)
+    }
+
     func testPatchMergesOneLayerAndHonoursIfMatch() {
         XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
         let patched = app.call("PATCH", "/scenes/ring-demo/layers/ring", #"{"hidden": true, "color": null}"#,

@@ -18,7 +18,7 @@ extension Application {
 
     func createScene(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         let scene = try decodeScene(request)
-        let snapshot = try store.create(scene)
+        let snapshot = try store.create(scene, weight: request.body.count)
         var h = HTTPHeaders()
         h.set("Location", "/scenes/\(snapshot.id)")
         h.set("ETag", etag(snapshot.version))
@@ -34,7 +34,7 @@ extension Application {
             throw Problem(422, "invalid-scene", "Invalid scene", "the body's id differs from the path's",
                           issues: [ValidationIssue(pointer: "/id", message: "is \"\(bodyID)\" but the path says \"\(id)\"")])
         }
-        let (snapshot, created) = try store.put(scene, id: id)
+        let (snapshot, created) = try store.put(scene, id: id, weight: request.body.count)
         var h = HTTPHeaders()
         h.set("ETag", etag(snapshot.version))
         if created { h.set("Location", "/scenes/\(id)") }

@@ -59,10 +59,33 @@ public final class SceneStore: Sendable {
         public var maxPointers = 64
         /// Seconds of inactivity after which a capture expires. Default 30.
         public var captureTimeout = 30.0
+        /// Bytes of submitted JSON the store holds at most, over all scenes
+        /// (a scene takes about 2–3 times its JSON in memory); more is 507.
+        /// Default 2 GiB.
+        public var maxStoreBytes = 2 << 30
         public init() {}
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    /// The scenes by id, and the bytes of JSON they were submitted as.
+    private struct Table {
+        var scenes: [String: Entry] = [:]
+        var weights: [String: Int] = [:]
+        var bytes = 0
+
+        mutating func set(_ id: String, _ entry: Entry, weight: Int) {
+            bytes += weight - (weights[id] ?? 0)
+            scenes[id] = entry
+            weights[id] = weight
+        }
+
+        mutating func remove(_ id: String) -> Bool {
+            guard scenes.removeValue(forKey: id) != nil else { return false }
+            bytes -= weights.removeValue(forKey: id) ?? 0
+            return true
+        }
+    }
+
+    private let entries = Mutex(Table())
     private let limits: Limits
     /// Seconds on a monotonic clock (injected by tests).
     private let clock: @Sendable () -> Double
@@ -77,32 +100,33 @@ public final class SceneStore: Sendable {
 
     /// The current snapshot of scene `id`.
     public func snapshot(_ id: String) -> SceneSnapshot? {
-        guard let entry = entries.withLock({ $0[id] }) else { return nil }
+        guard let entry = entries.withLock({ $0.scenes[id] }) else { return nil }
         return entry.state.withLock { $0.snapshot }
     }
 
     /// Snapshots of every scene, ordered by id.
     public func all() -> [SceneSnapshot] {
-        let list = entries.withLock { Array($0.values) }
+        let list = entries.withLock { Array($0.scenes.values) }
         return list.map { entry in entry.state.withLock { $0.snapshot } }.sorted { $0.id < $1.id }
     }
 
     // MARK: - Writing
 
-    /// Stores a new scene (`POST /scenes`): 409 if `id` exists, 507 when full.
-    /// Without an id, one is generated.
-    public func create(_ scene: Scene) throws(Problem) -> SceneSnapshot {
+    /// Stores a new scene (`POST /scenes`): 409 if `id` exists, 507 when
+    /// full. Without an id, one is generated. `weight` is the size of the
+    /// JSON it came as, counted against `maxStoreBytes`.
+    public func create(_ scene: Scene, weight: Int = 0) throws(Problem) -> SceneSnapshot {
         let live = LiveScene(scene)  // compile outside any lock
-        return try entries.withLock { (entries) throws(Problem) -> SceneSnapshot in
+        return try entries.withLock { (table) throws(Problem) -> SceneSnapshot in
             var id = scene.id ?? ""
             if scene.id == nil {
-                repeat { id = "scene-\(nextID.wrappingAdd(1, ordering: .relaxed).oldValue)" } while entries[id] != nil
-            } else if entries[id] != nil {
+                repeat { id = "scene-\(nextID.wrappingAdd(1, ordering: .relaxed).oldValue)" } while table.scenes[id] != nil
+            } else if table.scenes[id] != nil {
                 throw Problem(409, "conflict", "Conflict", "a scene with id \"\(id)\" exists; PUT /scenes/\(id) replaces it")
             }
-            guard entries.count < limits.maxScenes else { throw storeFull() }
+            try checkRoom(table, adding: weight, replacing: nil)
             let snapshot = SceneSnapshot(id: id, version: 1, live: live)
-            entries[id] = Entry(.init(snapshot: snapshot, sessions: newSessions()))
+            table.set(id, Entry(.init(snapshot: snapshot, sessions: newSessions())), weight: weight)
             return snapshot
         }
     }
@@ -110,12 +134,14 @@ public final class SceneStore: Sendable {
     /// Creates or replaces scene `id` (`PUT`). Replacing drops every capture
     /// (each pointer's next event says so) and bumps the version.
     /// - Returns: the snapshot and whether it was created.
-    public func put(_ scene: Scene, id: String) throws(Problem) -> (SceneSnapshot, created: Bool) {
+    public func put(_ scene: Scene, id: String, weight: Int = 0) throws(Problem) -> (SceneSnapshot, created: Bool) {
         var scene = scene
         scene.id = id
         let live = LiveScene(scene)
-        return try entries.withLock { (entries) throws(Problem) -> (SceneSnapshot, created: Bool) in
-            if let entry = entries[id] {
+        return try entries.withLock { (table) throws(Problem) -> (SceneSnapshot, created: Bool) in
+            try checkRoom(table, adding: weight, replacing: id)
+            if let entry = table.scenes[id] {
+                table.set(id, entry, weight: weight)
                 let snapshot = entry.state.withLock { state in
                     state.snapshot = SceneSnapshot(id: id, version: state.snapshot.version + 1, live: live)
                     state.sessions.dropAllCaptures()
@@ -123,16 +149,15 @@ public final class SceneStore: Sendable {
                 }
                 return (snapshot, false)
             }
-            guard entries.count < limits.maxScenes else { throw storeFull() }
             let snapshot = SceneSnapshot(id: id, version: 1, live: live)
-            entries[id] = Entry(.init(snapshot: snapshot, sessions: newSessions()))
+            table.set(id, Entry(.init(snapshot: snapshot, sessions: newSessions())), weight: weight)
             return (snapshot, true)
         }
     }
 
     /// Removes scene `id` with its captures; false if there was none.
     public func delete(_ id: String) -> Bool {
-        entries.withLock { $0.removeValue(forKey: id) != nil }
+        entries.withLock { $0.remove(id) }
     }
 
     /// Runs `change` on scene `id` under its lock and publishes the result
@@ -146,7 +171,7 @@ public final class SceneStore: Sendable {
     public func update(
         _ id: String, _ change: (inout LiveScene, _ version: Int) throws(Problem) -> Void
     ) throws(Problem) -> SceneSnapshot {
-        guard let entry = entries.withLock({ $0[id] }) else { throw Problem.notFound("no scene \"\(id)\"") }
+        guard let entry = entries.withLock({ $0.scenes[id] }) else { throw Problem.notFound("no scene \"\(id)\"") }
         return try entry.state.withLock { (state) throws(Problem) -> SceneSnapshot in
             try state.changeInPlace { (live, version) throws(Problem) -> Bool in
                 try change(&live, version)
@@ -164,7 +189,7 @@ public final class SceneStore: Sendable {
     public func pointerEvent(
         _ id: String, pointer: String, phase: PointerSessions.Phase, at point: Point, trace: Bool, all: Bool
     ) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) {
-        guard let entry = entries.withLock({ $0[id] }) else { throw Problem.notFound("no scene \"\(id)\"") }
+        guard let entry = entries.withLock({ $0.scenes[id] }) else { throw Problem.notFound("no scene \"\(id)\"") }
         let now = clock()
         let limits = self.limits
         return try entry.state.withLock { (state) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) in
@@ -189,8 +214,17 @@ public final class SceneStore: Sendable {
         PointerSessions(maxPointers: limits.maxPointers, idleTimeout: limits.captureTimeout)
     }
 
-    private func storeFull() -> Problem {
-        Problem(507, "store-full", "Store full", "the store holds its maximum of \(limits.maxScenes) scenes; delete one first")
+    /// 507 unless one more scene of `weight` bytes fits (in place of
+    /// `replacing`, when that one exists).
+    private func checkRoom(_ table: Table, adding weight: Int, replacing id: String?) throws(Problem) {
+        let existing = id.flatMap { table.weights[$0] }
+        if existing == nil && table.scenes.count >= limits.maxScenes {
+            throw Problem(507, "store-full", "Store full", "the store holds its maximum of \(limits.maxScenes) scenes; delete one first")
+        }
+        if table.bytes - (existing ?? 0) + weight > limits.maxStoreBytes {
+            throw Problem(507, "store-full", "Store full",
+                          "the scenes stored came as \(table.bytes) bytes of JSON; this one would pass the store's budget of \(limits.maxStoreBytes) (--max-store-bytes); delete a scene first")
+        }
     }
 }
 

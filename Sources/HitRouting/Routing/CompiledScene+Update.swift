@@ -34,6 +34,7 @@ extension CompiledScene {
         if old.zIndex != node.zIndex { resortSiblings(of: n) }
         nodes[n].reach = reach(of: n)
         propagateReach(from: n)
+        recomputeBounds()
     }
 
     /// After layer `n`'s transform changed: its descendants' scene bounds

@@ -22,6 +22,8 @@ public struct CompiledScene: Sendable {
     var indexes: [SiblingIndex] = []
     /// The index over the top-level layers, or -1.
     var rootIndex: Int32 = -1
+    /// See `bounds`.
+    private(set) var unionBounds = Box.empty
 
     /// The number of layers in the tree.
     public var layerCount: Int { nodes.count }
@@ -87,6 +89,7 @@ public struct CompiledScene: Sendable {
         }
         roots = visitingOrder(rootIndices)
         rootIndex = indexSiblings(roots)
+        recomputeBounds()
     }
 
     /// Ranks `siblings` (in visiting order) and indexes them when there are
@@ -269,11 +272,15 @@ public struct CompiledScene: Sendable {
     public func isDraggable(_ n: Int) -> Bool { nodes[n].draggable }
 
     /// The union of every region's bounds in scene coordinates (SPEC §4.1
-    /// summary `bounds`), or nil when no layer has a region.
-    public var bounds: Box? {
+    /// summary `bounds`), or nil when no layer has a region. O(1): kept up
+    /// to date by compiling and by every update.
+    public var bounds: Box? { unionBounds.isEmpty ? nil : unionBounds }
+
+    /// Recomputes `unionBounds` from every layer. O(layers).
+    mutating func recomputeBounds() {
         var b = Box.empty
         for node in nodes { b.formUnion(node.sceneBounds) }
-        return b.isEmpty ? nil : b
+        unionBounds = b
     }
 }
 
