@@ -15,46 +15,46 @@ public struct Layer: Sendable {
 
     /// The region that receives hits; defaults to `shape`.
     public var hitShape: Shape? {
-        get { extras?.hitShape }
-        set { modifyExtras { $0.hitShape = newValue } }
+        get { extras?.fields.hitShape }
+        set { modifyExtras { $0.fields.hitShape = newValue } }
     }
     public var hitSlop: HitSlop? {
-        get { extras?.hitSlop }
-        set { modifyExtras { $0.hitSlop = newValue } }
+        get { extras?.fields.hitSlop }
+        set { modifyExtras { $0.fields.hitSlop = newValue } }
     }
     /// Maps local coordinates to the parent's.
     public var transform: Transform? {
-        get { extras?.transform }
-        set { modifyExtras { $0.transform = newValue } }
+        get { extras?.fields.transform }
+        set { modifyExtras { $0.fields.transform = newValue } }
     }
     public var zIndex: Double? {
-        get { extras?.zIndex }
-        set { modifyExtras { $0.zIndex = newValue } }
+        get { extras?.fields.zIndex }
+        set { modifyExtras { $0.fields.zIndex = newValue } }
     }
     public var pointerEvents: PointerEvents? {
-        get { extras?.pointerEvents }
-        set { modifyExtras { $0.pointerEvents = newValue } }
+        get { extras?.fields.pointerEvents }
+        set { modifyExtras { $0.fields.pointerEvents = newValue } }
     }
     public var hidden: Bool? {
-        get { extras?.hidden }
-        set { modifyExtras { $0.hidden = newValue } }
+        get { extras?.fields.hidden }
+        set { modifyExtras { $0.fields.hidden = newValue } }
     }
     public var opacity: Double? {
-        get { extras?.opacity }
-        set { modifyExtras { $0.opacity = newValue } }
+        get { extras?.fields.opacity }
+        set { modifyExtras { $0.fields.opacity = newValue } }
     }
     public var clipChildren: Bool? {
-        get { extras?.clipChildren }
-        set { modifyExtras { $0.clipChildren = newValue } }
+        get { extras?.fields.clipChildren }
+        set { modifyExtras { $0.fields.clipChildren = newValue } }
     }
     public var draggable: Bool? {
-        get { extras?.draggable }
-        set { modifyExtras { $0.draggable = newValue } }
+        get { extras?.fields.draggable }
+        set { modifyExtras { $0.fields.draggable = newValue } }
     }
     /// Rendering only; never affects hits.
     public var color: String? {
-        get { extras?.color }
-        set { modifyExtras { $0.color = newValue } }
+        get { extras?.fields.color }
+        set { modifyExtras { $0.fields.color = newValue } }
     }
 
     public init(
@@ -102,16 +102,6 @@ public struct Layer: Sendable {
     final class Extras: @unchecked Sendable {  // mutated only while uniquely referenced
         var fields: Fields
         init(_ fields: Fields) { self.fields = fields }
-        var hitShape: Shape? { get { fields.hitShape } set { fields.hitShape = newValue } }
-        var hitSlop: HitSlop? { get { fields.hitSlop } set { fields.hitSlop = newValue } }
-        var transform: Transform? { get { fields.transform } set { fields.transform = newValue } }
-        var zIndex: Double? { get { fields.zIndex } set { fields.zIndex = newValue } }
-        var pointerEvents: PointerEvents? { get { fields.pointerEvents } set { fields.pointerEvents = newValue } }
-        var hidden: Bool? { get { fields.hidden } set { fields.hidden = newValue } }
-        var opacity: Double? { get { fields.opacity } set { fields.opacity = newValue } }
-        var clipChildren: Bool? { get { fields.clipChildren } set { fields.clipChildren = newValue } }
-        var draggable: Bool? { get { fields.draggable } set { fields.draggable = newValue } }
-        var color: String? { get { fields.color } set { fields.color = newValue } }
     }
 
     private mutating func modifyExtras(_ change: (Extras) -> Void) {
