@@ -193,10 +193,9 @@ extension DocumentDecoder {
             }
         }
         for name in ["x", "y"] where !seen.contains(name) { try issue("is required", [.key(name)]) }
-        if (p.pointer == nil) != (p.phase == nil) || (p.pointer.map { $0.isEmpty || $0.utf8.count > 128 } ?? false) {
-            for issue in HitRequestDecoder.pointerIssues(p, at: "") {
-                try self.issue(issue.message, [.key(String(issue.pointer.dropFirst()))])
-            }
+        // Checked relative to "" so that no pointer string is built unless there is a problem.
+        for issue in HitRequestDecoder.pointerIssues(p, at: "") {
+            try self.issue(issue.message, [.key(String(issue.pointer.dropFirst()))])
         }
         return p
     }

@@ -112,9 +112,4 @@ public struct Affine: Hashable, Sendable {
         }
         return Box(covering: box.corners.map(apply))
     }
-
-    /// Whether every entry is finite.
-    public var isFinite: Bool {
-        a.isFinite && b.isFinite && c.isFinite && d.isFinite && e.isFinite && f.isFinite
-    }
 }

@@ -65,25 +65,11 @@ public struct Box: Hashable, Sendable {
         p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY
     }
 
-    /// Whether the two closed boxes share at least one point.
-    @inlinable
-    public func intersects(_ b: Box) -> Bool {
-        minX <= b.maxX && b.minX <= maxX && minY <= b.maxY && b.minY <= maxY
-    }
-
     /// Euclidean distance from `p` to the closed box (0 inside).
     @inlinable
     public func distance(to p: Point) -> Double {
         let dx = Swift.max(minX - p.x, 0, p.x - maxX)
         let dy = Swift.max(minY - p.y, 0, p.y - maxY)
-        return (dx * dx + dy * dy).squareRoot()
-    }
-
-    /// Euclidean distance between two closed boxes (0 when they intersect).
-    @inlinable
-    public func distance(to b: Box) -> Double {
-        let dx = Swift.max(minX - b.maxX, 0, b.minX - maxX)
-        let dy = Swift.max(minY - b.maxY, 0, b.minY - maxY)
         return (dx * dx + dy * dy).squareRoot()
     }
 }

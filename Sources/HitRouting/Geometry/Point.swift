@@ -30,7 +30,4 @@ public struct Point: Hashable, Sendable {
     @inlinable public func lerp(_ o: Point, _ t: Double) -> Point {
         Point(x + (o.x - x) * t, y + (o.y - y) * t)
     }
-
-    /// Whether both coordinates are finite.
-    @inlinable public var isFinite: Bool { x.isFinite && y.isFinite }
 }

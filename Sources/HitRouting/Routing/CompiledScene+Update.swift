@@ -2,8 +2,10 @@ extension CompiledScene {
     /// Recompiles layer `n` from `layer` (same id and children): its flags,
     /// transform and region, the scene bounds of its subtree, its place
     /// among its siblings and the indexes above it.
-    /// - Complexity: O(depth + subtree + parent's index).
-    mutating func update(_ n: Int, to layer: Layer) {
+    /// `sameRegion` says that only the translation changed (a drag): the
+    /// region is kept, only its place moves.
+    /// - Complexity: O(depth + subtree + parent's index + layers for the bounds).
+    mutating func update(_ n: Int, to layer: Layer, sameRegion: Bool = false) {
         let old = nodes[n]
         var node = CompiledScene.node(for: layer, parent: old.parent, position: Int(old.position))
         node.childStart = old.childStart
@@ -13,7 +15,9 @@ extension CompiledScene {
         node.region = old.region
         let parentToScene = self.parentToScene(n)
         let toScene = parentToScene * node.toParent
-        if let region = CompiledScene.region(for: layer, toScene: toScene) {
+        if sameRegion {
+            if node.region >= 0 { node.sceneBounds = toScene.apply(regions[Int(node.region)].bounds) }
+        } else if let region = CompiledScene.region(for: layer, toScene: toScene) {
             if node.region >= 0 {
                 regions[Int(node.region)] = region
             } else {

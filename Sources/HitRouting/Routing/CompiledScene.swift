@@ -265,9 +265,6 @@ public struct CompiledScene: Sendable {
         return out.reversed()
     }
 
-    /// Whether layer `n` has a non-empty hit region.
-    public func hasRegion(_ n: Int) -> Bool { nodes[n].region >= 0 }
-
     /// Whether layer `n` is `draggable`.
     public func isDraggable(_ n: Int) -> Bool { nodes[n].draggable }
 

@@ -19,7 +19,7 @@ public struct LiveScene: Sendable {
         model.updateLayer(at: path) { layer in
             layer.transform = (layer.transform ?? .parts(TransformParts())).translated(by: delta)
         }
-        compiled.update(n, to: model.layer(at: path))
+        compiled.update(n, to: model.layer(at: path), sameRegion: true)  // a translation keeps the shape and its scale
     }
 
     /// Replaces layer `n`'s own fields with `layer`'s, keeping its id and
