@@ -164,6 +164,30 @@ final class SiblingIndexTests: XCTestCase {
         assertMatchesAFreshCompile(live, seed: 22)
     }
 
+    /// The grid stores boxes in fixed-point steps of its cells: points
+    /// exactly on box edges and cell lines must still find every sibling.
+    func testGridFindsPointsOnBoxEdgesAndCellLines() {
+        var rng = SplitMix64(seed: 31)
+        let layers: [Layer] = (0..<300).map { i in
+            let x = Double(Int.random(in: 0..<60, using: &rng)), y = Double(Int.random(in: 0..<60, using: &rng))
+            let w = Double(Int.random(in: 1...6, using: &rng)), h = Double(Int.random(in: 1...6, using: &rng))
+            // Rects are half-open; ellipses and triangles include points on their right and bottom edges.
+            switch i % 3 {
+            case 0: return Layer(id: "r\(i)", shape: rect(x, y, w, h))
+            case 1: return Layer(id: "e\(i)", shape: ellipse(x + w / 2, y + h / 2, w / 2, h / 2))
+            default: return Layer(id: "t\(i)", shape: Shape(.polygon([Point(x, y), Point(x + w, y + h), Point(x, y + h)])))
+            }
+        }
+        let scene = CompiledScene(Scene(layers: layers))
+        XCTAssertTrue(scene.indexes[Int(scene.rootIndex)].usesGrid)
+        for y in stride(from: -1.0, through: 67, by: 0.5) {
+            for x in stride(from: -1.0, through: 67, by: 0.5) {
+                let p = Point(x, y)
+                XCTAssertEqual(scene.hit(p).target, scene.hit(p, trace: true).target, "\(p)")
+            }
+        }
+    }
+
     func testTheStackThroughAnIndexMatchesTheLinearOne() {
         let scene = CompiledScene(Self.randomScene(seed: 3, count: 2000))
         var rng = SplitMix64(seed: 3)

@@ -2,19 +2,24 @@
 /// its contours under a fill rule, the stroke band, both grown by hit slop
 /// (SPEC §2.1, §2.2). Immutable once built.
 public struct Region: Sendable {
-    var contours: [Contour]
-    public let fillRule: FillRule
-    /// Whether the interior is part of the region.
-    public let fill: Bool
-    /// Half the stroke width: points this close to the outline are inside.
-    public let halfStroke: Double
-    /// Slop around the region, local units.
-    public let slop: SlopEdges
+    // Stored with what every test reads first.
     /// Bounds of the whole region, stroke and slop included (local units).
     public let bounds: Box
+    /// Set when the region is one polygon filled without stroke or slop:
+    /// the test then reads its vertices straight away (the same array as
+    /// the contour's outline, not a copy).
+    let plainPolygon: [Point]?
+    var contours: [Contour]
+    /// Half the stroke width: points this close to the outline are inside.
+    public let halfStroke: Double
+    /// Whether the interior is part of the region.
+    public let fill: Bool
+    public let fillRule: FillRule
     /// Set when the region is one axis-aligned rectangle filled without
     /// stroke: then slop grows it exactly and keeps it half-open.
     let plainRect: Box?
+    /// Slop around the region, local units.
+    public let slop: SlopEdges
 
     /// The number of contours.
     public var contourCount: Int { contours.count }
@@ -36,6 +41,11 @@ public struct Region: Sendable {
         } else {
             plainRect = nil
         }
+        if fill, stroke == 0, slop.isZero, plainRect == nil, contours.count == 1, case .polygon = contours[0].kind {
+            plainPolygon = contours[0].outline
+        } else {
+            plainPolygon = nil
+        }
     }
 
     /// Where `p` (local coordinates) falls relative to the region.
@@ -52,6 +62,11 @@ public struct Region: Sendable {
                 return .insideSlop
             }
             return .outside
+        }
+        if let polygon = plainPolygon {
+            let w = Polyline.winding(polygon, p)
+            if fillRule.fills(winding: w) { return .inside }
+            return w != 0 ? .inHole(contours: 1, winding: w) : .outside
         }
         var containing = 0
         var winding = 0

@@ -33,35 +33,39 @@ public struct CompiledScene: Sendable {
         case hidden, transparent, pointerEventsNone, singularTransform
     }
 
+    /// Fields in two groups: the ones every visit reads come first, so
+    /// that a visit touches the first cache line or two of a 200-byte node.
     struct Node: Sendable {
-        var parent: Int32
-        /// Position among the parent's `children` (or the scene's `layers`) as submitted.
-        var position: Int32
-        var childStart: Int32
-        var childCount: Int32
+        // Read by every visit.
+        /// Parent → local; identity where `skip == .singularTransform`.
+        var toLocal: Affine
         /// Index into `regions`, or -1 for a pure container.
         var region: Int32
-        /// Whether the layer has a `shape` or `hitShape` at all (its region may still be empty).
-        var hasShape: Bool
+        var childStart: Int32
+        var childCount: Int32
+        /// The index over its children, or -1 (scanned linearly).
+        var childIndex: Int32
         var skip: Skip?
         var pointerEvents: PointerEvents
         var clipChildren: Bool
+        // Read by traces, updates and answers.
+        /// Whether the layer has a `shape` or `hitShape` at all (its region may still be empty).
+        var hasShape: Bool
         var draggable: Bool
+        var parent: Int32
+        /// Position among the parent's `children` (or the scene's `layers`) as submitted.
+        var position: Int32
+        /// Position in its parent's visiting order (0 is front-most).
+        var rank: Int32
         var opacity: Double
         var zIndex: Double
         /// Local → parent (the layer's `transform`).
         var toParent: Affine
-        /// Parent → local; identity where `skip == .singularTransform`.
-        var toLocal: Affine
         /// Bounds of the region in scene coordinates (empty without a region).
         var sceneBounds: Box
         /// Where the layer's subtree might accept points, in its own local
         /// coordinates (conservative; empty when it never can).
         var reach: Box
-        /// Position in its parent's visiting order (0 is front-most).
-        var rank: Int32
-        /// The index over its children, or -1 (scanned linearly).
-        var childIndex: Int32
     }
 
     /// Flattens and compiles `scene`.
@@ -153,11 +157,11 @@ public struct CompiledScene: Sendable {
             skip = .singularTransform
         }
         return Node(
-            parent: parent, position: Int32(position), childStart: 0, childCount: 0, region: -1,
-            hasShape: layer.effectiveHitShape != nil, skip: skip, pointerEvents: pe,
-            clipChildren: layer.clipChildren ?? false, draggable: layer.draggable ?? false,
-            opacity: opacity, zIndex: layer.zIndex ?? 0, toParent: toParent, toLocal: inverse ?? .identity,
-            sceneBounds: .empty, reach: .empty, rank: 0, childIndex: -1)
+            toLocal: inverse ?? .identity, region: -1, childStart: 0, childCount: 0, childIndex: -1,
+            skip: skip, pointerEvents: pe, clipChildren: layer.clipChildren ?? false,
+            hasShape: layer.effectiveHitShape != nil, draggable: layer.draggable ?? false,
+            parent: parent, position: Int32(position), rank: 0, opacity: opacity, zIndex: layer.zIndex ?? 0,
+            toParent: toParent, sceneBounds: .empty, reach: .empty)
     }
 
     /// A layer's hit region, flattened (where needed) to within 1e-3 scene

@@ -24,7 +24,7 @@ extension CompiledScene {
     ///   bounds miss the point cost O(1) each.
     public func hit(_ point: Point, trace: Bool = false, all: Bool = false) -> HitResult {
         var walk = Walk(tracing: trace)
-        _ = visitSiblings(order: roots[...], index: rootIndex, point, &walk)
+        withTables { tables in _ = tables.visitSiblings(tables.roots, index: rootIndex, point, &walk) }
         var result = HitResult(target: walk.target.map(Int.init), local: walk.local, trace: walk.trace, stack: nil)
         if all {
             var stack: [Int] = []
@@ -32,6 +32,22 @@ extension CompiledScene {
             result.stack = stack
         }
         return result
+    }
+
+    /// Calls `body` with borrowed views of the arrays routing reads: the
+    /// walk then neither copies the scene nor retains its arrays per layer.
+    private func withTables<R>(_ body: (Tables) -> R) -> R {
+        nodes.withUnsafeBufferPointer { nodes in
+            regions.withUnsafeBufferPointer { regions in
+                order.withUnsafeBufferPointer { order in
+                    roots.withUnsafeBufferPointer { roots in
+                        indexes.withUnsafeBufferPointer { indexes in
+                            body(Tables(nodes: nodes, regions: regions, order: order, roots: roots, indexes: indexes))
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Appends every layer of the subtree at `n` that would accept `p`
@@ -50,18 +66,6 @@ extension CompiledScene {
         }
         guard node.pointerEvents != .childrenOnly, node.region >= 0 else { return }
         if inside ?? regions[Int(node.region)].test(p).isHit { stack.append(Int(n)) }
-    }
-
-    /// The number of layers below `n` (its descendants).
-    func descendantCount(_ n: Int32) -> Int {
-        var count = 0
-        var pending = [n]
-        while let k = pending.popLast() {
-            let kids = children(of: k)
-            count += kids.count
-            pending += kids
-        }
-        return count
     }
 }
 
@@ -85,18 +89,50 @@ private struct Walk {
     }
 }
 
-extension CompiledScene {
-    /// Visits siblings front to back (`order` is their visiting order); true
-    /// when one of them holds the target. Without a trace, an index skips
-    /// the siblings whose reach misses `p`: they could only miss.
-    private func visitSiblings(order siblings: ArraySlice<Int32>, index: Int32, _ p: Point, _ walk: inout Walk) -> Bool {
+/// Borrowed views of a `CompiledScene`'s routing arrays, valid inside
+/// `CompiledScene.withTables`; the visiting methods read through them.
+private struct Tables {
+    let nodes: UnsafeBufferPointer<CompiledScene.Node>
+    let regions: UnsafeBufferPointer<Region>
+    let order: UnsafeBufferPointer<Int32>
+    let roots: UnsafeBufferPointer<Int32>
+    let indexes: UnsafeBufferPointer<SiblingIndex>
+
+    /// Region `r`, in place.
+    func region(_ r: Int32) -> UnsafePointer<Region> { regions.baseAddress.unsafelyUnwrapped + Int(r) }
+
+    /// The children of layer `n` in visiting order.
+    func children(of node: CompiledScene.Node) -> UnsafeBufferPointer<Int32> {
+        UnsafeBufferPointer(rebasing: order[Int(node.childStart)..<Int(node.childStart + node.childCount)])
+    }
+
+    /// The number of layers below `n` (its descendants).
+    func descendantCount(_ n: Int32) -> Int {
+        var count = 0
+        var pending = [n]
+        while let k = pending.popLast() {
+            let kids = children(of: nodes[Int(k)])
+            count += kids.count
+            pending += kids
+        }
+        return count
+    }
+
+    /// Visits siblings front to back (`siblings` is their visiting order);
+    /// true when one of them holds the target. Without a trace, an index
+    /// skips the siblings whose reach misses `p`: they could only miss.
+    func visitSiblings(_ siblings: UnsafeBufferPointer<Int32>, index: Int32, _ p: Point, _ walk: inout Walk) -> Bool {
         guard index >= 0 && !walk.tracing else {
             for n in siblings where visit(n, p, &walk) { return true }
             return false
         }
+        let index = indexes.baseAddress.unsafelyUnwrapped + Int(index)
+        if index.pointee.usesGrid {
+            return index.pointee.first(containing: p) { visit(siblings[Int($0)], p, &walk) }
+        }
         if walk.candidates.capacity == 0 { walk.candidates.reserveCapacity(32) }
         let start = walk.candidates.count
-        indexes.withUnsafeBufferPointer { $0[Int(index)].candidates(containing: p, into: &walk.candidates) }  // borrowed, not copied
+        index.pointee.candidates(containing: p, into: &walk.candidates)
         defer { walk.candidates.removeLast(walk.candidates.count - start) }
         // Front to back: ascending rank (insertion sort; candidates are few).
         var i = start + 1
@@ -113,7 +149,7 @@ extension CompiledScene {
         i = start
         let end = walk.candidates.count
         while i < end {
-            if visit(siblings[siblings.startIndex + Int(walk.candidates[i])], p, &walk) { return true }
+            if visit(siblings[Int(walk.candidates[i])], p, &walk) { return true }
             i += 1
         }
         return false
@@ -121,7 +157,7 @@ extension CompiledScene {
 
     /// Visits the subtree at `n` with `pParent` in its parent's coordinates;
     /// true when it found the target.
-    private func visit(_ n: Int32, _ pParent: Point, _ walk: inout Walk) -> Bool {
+    func visit(_ n: Int32, _ pParent: Point, _ walk: inout Walk) -> Bool {
         let node = nodes[Int(n)]
         if let skip = node.skip {
             switch skip {
@@ -135,7 +171,7 @@ extension CompiledScene {
         let p = node.toLocal.apply(pParent)
         var test: RegionTest?
         if node.clipChildren {
-            let t = node.region >= 0 ? regions[Int(node.region)].test(p) : .outside
+            let t = node.region >= 0 ? region(node.region).pointee.test(p) : .outside
             guard t.isHit else {
                 walk.record(n, .miss, .clipped, walk.tracing ? .clippedDescendants(descendantCount(n)) : nil, local: p)
                 return false
@@ -143,8 +179,7 @@ extension CompiledScene {
             test = t
         }
         if node.pointerEvents != .selfOnly && node.childCount > 0 {
-            let start = Int(node.childStart)
-            if visitSiblings(order: order[start..<start + Int(node.childCount)], index: node.childIndex, p, &walk) {
+            if visitSiblings(children(of: node), index: node.childIndex, p, &walk) {
                 return true
             }
         }
@@ -156,20 +191,19 @@ extension CompiledScene {
             walk.record(n, .miss, .noShape, node.hasShape ? .emptyRegion : .noShape, local: p)
             return false
         }
-        // Read the region in place (through the buffer): copying it would retain its contours.
-        let r = Int(node.region)
-        switch test ?? regions.withUnsafeBufferPointer({ $0[r].test(p) }) {
+        let region = self.region(node.region)  // read in place: a copy would retain its arrays
+        switch test ?? region.pointee.test(p) {
         case .inside:
             walk.record(n, .hit, .inside, local: p)
         case .insideStroke:
-            walk.record(n, .hit, .insideStroke, walk.tracing ? .withinStroke(regions[r].halfStroke) : nil, local: p)
+            walk.record(n, .hit, .insideStroke, walk.tracing ? .withinStroke(region.pointee.halfStroke) : nil, local: p)
         case .insideSlop:
             walk.record(n, .hit, .insideSlop, .withinSlop, local: p)
         case .outside:
             walk.record(n, .miss, .outside, local: p)
             return false
         case .inHole(let contours, let winding):
-            walk.record(n, .miss, .inHole, walk.tracing ? .inHole(regions[r].fillRule, contours: contours, winding: winding) : nil, local: p)
+            walk.record(n, .miss, .inHole, walk.tracing ? .inHole(region.pointee.fillRule, contours: contours, winding: winding) : nil, local: p)
             return false
         }
         walk.target = n

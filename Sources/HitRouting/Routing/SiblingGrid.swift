@@ -1,42 +1,62 @@
 /// A uniform grid over many siblings of similar size, in their parent's
-/// coordinates: the point's cell lists the siblings whose boxes overlap it.
-/// Used by `SiblingIndex` when it fits (see `make`); O(1) per query.
+/// coordinates: the point's cell lists, front to back, the siblings whose
+/// boxes overlap it. Used by `SiblingIndex` when it fits (see `make`);
+/// O(1 + siblings in the cell) per query, reading one contiguous run.
 ///
-/// Frozen into flat arrays (`cellStart`, `cellItems`, CSR layout). Siblings
-/// too large for the grid, and siblings moved since it was built, are kept
-/// in `loose` and checked on every query; a rebuild folds them back in.
+/// Positions are fixed-point: `q(v) = ⌊(v − origin) · 256 / cellSize⌋`, so
+/// a cell is 256 × 256 steps and each entry carries, beside the sibling's
+/// rank, the part of the cell its box covers in those steps. `q` is
+/// monotonic, so a point inside a box always lands inside the box's steps:
+/// the entries are conservative without reading the boxes themselves.
+///
+/// Siblings too large for the grid, and siblings moved since it was
+/// built, are kept in `loose` (by rank) and checked against their exact
+/// boxes; a rebuild folds them back in.
 struct SiblingGrid: Sendable {
+    /// One sibling in one cell: its visiting rank and the steps of the cell
+    /// its box covers (both ends included; 0...255 is the whole cell).
+    struct Entry: Sendable {
+        var rank: Int32
+        var minX: UInt8
+        var minY: UInt8
+        var maxX: UInt8
+        var maxY: UInt8
+
+        /// Covers nothing: what a moved sibling's old entries become.
+        static func vacated(_ rank: Int32) -> Entry { Entry(rank: rank, minX: 255, minY: 255, maxX: 0, maxY: 0) }
+    }
+
     let origin: Point
-    let cellSize: Double
+    /// Fixed-point steps per unit: 256 / cell size.
+    let scale: Double
     let columns: Int
     let rows: Int
+    /// Cell `c`'s entries are `entries[cellStart[c] ..< cellStart[c + 1]]`, by rank.
     private(set) var cellStart: [Int32]
-    private(set) var cellItems: [Int32]
-    /// Ranks checked on every query: oversized or moved siblings.
+    private(set) var entries: [Entry]
+    /// Ranks checked on every query against their exact boxes, ascending:
+    /// oversized or moved siblings.
     private(set) var loose: [Int32] = []
-    /// Ranks whose cells in `cellItems` are stale (moved since the build).
-    private(set) var moved: [Bool]
-
-    /// No grid (zero columns): what a tree-shaped `SiblingIndex` holds.
-    static let none = SiblingGrid()
-
-    private init() {
-        origin = .zero
-        cellSize = 1
-        columns = 0
-        rows = 0
-        cellStart = []
-        cellItems = []
-        moved = []
-    }
 
     /// A sibling covering more cells than this goes to `loose`.
     static let maxCellsPerItem = 16
     /// Past this many `loose` siblings the grid is not worth it.
     static let maxLoose = 32
 
-    /// A grid for `boxes`, or nil when they do not suit one (too few, too
-    /// spread in size).
+    /// No grid (zero columns): what a tree-shaped `SiblingIndex` holds.
+    static let none = SiblingGrid()
+
+    private init() {
+        origin = .zero
+        scale = 1
+        columns = 0
+        rows = 0
+        cellStart = []
+        entries = []
+    }
+
+    /// A grid for `boxes` (indexed by rank), or nil when they do not suit
+    /// one (too few, too spread in size).
     static func make(_ boxes: [Box]) -> SiblingGrid? {
         var extent = Box.empty
         var sizes: [Double] = []
@@ -51,86 +71,154 @@ struct SiblingGrid: Sendable {
         var cell = max(sizes[sizes.count / 2], 1e-9)
         let area = max(extent.width, cell) * max(extent.height, cell)
         cell = max(cell, (area / Double(4 * sizes.count)).squareRoot())
-        let columns = Int((extent.width / cell).rounded(.down)) + 1
-        let rows = Int((extent.height / cell).rounded(.down)) + 1
+        let scale = 256 / cell
+        let origin = Point(extent.minX, extent.minY)
+        // From the steps of the far corner itself, so that every box's steps fall in the grid.
+        let far = ((extent.maxX - origin.x) * scale, (extent.maxY - origin.y) * scale)
+        guard far.0.isFinite, far.1.isFinite, far.0 < 1e15, far.1 < 1e15 else { return nil }
+        let columns = Int(far.0) >> 8 + 1, rows = Int(far.1) >> 8 + 1
         guard columns.multipliedReportingOverflow(by: rows).partialValue <= 8 * sizes.count + 64 else { return nil }
-        var grid = SiblingGrid(origin: Point(extent.minX, extent.minY), cellSize: cell, columns: columns, rows: rows, boxes: boxes)
-        guard grid.loose.count <= maxLoose else { return nil }
-        grid.loose.sort()
-        return grid
+        let grid = SiblingGrid(origin: origin, scale: scale, columns: columns, rows: rows, boxes: boxes)
+        return grid.loose.count <= maxLoose ? grid : nil
     }
 
-    private init(origin: Point, cellSize: Double, columns: Int, rows: Int, boxes: [Box]) {
+    private init(origin: Point, scale: Double, columns: Int, rows: Int, boxes: [Box]) {
         self.origin = origin
-        self.cellSize = cellSize
+        self.scale = scale
         self.columns = columns
         self.rows = rows
-        moved = Array(repeating: false, count: boxes.count)
+        cellStart = []
+        entries = []
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
-        var placed: [(rank: Int32, cells: (Int, Int, Int, Int))] = []
+        var placed: [(rank: Int32, steps: Steps)] = []
         placed.reserveCapacity(boxes.count)
-        var loose: [Int32] = []
         for (rank, b) in boxes.enumerated() where !b.isEmpty {
-            let c = SiblingGrid.cellRange(b, origin: origin, cellSize: cellSize, columns: columns, rows: rows)
-            if (c.2 - c.0 + 1) * (c.3 - c.1 + 1) > SiblingGrid.maxCellsPerItem {
+            let s = steps(of: b)
+            if s.cellCount > SiblingGrid.maxCellsPerItem {
                 loose.append(Int32(rank))
                 continue
             }
-            placed.append((Int32(rank), c))
-            for y in c.1...c.3 { for x in c.0...c.2 { counts[y * columns + x + 1] += 1 } }
+            placed.append((Int32(rank), s))
+            s.forEachCell(columns) { cell, _ in counts[cell + 1] += 1 }
         }
         for i in 1..<counts.count { counts[i] += counts[i - 1] }
         var fill = counts
-        var items = [Int32](repeating: 0, count: Int(counts[counts.count - 1]))
-        for (rank, c) in placed {
-            for y in c.1...c.3 {
-                for x in c.0...c.2 {
-                    items[Int(fill[y * columns + x])] = rank
-                    fill[y * columns + x] += 1
-                }
+        var entries = [Entry](repeating: .vacated(0), count: Int(counts[counts.count - 1]))
+        for (rank, s) in placed {  // by rank, so each cell lists its siblings front to back
+            s.forEachCell(columns) { cell, entry in
+                entries[Int(fill[cell])] = Entry(rank: rank, minX: entry.minX, minY: entry.minY, maxX: entry.maxX, maxY: entry.maxY)
+                fill[cell] += 1
             }
         }
         cellStart = counts
-        cellItems = items
-        self.loose = loose
+        self.entries = entries
     }
 
-    /// Columns and rows `(x0, y0, x1, y1)` a box overlaps, clamped to the grid.
-    private static func cellRange(_ b: Box, origin: Point, cellSize: Double, columns: Int, rows: Int) -> (Int, Int, Int, Int) {
-        func index(_ v: Double, _ o: Double, _ n: Int) -> Int {
-            let i = ((v - o) / cellSize).rounded(.down)
-            return i < 0 ? 0 : (i >= Double(n) ? n - 1 : Int(i))
-        }
-        return (index(b.minX, origin.x, columns), index(b.minY, origin.y, rows),
-                index(b.maxX, origin.x, columns), index(b.maxY, origin.y, rows))
-    }
+    /// A box in fixed-point steps, clamped to the grid.
+    private struct Steps {
+        var x0: Int, y0: Int, x1: Int, y1: Int
 
-    /// Appends the ranks whose boxes (`boxes`, current) contain `p`.
-    func candidates(containing p: Point, boxes: UnsafeBufferPointer<Box>, into out: inout [Int32]) {
-        for rank in loose where boxes[Int(rank)].contains(p) { out.append(rank) }
-        let fx = ((p.x - origin.x) / cellSize).rounded(.down), fy = ((p.y - origin.y) / cellSize).rounded(.down)
-        guard fx >= 0, fy >= 0, fx < Double(columns), fy < Double(rows) else { return }
-        let cell = Int(fy) * columns + Int(fx)
-        cellItems.withUnsafeBufferPointer { items in
-            cellStart.withUnsafeBufferPointer { start in
-                moved.withUnsafeBufferPointer { moved in
-                    for i in Int(start[cell])..<Int(start[cell + 1]) {
-                        let rank = items[i]
-                        if !moved[Int(rank)] && boxes[Int(rank)].contains(p) { out.append(rank) }
-                    }
+        var cellCount: Int { (x1 >> 8 - x0 >> 8 + 1) * (y1 >> 8 - y0 >> 8 + 1) }
+
+        /// Calls `body` with each cell the box overlaps and the part of it covered.
+        func forEachCell(_ columns: Int, _ body: (Int, Entry) -> Void) {
+            for cy in y0 >> 8...y1 >> 8 {
+                let minY = cy == y0 >> 8 ? UInt8(y0 & 255) : 0, maxY = cy == y1 >> 8 ? UInt8(y1 & 255) : 255
+                for cx in x0 >> 8...x1 >> 8 {
+                    let minX = cx == x0 >> 8 ? UInt8(x0 & 255) : 0, maxX = cx == x1 >> 8 ? UInt8(x1 & 255) : 255
+                    body(cy * columns + cx, Entry(rank: 0, minX: minX, minY: minY, maxX: maxX, maxY: maxY))
                 }
             }
         }
     }
 
-    /// Notes that sibling `rank` moved: it is checked loosely from now on.
+    /// The steps of a box inside the grid's extent.
+    private func steps(of b: Box) -> Steps {
+        func q(_ v: Double, _ o: Double, _ limit: Int) -> Int {
+            let f = (v - o) * scale
+            return f <= 0 ? 0 : min(Int(f), limit)
+        }
+        return Steps(x0: q(b.minX, origin.x, columns * 256 - 1), y0: q(b.minY, origin.y, rows * 256 - 1),
+                     x1: q(b.maxX, origin.x, columns * 256 - 1), y1: q(b.maxY, origin.y, rows * 256 - 1))
+    }
+
+    /// Calls `body` with the rank of each sibling whose box might contain
+    /// `p`, front to back (ascending rank), until it returns true.
+    /// - Parameter boxes: the siblings' current boxes by rank (for `loose`).
+    /// - Returns: whether `body` returned true.
+    func first(containing p: Point, boxes: UnsafeBufferPointer<Box>, where body: (Int32) -> Bool) -> Bool {
+        let fx = (p.x - origin.x) * scale, fy = (p.y - origin.y) * scale
+        let inGrid = fx >= 0 && fy >= 0 && fx < Double(columns * 256) && fy < Double(rows * 256)
+        return loose.withUnsafeBufferPointer { loose in
+            entries.withUnsafeBufferPointer { entries in
+                var i = 0, end = 0
+                var sx: UInt8 = 0, sy: UInt8 = 0
+                if inGrid {
+                    let qx = Int(fx), qy = Int(fy)
+                    let cell = (qy >> 8) * columns + qx >> 8
+                    cellStart.withUnsafeBufferPointer { start in
+                        i = Int(start[cell])
+                        end = Int(start[cell + 1])
+                    }
+                    sx = UInt8(qx & 255)
+                    sy = UInt8(qy & 255)
+                }
+                // Merge the cell's entries and the loose ranks, both ascending.
+                func nextInCell() -> Int32 {
+                    while i < end {
+                        let e = entries[i]
+                        i &+= 1
+                        if e.minX <= sx && sx <= e.maxX && e.minY <= sy && sy <= e.maxY { return e.rank }
+                    }
+                    return .max
+                }
+                var j = 0
+                func nextLoose() -> Int32 {
+                    while j < loose.count {
+                        let rank = loose[j]
+                        j &+= 1
+                        if boxes[Int(rank)].contains(p) { return rank }
+                    }
+                    return .max
+                }
+                var a = nextInCell(), b = nextLoose()
+                while a != .max || b != .max {
+                    if a < b {
+                        if body(a) { return true }
+                        a = nextInCell()
+                    } else {
+                        if body(b) { return true }
+                        b = nextLoose()
+                    }
+                }
+                return false
+            }
+        }
+    }
+
+    /// Notes that sibling `rank`, whose box was `old`, moved: its entries
+    /// are vacated and it is checked loosely from now on.
     /// - Returns: false when the grid has too many loose siblings and
     ///   should be rebuilt.
-    mutating func noteMoved(_ rank: Int) -> Bool {
-        if !moved[rank] {
-            moved[rank] = true
-            if !loose.contains(Int32(rank)) { loose.append(Int32(rank)) }
+    mutating func noteMoved(_ rank: Int, from old: Box) -> Bool {
+        let r = Int32(rank)
+        guard !loose.contains(r) else { return true }
+        if !old.isEmpty {
+            let columns = self.columns
+            steps(of: old).forEachCell(columns) { cell, _ in
+                for i in Int(cellStart[cell])..<Int(cellStart[cell + 1]) where entries[i].rank == r {
+                    entries[i] = .vacated(r)
+                }
+            }
         }
+        loose.insert(r, at: loose.firstIndex { $0 > r } ?? loose.count)
         return loose.count <= 2 * SiblingGrid.maxLoose
     }
+
+    #if DEBUG
+    /// Whether sibling `rank` is loose or has a live entry in some cell.
+    func lists(_ rank: Int32) -> Bool {
+        loose.contains(rank) || entries.contains { $0.rank == rank && $0.minX <= $0.maxX }
+    }
+    #endif
 }

@@ -87,13 +87,16 @@ struct SiblingIndex: Sendable {
         build(first + 1, &ranks[mid...])
     }
 
-    /// Appends the ranks of the siblings whose boxes contain `p`, in no order.
+    /// In a grid: calls `body` with each sibling whose box might contain
+    /// `p`, front to back, until it returns true; whether one did.
+    /// - Complexity: O(1 + siblings in p's cell + loose siblings).
+    func first(containing p: Point, where body: (Int32) -> Bool) -> Bool {
+        itemBoxes.withUnsafeBufferPointer { grid.first(containing: p, boxes: $0, where: body) }
+    }
+
+    /// In a tree: appends the ranks of the siblings whose boxes contain `p`, in no order.
     /// - Complexity: O(log n + candidates) for well-spread siblings.
     func candidates(containing p: Point, into out: inout [Int32]) {
-        if usesGrid {
-            itemBoxes.withUnsafeBufferPointer { grid.candidates(containing: p, boxes: $0, into: &out) }
-            return
-        }
         guard !items.isEmpty else { return }
         // Median splits keep the depth under log2(n) + 1, far below 128.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 128) { stack in
@@ -129,9 +132,10 @@ struct SiblingIndex: Sendable {
     /// near it; a rebuild restores the shape.
     /// - Complexity: O(nodes).
     mutating func update(rank: Int, box: Box) {
+        let old = itemBoxes[rank]
         itemBoxes[rank] = box
         if usesGrid {
-            if !grid.noteMoved(rank) { self = SiblingIndex(boxes: itemBoxes) }
+            if !grid.noteMoved(rank, from: old) { self = SiblingIndex(boxes: itemBoxes) }
             return
         }
         // Children follow their parents in `nodes`: refit from the back.
@@ -168,9 +172,8 @@ struct SiblingIndex: Sendable {
         }
         if usesGrid {
             // Every sibling that can accept is in some cell or loose.
-            for rank in itemBoxes.indices where !itemBoxes[rank].isEmpty {
-                let listed = grid.loose.contains(Int32(rank)) || (!grid.moved[rank] && grid.cellItems.contains(Int32(rank)))
-                if !listed { return "sibling \(rank) is in no cell of the grid" }
+            for rank in itemBoxes.indices where !itemBoxes[rank].isEmpty && !grid.lists(Int32(rank)) {
+                return "sibling \(rank) is in no cell of the grid"
             }
             return nil
         }
