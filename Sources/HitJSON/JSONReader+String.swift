@@ -22,7 +22,12 @@ extension JSONReader {
     /// Reads the string whose opening quote is at `position`.
     @inlinable
     mutating func readStringAtQuote() throws(JSONSyntaxError) -> String {
-        let span = try scanString()
+        stringContent(try scanString())
+    }
+
+    /// The decoded contents of a string that ``scanString()`` validated.
+    @inlinable
+    func stringContent(_ span: (start: Int, end: Int, escaped: Bool)) -> String {
         let content = UnsafeBufferPointer(rebasing: bytes[span.start..<span.end])
         if !span.escaped {
             return String(decoding: content, as: UTF8.self)

@@ -96,6 +96,26 @@ public struct JSONReader {
     ///   innermost open container is not an object.
     @inlinable
     public mutating func nextKey() throws(JSONSyntaxError) -> String? {
+        guard let span = try nextKeySpan() else { return nil }
+        return stringContent(span)
+    }
+
+    /// Like ``nextKey()``, without creating a `String`: the key as it stands
+    /// between its quotes (validated, escapes not decoded) and whether it
+    /// holds any backslash escape. The bytes are a view of the input.
+    ///
+    /// For matching keys against known ASCII names by their bytes; a key with
+    /// `escaped` true may still spell such a name (`"\u0078"` is `"x"`).
+    @inlinable
+    public mutating func nextKeyBytes() throws(JSONSyntaxError) -> (bytes: UnsafeBufferPointer<UInt8>, escaped: Bool)? {
+        guard let span = try nextKeySpan() else { return nil }
+        return (UnsafeBufferPointer(rebasing: bytes[span.start..<span.end]), span.escaped)
+    }
+
+    /// ``nextKey()`` up to the decoding of the key: its content's range and
+    /// whether it is escaped, or nil after the closing `}`.
+    @inlinable
+    mutating func nextKeySpan() throws(JSONSyntaxError) -> (start: Int, end: Int, escaped: Bool)? {
         skipWhitespace()
         guard innermost == ContainerKind.object else { throw misuse("nextKey() called outside an object") }
         guard position < bytes.count else {
@@ -119,13 +139,13 @@ public struct JSONReader {
                 throw expected("a key")
             }
         }
-        let key = try readStringAtQuote()
+        let span = try scanString()
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
             throw expected("':'")
         }
         position += 1
-        return key
+        return span
     }
 
     /// Consumes `[` (after whitespace). Follow with ``nextElement()`` until it returns false.
