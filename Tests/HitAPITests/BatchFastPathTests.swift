@@ -5,8 +5,9 @@ import TestSupport
 import XCTest
 @testable import HitAPI
 
-/// The batch fast paths against the general code they shortcut: the same
-/// batch, the same problems with the same pointers, the same bytes.
+/// The batch fast paths (points read without key strings, entries written
+/// from per-target fragments) against the general code they shortcut: the
+/// same batch, the same problems with the same pointers, the same bytes.
 final class BatchFastPathTests: XCTestCase {
     let app = Application.testing()
 
@@ -229,5 +230,125 @@ final class BatchFastPathTests: XCTestCase {
             }
             decodeBoth(body)
         }
+    }
+
+    // MARK: - Encoding
+
+    /// Entries written from fragments are byte for byte those of
+    /// `writeBatchResult`, over a scene with more targets than cache slots,
+    /// actions that need escaping and long ids that overflow the fragment arena.
+    func testEntriesMatchTheGeneralEncoder() throws {
+        var layers: [String] = []
+        for i in 0..<150 {
+            let id = i % 2 == 1 ? "l\(i)-" + String(repeating: "x", count: 120) : "l\(i)"
+            let action = i % 3 == 0 ? "" : #""action":"a\#(i).\"press\"\u00e9\n\u0001","#
+            layers.append(#"{"id":"\#(id)",\#(action)"shape":{"type":"rect","x":\#(i % 15 * 10),"y":\#(i / 15 * 10),"width":10,"height":10}}"#)
+        }
+        // A parent with an action over children without: the action comes from the parent.
+        let sceneJSON = #"{"id":"grid","layers":[{"id":"group","action":"group.tap","children":["# + layers.joined(separator: ",")
+            + #"]},{"id":"top","pointerEvents":"none","shape":{"type":"rect","x":0,"y":0,"width":10,"height":10}}]}"#
+        XCTAssertEqual(app.call("PUT", "/scenes/grid", sceneJSON).status, 201, app.call("PUT", "/scenes/grid", sceneJSON).text)
+        let scene = try XCTUnwrap(app.store.snapshot("grid")).compiled
+        var rng = SplitMix64(seed: 7)
+        var targets = Set<Int>()
+        for (trace, all) in [(false, false), (true, false), (false, true)] {
+            var fast = JSONWriter(), slow = JSONWriter()
+            var entries = BatchResultWriter(scene: scene)
+            for k in 0..<3000 {
+                let p = Point(Double.random(in: -5...160, using: &rng), Double.random(in: -5...110, using: &rng))
+                let result = scene.hit(p, trace: trace, all: all)
+                if let t = result.target { targets.insert(t) }
+                let captured: Bool? = k % 5 == 0 ? k % 2 == 0 : nil
+                entries.write(result, trace: trace, captured: captured, to: &fast)
+                HitResponseEncoder.writeBatchResult(result, trace: trace, captured: captured, scene: scene, to: &slow)
+            }
+            XCTAssertEqual(String(decoding: fast.bytes, as: UTF8.self), String(decoding: slow.bytes, as: UTF8.self))
+            XCTAssertTrue(String(decoding: fast.bytes, as: UTF8.self).contains(#"\"press\"é\n\u0001""#))
+        }
+        XCTAssertGreaterThan(targets.count, 140, "most layers hit: slots shared, arena refilled")
+    }
+
+    /// After `rescene`, entries describe the new scene even where a layer
+    /// index of the old one was cached.
+    func testEntriesDescribeTheNewSceneAfterRescene() throws {
+        func scene(_ id: String, _ names: [String]) throws -> CompiledScene {
+            let layers = names.map { #"{"id":"\#($0)","action":"\#($0).act","shape":{"type":"rect","x":0,"y":0,"width":10,"height":10}}"# }
+            XCTAssertEqual(app.call("PUT", "/scenes/\(id)", #"{"layers":["# + layers.joined(separator: ",") + "]}").status, 201)
+            return try XCTUnwrap(app.store.snapshot(id)).compiled
+        }
+        let old = try scene("old", ["a", "b"]), new = try scene("new", ["c", "d"])
+        var fast = JSONWriter(), slow = JSONWriter()
+        var entries = BatchResultWriter(scene: old)
+        entries.write(old.hit(Point(5, 5), trace: false, all: false), trace: false, captured: nil, to: &fast)
+        HitResponseEncoder.writeBatchResult(old.hit(Point(5, 5), trace: false, all: false), trace: false, captured: nil, scene: old, to: &slow)
+        entries.rescene(new)
+        entries.write(new.hit(Point(5, 5), trace: false, all: false), trace: false, captured: true, to: &fast)
+        HitResponseEncoder.writeBatchResult(new.hit(Point(5, 5), trace: false, all: false), trace: false, captured: true, scene: new, to: &slow)
+        XCTAssertEqual(String(decoding: fast.bytes, as: UTF8.self), String(decoding: slow.bytes, as: UTF8.self))
+        XCTAssertEqual(String(decoding: fast.bytes, as: UTF8.self),
+                       #"{"layer":"b","action":"b.act","actionLayer":"b"},{"layer":"d","action":"d.act","actionLayer":"d","captured":true}"#)
+    }
+
+    /// Seeded random batches over HTTP: each entry says what a single `hit`
+    /// of the same point says.
+    func testRandomBatchesAnswerLikeSingleHits() throws {
+        var rng = SplitMix64(seed: 42)
+        for _ in 0..<40 {
+            let n = Int.random(in: 1...60, using: &rng)
+            let xs = (0..<n).map { _ in Double(Int.random(in: -20...260, using: &rng)) / 2 }
+            let ys = (0..<n).map { _ in Double(Int.random(in: -20...260, using: &rng)) / 2 }
+            let trace = Bool.random(using: &rng)
+            let body = #"{"points":["# + (0..<n).map { #"{"x":\#(xs[$0]),"y":\#(ys[$0])}"# }.joined(separator: ",") + #"],"trace":\#(trace)}"#
+            let batch = app.call("POST", "/scenes/ring-demo/hits", body)
+            XCTAssertEqual(batch.status, 200)
+            let results = try XCTUnwrap(batch.object["results"] as? [[String: Any]])
+            XCTAssertEqual(results.count, n)
+            for i in 0..<n {
+                let single = app.call("POST", "/scenes/ring-demo/hit", #"{"x":\#(xs[i]),"y":\#(ys[i]),"trace":\#(trace)}"#).object
+                for key in ["layer", "action", "actionLayer"] {
+                    XCTAssertEqual(results[i][key] as? String, single[key] as? String, "\(key) at (\(xs[i]), \(ys[i]))")
+                    XCTAssertTrue(results[i][key] is NSNull == (single[key] is NSNull))
+                }
+                XCTAssertEqual((results[i]["trace"] as? [[String: Any]]).map { $0 as NSArray }, (single["trace"] as? [[String: Any]]).map { $0 as NSArray })
+            }
+            // The exact bytes of a plain entry.
+            let text = batch.text
+            XCTAssertTrue(text.hasPrefix(#"{"scene":"ring-demo","version":1,"results":[{"layer":"#), text)
+        }
+    }
+
+    /// A drag inside a batch makes a new scene version; the entries after it
+    /// describe the new scene, as single requests in the same order do.
+    func testEntriesFollowTheSceneWhenADragChangesIt() throws {
+        let scene = """
+            {"id": "drag", "layers": [
+              {"id": "under", "action": "under.tap", "shape": {"type": "rect", "x": 0, "y": 0, "width": 400, "height": 400}},
+              {"id": "box", "action": "box.drag", "draggable": true, "shape": {"type": "rect", "x": 0, "y": 0, "width": 50, "height": 50}}]}
+            """
+        let points: [(Double, Double, String?)] = [
+            (10, 10, nil), (10, 10, "down"), (100, 100, "move"), (10, 10, nil), (100, 100, nil), (200, 200, "move"),
+            (100, 100, nil), (210, 210, nil), (200, 200, "up"), (205, 205, nil), (10, 10, nil),
+        ]
+        func member(_ p: (Double, Double, String?)) -> String {
+            #""x":\#(p.0),"y":\#(p.1)"# + (p.2.map { #","pointer":"m","phase":"\#($0)""# } ?? "")
+        }
+        XCTAssertEqual(app.call("PUT", "/scenes/drag", scene).status, 201)
+        let batch = app.call("POST", "/scenes/drag/hits", #"{"points":["# + points.map { "{" + member($0) + "}" }.joined(separator: ",") + "]}")
+        XCTAssertEqual(batch.status, 200, batch.text)
+        let results = try XCTUnwrap(batch.object["results"] as? [[String: Any]])
+
+        let fresh = Application.testing()
+        XCTAssertEqual(fresh.call("PUT", "/scenes/drag", scene).status, 201)
+        var last: [String: Any] = [:]
+        for (i, p) in points.enumerated() {
+            last = fresh.call("POST", "/scenes/drag/hit", "{" + member(p) + #","trace":false}"#).object
+            for key in ["layer", "action", "actionLayer"] {
+                XCTAssertEqual(results[i][key] as? String, last[key] as? String, "\(key) of point \(i)")
+            }
+            XCTAssertEqual(results[i]["captured"] as? Bool, last["captured"] as? Bool, "captured of point \(i)")
+        }
+        XCTAssertEqual(batch.object["version"] as? Int, last["version"] as? Int)
+        XCTAssertGreaterThan(last["version"] as? Int ?? 0, 1)
+        XCTAssertEqual(results.map { $0["layer"] as? String }, ["box", "box", "box", "under", "box", "box", "under", "box", "box", "box", "under"])
     }
 }
