@@ -56,6 +56,46 @@ public struct JSONReader {
     /// The number of currently open containers.
     @inlinable public var currentDepth: Int { depth }
 
+    /// A reading position saved by ``checkpoint`` for ``rewind(to:)``.
+    public struct Checkpoint: Sendable {
+        @usableFromInline let position: Int
+        @usableFromInline let depth: Int
+        @usableFromInline let shallowKinds: UInt64
+        @usableFromInline let innermost: UInt8
+        @usableFromInline let atContainerStart: Bool
+
+        @inlinable
+        init(position: Int, depth: Int, shallowKinds: UInt64, innermost: UInt8, atContainerStart: Bool) {
+            self.position = position
+            self.depth = depth
+            self.shallowKinds = shallowKinds
+            self.innermost = innermost
+            self.atContainerStart = atContainerStart
+        }
+    }
+
+    /// The current position, to come back to with ``rewind(to:)`` (cheaper
+    /// than copying the reader: nothing is retained).
+    @inlinable
+    public var checkpoint: Checkpoint {
+        Checkpoint(
+            position: position, depth: depth, shallowKinds: shallowKinds, innermost: innermost,
+            atContainerStart: atContainerStart)
+    }
+
+    /// Puts the reader back at `checkpoint`, to read the same bytes again.
+    /// - Precondition: the containers open at the checkpoint are all still
+    ///   open (the reader went no further than the end of the innermost).
+    @inlinable
+    public mutating func rewind(to checkpoint: Checkpoint) {
+        precondition(depth >= checkpoint.depth, "rewind(to:) past the end of a container open at the checkpoint")
+        position = checkpoint.position
+        depth = checkpoint.depth
+        shallowKinds = checkpoint.shallowKinds
+        innermost = checkpoint.innermost
+        atContainerStart = checkpoint.atContainerStart
+    }
+
     /// Skips whitespace and returns the kind of the next value without consuming it.
     /// - Throws: when the input ends or the next byte cannot start a value.
     /// - Complexity: O(whitespace skipped).

@@ -6,6 +6,8 @@ import XCTest
 /// `nextKeyBytes()` against `nextKey()`: the same keys (raw bytes that decode
 /// to the same string), the same errors at the same offsets, the same
 /// position afterwards; byte by byte over truncations and one-byte edits.
+/// And `checkpoint`/`rewind(to:)`, which the batch decoder's fast path uses
+/// with them.
 final class JSONReaderKeyBytesTests: XCTestCase {
     /// Walks every object member of `bytes` (skipping values) one way; a
     /// transcript of keys, end offsets and the error that stopped it.
@@ -76,6 +78,58 @@ final class JSONReaderKeyBytesTests: XCTestCase {
                 var b = body
                 b[i] = r
                 assertAgree(b)
+            }
+        }
+    }
+
+    /// A reader rewound to a checkpoint at an array element reads that
+    /// element and what follows the same way again, failures included, as a
+    /// copy of the reader made at the checkpoint does.
+    func testRewindReadsTheSameAgain() {
+        let text = Array(#"[{"x":1,"y":[2,{"z":"w"}]}, {"x":-0.5e1}, 7, "s", {"bad" 1}]"#.utf8)
+        text.withUnsafeBufferPointer { b in
+            /// Reads the element here by keys and values, then the rest of the array.
+            func rest(_ r: inout JSONReader) -> [String] {
+                var seen: [String] = []
+                do throws(JSONSyntaxError) {
+                    if try r.peek() == .object {
+                        try r.beginObject()
+                        while let (key, escaped) = try r.nextKeyBytes() {
+                            seen.append("\(String(decoding: key, as: UTF8.self)) \(escaped)")
+                            try r.skipValue()
+                        }
+                    } else {
+                        try r.skipValue()
+                    }
+                    seen.append("@\(r.offset) depth \(r.currentDepth)")
+                    while try r.nextElement() {
+                        try r.skipValue()
+                        seen.append("@\(r.offset)")
+                    }
+                } catch {
+                    seen.append("error \(error.offset) \(error.message)")
+                }
+                return seen
+            }
+            for k in 0..<5 {
+                var r = JSONReader(b)
+                try? r.beginArray()
+                for _ in 0..<k { _ = try? r.nextElement(); try? r.skipValue() }
+                XCTAssertEqual(try? r.nextElement(), true)
+                let mark = r.checkpoint
+                let copy = r
+                var firstReader = r
+                let first = rest(&firstReader)
+                XCTAssertTrue(first.last?.hasPrefix("error") ?? false)
+                // Rewind from inside the element (after its first member) and from the failure at the end.
+                var inside = r
+                if (try? inside.peek()) == .object { try? inside.beginObject(); _ = try? inside.nextKeyBytes() }
+                inside.rewind(to: mark)
+                XCTAssertEqual(rest(&inside), first, "element \(k), from inside")
+                firstReader.rewind(to: mark)
+                XCTAssertEqual(rest(&firstReader), first, "element \(k), from the end")
+                var c = copy
+                XCTAssertEqual(rest(&c), first)
             }
         }
     }

@@ -228,9 +228,9 @@ extension DocumentDecoder {
     /// reports nothing itself, so the answers and problems are the same
     /// either way.
     mutating func plainPointQuery() -> PointQuery? {
-        let start = reader
+        let start = reader.checkpoint
         if let p = try? readPlainPoint() { return p }
-        reader = start
+        reader.rewind(to: start)
         return nil
     }
 
@@ -239,8 +239,10 @@ extension DocumentDecoder {
 
     /// The body of ``plainPointQuery()``: nil (or a syntax error) as soon as
     /// the point is not plain; the reader is then somewhere inside it.
+    ///
+    /// Values are read without `peek()` first: one of the wrong kind makes the
+    /// reader throw, which sends the point to `pointQuery` all the same.
     private mutating func readPlainPoint() throws(JSONSyntaxError) -> PointQuery? {
-        guard try reader.peek() == .object else { return nil }
         try reader.beginObject()
         var p = PointQuery(x: 0, y: 0)
         var seen: UInt8 = 0
@@ -251,17 +253,13 @@ extension DocumentDecoder {
             seen |= bit
             switch bit {
             case DocumentDecoder.xBit, DocumentDecoder.yBit:
-                guard try reader.peek() == .number else { return nil }
                 let v = try reader.readNumber()
                 guard v.isFinite else { return nil }
                 if bit == DocumentDecoder.xBit { p.x = v } else { p.y = v }
             case DocumentDecoder.pointerBit:
-                guard try reader.peek() == .string else { return nil }
                 p.pointer = try reader.readString()
             default:
-                guard try reader.peek() == .string,
-                    let phase = PointerSessions.Phase(rawValue: try reader.readString())
-                else { return nil }
+                guard let phase = PointerSessions.Phase(rawValue: try reader.readString()) else { return nil }
                 p.phase = phase
             }
         }
