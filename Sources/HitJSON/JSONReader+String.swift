@@ -39,7 +39,7 @@ extension JSONReader {
     /// past its closing quote.
     /// - Returns: the content's byte range (quotes excluded) and whether it
     ///   contains any backslash escape.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func scanString() throws(JSONSyntaxError) -> (start: Int, end: Int, escaped: Bool) {
         let start = position + 1
         let n = bytes.count

@@ -146,7 +146,7 @@ public struct JSONReader {
     ///
     /// For matching keys against known ASCII names by their bytes; a key with
     /// `escaped` true may still spell such a name (`"\u0078"` is `"x"`).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func nextKeyBytes() throws(JSONSyntaxError) -> (bytes: UnsafeBufferPointer<UInt8>, escaped: Bool)? {
         guard let span = try nextKeySpan() else { return nil }
         return (UnsafeBufferPointer(rebasing: bytes[span.start..<span.end]), span.escaped)
@@ -154,7 +154,7 @@ public struct JSONReader {
 
     /// ``nextKey()`` up to the decoding of the key: its content's range and
     /// whether it is escaped, or nil after the closing `}`.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func nextKeySpan() throws(JSONSyntaxError) -> (start: Int, end: Int, escaped: Bool)? {
         skipWhitespace()
         guard innermost == ContainerKind.object else { throw misuse("nextKey() called outside an object") }
