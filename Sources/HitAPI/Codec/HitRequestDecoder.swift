@@ -72,9 +72,12 @@ public enum HitRequestDecoder {
                         continue
                     }
                     try d.reader.beginArray()
-                    // The shortest point, {"x":0,"y":0}, takes 13 bytes and a comma.
+                    // The shortest point, {"x":0,"y":0}, takes 13 bytes and a comma:
+                    // room for as many as the body can hold, up to 4096 (past
+                    // that, growing costs little, and a body of whitespace
+                    // reserves nothing big).
                     let room = (bytes.count - d.reader.offset) / 14 + 1
-                    batch.points.reserveCapacity(min(maxPoints, room))
+                    batch.points.reserveCapacity(min(maxPoints, room, 4096))
                     while try d.reader.nextElement() {
                         guard batch.points.count < maxPoints else {
                             try d.issue("more than \(maxPoints) points in one batch")
