@@ -22,7 +22,12 @@ extension JSONReader {
     /// Reads the string whose opening quote is at `position`.
     @inlinable
     mutating func readStringAtQuote() throws(JSONSyntaxError) -> String {
-        let span = try scanString()
+        stringContent(try scanString())
+    }
+
+    /// The decoded contents of a string that ``scanString()`` validated.
+    @inlinable
+    func stringContent(_ span: (start: Int, end: Int, escaped: Bool)) -> String {
         let content = UnsafeBufferPointer(rebasing: bytes[span.start..<span.end])
         if !span.escaped {
             return String(decoding: content, as: UTF8.self)
@@ -34,7 +39,7 @@ extension JSONReader {
     /// past its closing quote.
     /// - Returns: the content's byte range (quotes excluded) and whether it
     ///   contains any backslash escape.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func scanString() throws(JSONSyntaxError) -> (start: Int, end: Int, escaped: Bool) {
         let start = position + 1
         let n = bytes.count

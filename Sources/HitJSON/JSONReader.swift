@@ -56,6 +56,46 @@ public struct JSONReader {
     /// The number of currently open containers.
     @inlinable public var currentDepth: Int { depth }
 
+    /// A reading position saved by ``checkpoint`` for ``rewind(to:)``.
+    public struct Checkpoint: Sendable {
+        @usableFromInline let position: Int
+        @usableFromInline let depth: Int
+        @usableFromInline let shallowKinds: UInt64
+        @usableFromInline let innermost: UInt8
+        @usableFromInline let atContainerStart: Bool
+
+        @inlinable
+        init(position: Int, depth: Int, shallowKinds: UInt64, innermost: UInt8, atContainerStart: Bool) {
+            self.position = position
+            self.depth = depth
+            self.shallowKinds = shallowKinds
+            self.innermost = innermost
+            self.atContainerStart = atContainerStart
+        }
+    }
+
+    /// The current position, to come back to with ``rewind(to:)`` (cheaper
+    /// than copying the reader: nothing is retained).
+    @inlinable
+    public var checkpoint: Checkpoint {
+        Checkpoint(
+            position: position, depth: depth, shallowKinds: shallowKinds, innermost: innermost,
+            atContainerStart: atContainerStart)
+    }
+
+    /// Puts the reader back at `checkpoint`, to read the same bytes again.
+    /// - Precondition: the containers open at the checkpoint are all still
+    ///   open (the reader went no further than the end of the innermost).
+    @inlinable
+    public mutating func rewind(to checkpoint: Checkpoint) {
+        precondition(depth >= checkpoint.depth, "rewind(to:) past the end of a container open at the checkpoint")
+        position = checkpoint.position
+        depth = checkpoint.depth
+        shallowKinds = checkpoint.shallowKinds
+        innermost = checkpoint.innermost
+        atContainerStart = checkpoint.atContainerStart
+    }
+
     /// Skips whitespace and returns the kind of the next value without consuming it.
     /// - Throws: when the input ends or the next byte cannot start a value.
     /// - Complexity: O(whitespace skipped).
@@ -96,6 +136,26 @@ public struct JSONReader {
     ///   innermost open container is not an object.
     @inlinable
     public mutating func nextKey() throws(JSONSyntaxError) -> String? {
+        guard let span = try nextKeySpan() else { return nil }
+        return stringContent(span)
+    }
+
+    /// Like ``nextKey()``, without creating a `String`: the key as it stands
+    /// between its quotes (validated, escapes not decoded) and whether it
+    /// holds any backslash escape. The bytes are a view of the input.
+    ///
+    /// For matching keys against known ASCII names by their bytes; a key with
+    /// `escaped` true may still spell such a name (`"\u0078"` is `"x"`).
+    @inlinable @inline(__always)
+    public mutating func nextKeyBytes() throws(JSONSyntaxError) -> (bytes: UnsafeBufferPointer<UInt8>, escaped: Bool)? {
+        guard let span = try nextKeySpan() else { return nil }
+        return (UnsafeBufferPointer(rebasing: bytes[span.start..<span.end]), span.escaped)
+    }
+
+    /// ``nextKey()`` up to the decoding of the key: its content's range and
+    /// whether it is escaped, or nil after the closing `}`.
+    @inlinable @inline(__always)
+    mutating func nextKeySpan() throws(JSONSyntaxError) -> (start: Int, end: Int, escaped: Bool)? {
         skipWhitespace()
         guard innermost == ContainerKind.object else { throw misuse("nextKey() called outside an object") }
         guard position < bytes.count else {
@@ -119,13 +179,13 @@ public struct JSONReader {
                 throw expected("a key")
             }
         }
-        let key = try readStringAtQuote()
+        let span = try scanString()
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
             throw expected("':'")
         }
         position += 1
-        return key
+        return span
     }
 
     /// Consumes `[` (after whitespace). Follow with ``nextElement()`` until it returns false.

@@ -114,6 +114,15 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// Splices already-encoded object members (`"a":1,"b":null`, not
+    /// checked) as the first members of the object just begun; more members
+    /// may follow.
+    @inlinable
+    public mutating func rawMembers(_ jsonBytes: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: jsonBytes)
+        needsComma = true
+    }
+
     /// Splices an already-encoded JSON value (not checked) as the next value.
     @inlinable
     public mutating func raw(_ jsonBytes: some Collection<UInt8>) {

@@ -29,6 +29,21 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(text { w in w.string("top") }, #""top""#)
     }
 
+    func testRawMembersStartAnObjectAndMoreMayFollow() {
+        let members = Array(#""layer":"ring","action":null"#.utf8)
+        let out = text { w in
+            w.beginArray()
+            for k in 0..<3 {
+                w.beginObject()
+                members.withUnsafeBufferPointer { w.rawMembers($0) }
+                if k == 1 { w.field("captured"); w.bool(true) }
+                w.endObject()
+            }
+            w.endArray()
+        }
+        XCTAssertEqual(out, #"[{"layer":"ring","action":null},{"layer":"ring","action":null,"captured":true},{"layer":"ring","action":null}]"#)
+    }
+
     func testStringEscaping() {
         XCTAssertEqual(text { $0.string("a\"b\\c/d") }, #""a\"b\\c/d""#)
         XCTAssertEqual(text { $0.string("\u{8}\u{C}\n\r\t") }, #""\b\f\n\r\t""#)

@@ -27,14 +27,22 @@ enum HitResponseEncoder {
     ) {
         w.beginObject()
         writeTarget(result, scene: scene, path: false, to: &w)
-        if trace { w.field("trace"); writeTrace(result.trace, scene: scene, to: &w) }
-        if let stack = result.stack { w.field("stack"); writeIDs(stack, scene: scene, to: &w) }
-        if let captured { w.field("captured"); w.bool(captured) }
+        writeBatchExtras(result, trace: trace, captured: captured, scene: scene, to: &w)
         w.endObject()
     }
 
+    /// A batch entry's members after its target's: `trace`, `stack`, `captured`.
+    @inline(__always)
+    static func writeBatchExtras(
+        _ result: HitResult, trace: Bool, captured: Bool?, scene: CompiledScene, to w: inout JSONWriter
+    ) {
+        if trace { w.field("trace"); writeTrace(result.trace, scene: scene, to: &w) }
+        if let stack = result.stack { w.field("stack"); writeIDs(stack, scene: scene, to: &w) }
+        if let captured { w.field("captured"); w.bool(captured) }
+    }
+
     /// `layer`, (`path`,) `action`, `actionLayer` (and `local` with `path`).
-    private static func writeTarget(_ result: HitResult, scene: CompiledScene, path: Bool, to w: inout JSONWriter) {
+    static func writeTarget(_ result: HitResult, scene: CompiledScene, path: Bool, to w: inout JSONWriter) {
         guard let target = result.target else {
             w.field("layer"); w.null()
             if path { w.field("path"); w.null() }
@@ -88,5 +96,63 @@ enum HitResponseEncoder {
             w.endObject()
         }
         w.endArray()
+    }
+}
+
+/// Writes the entries of one batch answer. An entry's `layer`, `action` and
+/// `actionLayer` depend only on the target layer, so their bytes are made
+/// once per target (by ``HitResponseEncoder/writeBatchResult``'s own code) and
+/// copied for every later point with that target.
+struct BatchResultWriter {
+    /// The scene the entries describe; `rescene` when it changes.
+    private(set) var scene: CompiledScene
+    /// Made fragments, back to back; cleared when it outgrows `maxArena`.
+    private var arena: [UInt8] = []
+    /// A direct-mapped cache: slot `target % slots.count` holds the target's
+    /// fragment as a range of `arena`, or layer -1.
+    private var slots: [(layer: Int, start: Int, end: Int)]
+    private static let slotCount = 64
+    private static let maxArena = 16 * 1024
+    /// The members of an entry without a target.
+    private static let noTarget: StaticString = #""layer":null,"action":null,"actionLayer":null"#
+
+    init(scene: CompiledScene) {
+        self.scene = scene
+        slots = Array(repeating: (-1, 0, 0), count: BatchResultWriter.slotCount)
+    }
+
+    /// Describes `scene` from now on (a pointer event changed the scene).
+    mutating func rescene(_ scene: CompiledScene) {
+        self.scene = scene
+        for i in slots.indices { slots[i].layer = -1 }
+        arena.removeAll(keepingCapacity: true)
+    }
+
+    /// The same bytes as ``HitResponseEncoder/writeBatchResult``.
+    mutating func write(_ result: HitResult, trace: Bool, captured: Bool?, to w: inout JSONWriter) {
+        w.beginObject()
+        if let target = result.target {
+            let slot = target & (BatchResultWriter.slotCount - 1)
+            if slots[slot].layer != target { makeFragment(target, result, slot: slot) }
+            let (_, start, end) = slots[slot]
+            arena.withUnsafeBufferPointer { w.rawMembers(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+        } else {
+            BatchResultWriter.noTarget.withUTF8Buffer { w.rawMembers($0) }
+        }
+        HitResponseEncoder.writeBatchExtras(result, trace: trace, captured: captured, scene: scene, to: &w)
+        w.endObject()
+    }
+
+    private mutating func makeFragment(_ target: Int, _ result: HitResult, slot: Int) {
+        var f = JSONWriter(capacity: 128)
+        f.beginObject()
+        HitResponseEncoder.writeTarget(result, scene: scene, path: false, to: &f)
+        if arena.count + f.bytes.count > BatchResultWriter.maxArena {
+            for i in slots.indices { slots[i].layer = -1 }
+            arena.removeAll(keepingCapacity: true)
+        }
+        let start = arena.count
+        arena.append(contentsOf: f.bytes.dropFirst())  // without the "{"
+        slots[slot] = (target, start, arena.count)
     }
 }

@@ -37,7 +37,8 @@ extension Application {
         }
         var snapshot = try self.snapshot(id)
         try checkBatchWork(batch, layers: snapshot.compiled.layerCount)
-        var scene = snapshot.compiled  // one copy for the batch, not one per point
+        // One copy of the scene for the batch, not one per point.
+        var entries = BatchResultWriter(scene: snapshot.compiled)
         var results = JSONWriter(capacity: 64 + batch.points.count * (batch.trace ? 400 : 64))
         results.beginArray()
         for point in batch.points {
@@ -46,12 +47,12 @@ extension Application {
                     id, pointer: pointer, phase: phase, at: point.point, trace: batch.trace, all: batch.all)
                 if after.version != snapshot.version {
                     snapshot = after
-                    scene = after.compiled
+                    entries.rescene(after.compiled)
                 }
-                HitResponseEncoder.writeBatchResult(outcome.result, trace: batch.trace, captured: outcome.captured, scene: scene, to: &results)
+                entries.write(outcome.result, trace: batch.trace, captured: outcome.captured, to: &results)
             } else {
-                let result = scene.hit(point.point, trace: batch.trace, all: batch.all)
-                HitResponseEncoder.writeBatchResult(result, trace: batch.trace, captured: nil, scene: scene, to: &results)
+                let result = entries.scene.hit(point.point, trace: batch.trace, all: batch.all)
+                entries.write(result, trace: batch.trace, captured: nil, to: &results)
             }
         }
         results.endArray()
