@@ -24,29 +24,33 @@ enum Polyline {
     /// The winding number of the closed polygon through `points` around `p`.
     /// - Complexity: O(n).
     static func winding(_ points: [Point], _ p: Point) -> Int {
-        points.withUnsafeBufferPointer { pts in
-            guard let base = pts.baseAddress, pts.count > 0 else { return 0 }
-            // `crossing(a, b, p)` summed over the edges, with each vertex's
-            // side of the ray computed once and no checks in the loop.
-            let n = pts.count, px = p.x, py = p.y
-            var ax = base[n &- 1].x, ay = base[n &- 1].y
-            var aBelow = ay <= py
-            var w = 0
-            var i = 0
-            while i < n {
-                let bx = base[i].x, by = base[i].y
-                let bBelow = by <= py
-                if aBelow != bBelow {
-                    let cross = (bx - ax) * (py - ay) - (px - ax) * (by - ay)
-                    if aBelow { if cross > 0 { w &+= 1 } } else if cross < 0 { w &-= 1 }
-                }
-                ax = bx
-                ay = by
-                aBelow = bBelow
-                i &+= 1
+        points.withUnsafeBufferPointer { winding($0, p) }
+    }
+
+    /// The winding number of the closed polygon through `pts` around `p`.
+    /// - Complexity: O(n).
+    static func winding(_ pts: UnsafeBufferPointer<Point>, _ p: Point) -> Int {
+        guard let base = pts.baseAddress, pts.count > 0 else { return 0 }
+        // `crossing(a, b, p)` summed over the edges, with each vertex's
+        // side of the ray computed once and no checks in the loop.
+        let n = pts.count, px = p.x, py = p.y
+        var ax = base[n &- 1].x, ay = base[n &- 1].y
+        var aBelow = ay <= py
+        var w = 0
+        var i = 0
+        while i < n {
+            let bx = base[i].x, by = base[i].y
+            let bBelow = by <= py
+            if aBelow != bBelow {
+                let cross = (bx - ax) * (py - ay) - (px - ax) * (by - ay)
+                if aBelow { if cross > 0 { w &+= 1 } } else if cross < 0 { w &-= 1 }
             }
-            return w
+            ax = bx
+            ay = by
+            aBelow = bBelow
+            i &+= 1
         }
+        return w
     }
 
     /// Visits every edge; the closing edge only when `closed`.

@@ -1,15 +1,19 @@
 /// A layer's compiled hit region in its local coordinates: the fill area of
 /// its contours under a fill rule, the stroke band, both grown by hit slop
 /// (SPEC §2.1, §2.2). Immutable once built.
-public struct Region: Sendable {
+///
+/// `@unchecked Sendable`: every field is immutable, and `plainPolygon`
+/// points into storage the region itself holds and never writes.
+public struct Region: @unchecked Sendable {
     // Stored with what every test reads first.
     /// Bounds of the whole region, stroke and slop included (local units).
     public let bounds: Box
     /// Set when the region is one polygon filled without stroke or slop:
-    /// the test then reads its vertices straight away (the same array as
-    /// the contour's outline, not a copy).
-    let plainPolygon: [Point]?
-    var contours: [Contour]
+    /// its vertices, read in place (`test(_:_:)`). They are the storage of
+    /// the contour's `outline`, which this immutable region holds, so the
+    /// pointer is valid for as long as the region is.
+    let plainPolygon: UnsafeBufferPointer<Point>?
+    let contours: [Contour]
     /// Half the stroke width: points this close to the outline are inside.
     public let halfStroke: Double
     /// Whether the interior is part of the region.
@@ -42,7 +46,7 @@ public struct Region: Sendable {
             plainRect = nil
         }
         if fill, stroke == 0, slop.isZero, plainRect == nil, contours.count == 1, case .polygon = contours[0].kind {
-            plainPolygon = contours[0].outline
+            plainPolygon = contours[0].outline.withUnsafeBufferPointer { $0 }
         } else {
             plainPolygon = nil
         }
@@ -63,11 +67,7 @@ public struct Region: Sendable {
             }
             return .outside
         }
-        if let polygon = plainPolygon {
-            let w = Polyline.winding(polygon, p)
-            if fillRule.fills(winding: w) { return .inside }
-            return w != 0 ? .inHole(contours: 1, winding: w) : .outside
-        }
+        if let polygon = plainPolygon { return fillRule.plainTest(polygon, p) }
         var containing = 0
         var winding = 0
         if fill {
@@ -96,6 +96,25 @@ public struct Region: Sendable {
             }
         }
         return containing > 0 ? .inHole(contours: containing, winding: winding) : .outside
+    }
+}
+
+extension Region {
+    /// `region.test(p)`, reading a plain polygon's fields in place: calling
+    /// a method on `pointee` would copy the region and retain its arrays.
+    static func test(_ region: UnsafePointer<Region>, _ p: Point) -> RegionTest {
+        guard let polygon = region.pointee.plainPolygon else { return region.pointee.test(p) }
+        guard region.pointee.bounds.contains(p) else { return .outside }
+        return region.pointee.fillRule.plainTest(polygon, p)
+    }
+}
+
+extension FillRule {
+    /// Where `p` falls relative to one filled polygon under this rule.
+    func plainTest(_ polygon: UnsafeBufferPointer<Point>, _ p: Point) -> RegionTest {
+        let w = Polyline.winding(polygon, p)
+        if fills(winding: w) { return .inside }
+        return w != 0 ? .inHole(contours: 1, winding: w) : .outside
     }
 }
 

@@ -127,8 +127,8 @@ private struct Tables {
             return false
         }
         let index = indexes.baseAddress.unsafelyUnwrapped + Int(index)
-        if index.pointee.usesGrid {
-            return index.pointee.first(containing: p) { visit(siblings[Int($0)], p, &walk) }
+        if let grid = index.pointee.gridView {
+            return grid.first(containing: p) { visit(siblings[Int($0)], p, &walk) }
         }
         if walk.candidates.capacity == 0 { walk.candidates.reserveCapacity(32) }
         let start = walk.candidates.count
@@ -171,7 +171,7 @@ private struct Tables {
         let p = node.toLocal.apply(pParent)
         var test: RegionTest?
         if node.clipChildren {
-            let t = node.region >= 0 ? region(node.region).pointee.test(p) : .outside
+            let t = node.region >= 0 ? Region.test(region(node.region), p) : .outside
             guard t.isHit else {
                 walk.record(n, .miss, .clipped, walk.tracing ? .clippedDescendants(descendantCount(n)) : nil, local: p)
                 return false
@@ -192,7 +192,7 @@ private struct Tables {
             return false
         }
         let region = self.region(node.region)  // read in place: a copy would retain its arrays
-        switch test ?? region.pointee.test(p) {
+        switch test ?? Region.test(region, p) {
         case .inside:
             walk.record(n, .hit, .inside, local: p)
         case .insideStroke:

@@ -142,57 +142,71 @@ struct SiblingGrid: Sendable {
                      x1: q(b.maxX, origin.x, columns * 256 - 1), y1: q(b.maxY, origin.y, rows * 256 - 1))
     }
 
-    /// Calls `body` with the rank of each sibling whose box might contain
-    /// `p`, front to back (ascending rank), until it returns true.
-    /// - Parameter boxes: the siblings' current boxes by rank (for `loose`).
-    /// - Returns: whether `body` returned true.
-    func first(containing p: Point, boxes: UnsafeBufferPointer<Box>, where body: (Int32) -> Bool) -> Bool {
-        let fx = (p.x - origin.x) * scale, fy = (p.y - origin.y) * scale
-        let inGrid = fx >= 0 && fy >= 0 && fx < Double(columns * 256) && fy < Double(rows * 256)
-        return loose.withUnsafeBufferPointer { loose in
-            entries.withUnsafeBufferPointer { entries in
-                var i = 0, end = 0
-                var sx: UInt8 = 0, sy: UInt8 = 0
-                if inGrid {
-                    let qx = Int(fx), qy = Int(fy)
-                    let cell = (qy >> 8) * columns + qx >> 8
-                    cellStart.withUnsafeBufferPointer { start in
-                        i = Int(start[cell])
-                        end = Int(start[cell + 1])
-                    }
-                    sx = UInt8(qx & 255)
-                    sy = UInt8(qy & 255)
-                }
-                // Merge the cell's entries and the loose ranks, both ascending.
-                func nextInCell() -> Int32 {
-                    while i < end {
-                        let e = entries[i]
-                        i &+= 1
-                        if e.minX <= sx && sx <= e.maxX && e.minY <= sy && sy <= e.maxY { return e.rank }
-                    }
-                    return .max
-                }
-                var j = 0
-                func nextLoose() -> Int32 {
-                    while j < loose.count {
-                        let rank = loose[j]
-                        j &+= 1
-                        if boxes[Int(rank)].contains(p) { return rank }
-                    }
-                    return .max
-                }
-                var a = nextInCell(), b = nextLoose()
-                while a != .max || b != .max {
-                    if a < b {
-                        if body(a) { return true }
-                        a = nextInCell()
-                    } else {
-                        if body(b) { return true }
-                        b = nextLoose()
-                    }
-                }
-                return false
+    /// Where this grid's arrays are, with `boxes` (the siblings' current
+    /// boxes by rank, for `loose`), for queries that read them in place.
+    /// Valid until the grid or `boxes` change or are freed.
+    func view(boxes: UnsafeBufferPointer<Box>) -> View {
+        View(origin: origin, scale: scale, columns: columns, rows: rows,
+             cellStart: cellStart.withUnsafeBufferPointer { $0 }, entries: entries.withUnsafeBufferPointer { $0 },
+             loose: loose.withUnsafeBufferPointer { $0 }, boxes: boxes)
+    }
+
+    /// A grid's fields and the addresses of its arrays: a plain value, so
+    /// that a query retains nothing (see `SiblingIndex.gridView`).
+    struct View {
+        let origin: Point
+        let scale: Double
+        let columns: Int
+        let rows: Int
+        let cellStart: UnsafeBufferPointer<Int32>
+        let entries: UnsafeBufferPointer<Entry>
+        let loose: UnsafeBufferPointer<Int32>
+        let boxes: UnsafeBufferPointer<Box>
+
+        /// Calls `body` with the rank of each sibling whose box might
+        /// contain `p`, front to back (ascending rank), until it returns true.
+        /// - Returns: whether `body` returned true.
+        func first(containing p: Point, where body: (Int32) -> Bool) -> Bool {
+            let fx = (p.x - origin.x) * scale, fy = (p.y - origin.y) * scale
+            var i = 0, end = 0
+            var sx: UInt8 = 0, sy: UInt8 = 0
+            if fx >= 0 && fy >= 0 && fx < Double(columns * 256) && fy < Double(rows * 256) {
+                let qx = Int(fx), qy = Int(fy)
+                let cell = (qy >> 8) * columns + qx >> 8
+                i = Int(cellStart[cell])
+                end = Int(cellStart[cell + 1])
+                sx = UInt8(qx & 255)
+                sy = UInt8(qy & 255)
             }
+            // Merge the cell's entries and the loose ranks, both ascending.
+            func nextInCell() -> Int32 {
+                while i < end {
+                    let e = entries[i]
+                    i &+= 1
+                    if e.minX <= sx && sx <= e.maxX && e.minY <= sy && sy <= e.maxY { return e.rank }
+                }
+                return .max
+            }
+            var j = 0
+            func nextLoose() -> Int32 {
+                while j < loose.count {
+                    let rank = loose[j]
+                    j &+= 1
+                    if boxes[Int(rank)].contains(p) { return rank }
+                }
+                return .max
+            }
+            var a = nextInCell(), b = nextLoose()
+            while a != .max || b != .max {
+                if a < b {
+                    if body(a) { return true }
+                    a = nextInCell()
+                } else {
+                    if body(b) { return true }
+                    b = nextLoose()
+                }
+            }
+            return false
         }
     }
 

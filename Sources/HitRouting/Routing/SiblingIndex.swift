@@ -6,7 +6,10 @@
 /// `first ..< first + count` for a leaf. Boxes are conservative: a sibling
 /// not returned by `candidates` cannot accept the point, so routing through
 /// the index gives exactly the linear scan's answer.
-struct SiblingIndex: Sendable {
+///
+/// `@unchecked Sendable`: `gridView` holds addresses of this index's own
+/// arrays, which are only written through `update`, on a unique copy.
+struct SiblingIndex: @unchecked Sendable {
     struct Node: Sendable {
         var box: Box
         var first: Int32
@@ -23,6 +26,10 @@ struct SiblingIndex: Sendable {
     /// tree is then empty.
     private(set) var grid = SiblingGrid.none
     var usesGrid: Bool { grid.columns > 0 }
+    /// With a grid, where its arrays and `itemBoxes` are, so that routing
+    /// reads them without copying the index (a copy retains every array).
+    /// Refreshed after every change.
+    private(set) var gridView: SiblingGrid.View?
 
     static let leafSize = 4
     /// Sibling lists shorter than this are scanned linearly.
@@ -34,6 +41,7 @@ struct SiblingIndex: Sendable {
         itemBoxes = boxes
         if let grid = SiblingGrid.make(boxes) {
             self.grid = grid
+            gridView = grid.view(boxes: itemBoxes.withUnsafeBufferPointer { $0 })
             return
         }
         var ranks = (0..<boxes.count).filter { !boxes[$0].isEmpty }.map(Int32.init)
@@ -87,13 +95,6 @@ struct SiblingIndex: Sendable {
         build(first + 1, &ranks[mid...])
     }
 
-    /// In a grid: calls `body` with each sibling whose box might contain
-    /// `p`, front to back, until it returns true; whether one did.
-    /// - Complexity: O(1 + siblings in p's cell + loose siblings).
-    func first(containing p: Point, where body: (Int32) -> Bool) -> Bool {
-        itemBoxes.withUnsafeBufferPointer { grid.first(containing: p, boxes: $0, where: body) }
-    }
-
     /// In a tree: appends the ranks of the siblings whose boxes contain `p`, in no order.
     /// - Complexity: O(log n + candidates) for well-spread siblings.
     func candidates(containing p: Point, into out: inout [Int32]) {
@@ -135,7 +136,11 @@ struct SiblingIndex: Sendable {
         let old = itemBoxes[rank]
         itemBoxes[rank] = box
         if usesGrid {
-            if !grid.noteMoved(rank, from: old) { self = SiblingIndex(boxes: itemBoxes) }
+            if grid.noteMoved(rank, from: old) {
+                gridView = grid.view(boxes: itemBoxes.withUnsafeBufferPointer { $0 })
+            } else {
+                self = SiblingIndex(boxes: itemBoxes)
+            }
             return
         }
         // Children follow their parents in `nodes`: refit from the back.
