@@ -30,6 +30,7 @@ extension CompiledScene {
             node.region = -1
             node.sceneBounds = .empty
         }
+        node.copyPlainPolygon(of: node.region >= 0 ? regions[Int(node.region)] : nil)
         nodes[n] = node
         actions[n] = layer.action
         if old.toParent != node.toParent {
@@ -53,6 +54,7 @@ extension CompiledScene {
                 if node.region >= 0 {
                     if rescale, let region = CompiledScene.region(for: childLayer, toScene: toScene) {
                         regions[Int(node.region)] = region
+                        nodes[Int(child)].copyPlainPolygon(of: region)
                     }
                     nodes[Int(child)].sceneBounds = toScene.apply(regions[Int(node.region)].bounds)
                 }

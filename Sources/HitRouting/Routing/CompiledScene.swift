@@ -35,10 +35,16 @@ public struct CompiledScene: Sendable {
 
     /// Fields in two groups: the ones every visit reads come first, so
     /// that a visit touches the first cache line or two of a 200-byte node.
-    struct Node: Sendable {
+    ///
+    /// `@unchecked Sendable`: `plainPolygon` points into a region of the
+    /// same scene's `regions`, which is never written while it is shared.
+    struct Node: @unchecked Sendable {
         // Read by every visit.
         /// Parent → local; identity where `skip == .singularTransform`.
         var toLocal: Affine
+        /// The region's `plainPolygon` (a copy of the address, so that a
+        /// visit need not read the region).
+        var plainPolygon: UnsafeBufferPointer<Point>?
         /// Index into `regions`, or -1 for a pure container.
         var region: Int32
         var childStart: Int32
@@ -48,6 +54,8 @@ public struct CompiledScene: Sendable {
         var skip: Skip?
         var pointerEvents: PointerEvents
         var clipChildren: Bool
+        /// The region's fill rule, for `plainPolygon`.
+        var fillRule: FillRule
         // Read by traces, updates and answers.
         /// Whether the layer has a `shape` or `hitShape` at all (its region may still be empty).
         var hasShape: Bool
@@ -66,6 +74,12 @@ public struct CompiledScene: Sendable {
         /// Where the layer's subtree might accept points, in its own local
         /// coordinates (conservative; empty when it never can).
         var reach: Box
+
+        /// Takes `region`'s plain polygon (or none) for `plainPolygon`.
+        mutating func copyPlainPolygon(of region: Region?) {
+            plainPolygon = region?.plainPolygon
+            fillRule = region?.fillRule ?? .nonzero
+        }
     }
 
     /// Flattens and compiles `scene`.
@@ -116,6 +130,7 @@ public struct CompiledScene: Sendable {
         if let region = CompiledScene.region(for: layer, toScene: parentToScene * node.toParent) {
             node.region = Int32(regions.count)
             node.sceneBounds = (parentToScene * node.toParent).apply(region.bounds)
+            node.copyPlainPolygon(of: region)
             regions.append(region)
         }
         nodes.append(node)
@@ -157,8 +172,8 @@ public struct CompiledScene: Sendable {
             skip = .singularTransform
         }
         return Node(
-            toLocal: inverse ?? .identity, region: -1, childStart: 0, childCount: 0, childIndex: -1,
-            skip: skip, pointerEvents: pe, clipChildren: layer.clipChildren ?? false,
+            toLocal: inverse ?? .identity, plainPolygon: nil, region: -1, childStart: 0, childCount: 0, childIndex: -1,
+            skip: skip, pointerEvents: pe, clipChildren: layer.clipChildren ?? false, fillRule: .nonzero,
             hasShape: layer.effectiveHitShape != nil, draggable: layer.draggable ?? false,
             parent: parent, position: Int32(position), rank: 0, opacity: opacity, zIndex: layer.zIndex ?? 0,
             toParent: toParent, sceneBounds: .empty, reach: .empty)

@@ -192,7 +192,13 @@ private struct Tables {
             return false
         }
         let region = self.region(node.region)  // read in place: a copy would retain its arrays
-        switch test ?? Region.test(region, p) {
+        let outcome: RegionTest
+        if test == nil, let polygon = node.plainPolygon {
+            outcome = node.fillRule.plainTest(polygon, p)  // without reading the region at all
+        } else {
+            outcome = test ?? Region.test(region, p)
+        }
+        switch outcome {
         case .inside:
             walk.record(n, .hit, .inside, local: p)
         case .insideStroke:
