@@ -120,7 +120,12 @@ final class SiblingIndexTests: XCTestCase {
             case 0: layer.transform = .parts(TransformParts(translate: Point(r(-500, 500), r(-500, 500)), rotate: r(-90, 90), scale: .uniform(r(0.5, 3))))
             case 1: layer.zIndex = r(-3, 3).rounded()
             case 2: layer.hidden = !(layer.hidden ?? false)
-            case 3: layer.shape = rect(r(-100, 0), r(-100, 0), r(1, 300), r(1, 300)); layer.hitShape = nil
+            case 3:
+                // A rect, or a plain polygon (whose vertices the node reads in place).
+                layer.shape = round % 12 == 3
+                    ? rect(r(-100, 0), r(-100, 0), r(1, 300), r(1, 300))
+                    : Shape(.polygon((0..<5).map { _ in Point(r(-300, 300), r(-300, 300)) }))
+                layer.hitShape = nil
             case 4: layer.pointerEvents = [.auto, .none, .childrenOnly, .selfOnly][Int.random(in: 0..<4, using: &rng)]
             default: layer.shape = nil; layer.hitShape = nil; layer.clipChildren = nil
             }
