@@ -11,6 +11,9 @@ public struct CompiledScene: Sendable {
     public internal(set) var actions: [String?]
     /// Compiled hit regions; `Node.region` indexes here.
     var regions: [Region]
+    /// Per layer, which parts of its box its region covers (plain leaves;
+    /// `none` for others), read by indexed queries before a visit.
+    var covers: [SiblingCover]
     /// Children lists in visiting order; `Node.children` is a range here.
     var order: [Int32]
     /// Top-level layers in visiting order.
@@ -92,12 +95,14 @@ public struct CompiledScene: Sendable {
         ids = []
         actions = []
         regions = []
+        covers = []
         order = []
         roots = []
         indexByID = [:]
         let count = scene.layerCount
         nodes.reserveCapacity(count)
         regions.reserveCapacity(count)
+        covers.reserveCapacity(count)
         ids.reserveCapacity(count)
         actions.reserveCapacity(count)
         indexByID.reserveCapacity(count)
@@ -134,6 +139,7 @@ public struct CompiledScene: Sendable {
             regions.append(region)
         }
         nodes.append(node)
+        covers.append(cover(node, isLeaf: layer.children?.isEmpty ?? true))
         ids.append(layer.id)
         actions.append(layer.action)
         indexByID[layer.id] = index
@@ -177,6 +183,17 @@ public struct CompiledScene: Sendable {
             hasShape: layer.effectiveHitShape != nil, draggable: layer.draggable ?? false,
             parent: parent, position: Int32(position), rank: 0, opacity: opacity, zIndex: layer.zIndex ?? 0,
             toParent: toParent, sceneBounds: .empty, reach: .empty)
+    }
+
+    /// The cover of a layer (`node`, whose region is compiled) in its
+    /// parent: of its plain polygon when it is a leaf that accepts points
+    /// there, else `none`.
+    func cover(_ node: Node, isLeaf: Bool) -> SiblingCover {
+        guard isLeaf, node.skip == nil, node.pointerEvents != .childrenOnly, let polygon = node.plainPolygon
+        else { return .none }
+        return .plainPolygon(
+            polygon, fillRule: node.fillRule, toParent: node.toParent, toLocal: node.toLocal,
+            box: node.toParent.apply(regions[Int(node.region)].bounds))
     }
 
     /// A layer's hit region, flattened (where needed) to within 1e-3 scene

@@ -42,7 +42,9 @@ extension CompiledScene {
                 order.withUnsafeBufferPointer { order in
                     roots.withUnsafeBufferPointer { roots in
                         indexes.withUnsafeBufferPointer { indexes in
-                            body(Tables(nodes: nodes, regions: regions, order: order, roots: roots, indexes: indexes))
+                            covers.withUnsafeBufferPointer { covers in
+                                body(Tables(nodes: nodes, regions: regions, order: order, roots: roots, indexes: indexes, covers: covers))
+                            }
                         }
                     }
                 }
@@ -97,6 +99,7 @@ private struct Tables {
     let order: UnsafeBufferPointer<Int32>
     let roots: UnsafeBufferPointer<Int32>
     let indexes: UnsafeBufferPointer<SiblingIndex>
+    let covers: UnsafeBufferPointer<SiblingCover>
 
     /// Region `r`, in place.
     func region(_ r: Int32) -> UnsafePointer<Region> { regions.baseAddress.unsafelyUnwrapped + Int(r) }
@@ -128,7 +131,7 @@ private struct Tables {
         }
         let index = indexes.baseAddress.unsafelyUnwrapped + Int(index)
         if let grid = index.pointee.gridView {
-            return grid.first(containing: p) { visit(siblings[Int($0)], p, &walk) }
+            return grid.first(containing: p) { visitIndexed(siblings[Int($0)], p, &walk) }
         }
         if walk.candidates.capacity == 0 { walk.candidates.reserveCapacity(32) }
         let start = walk.candidates.count
@@ -149,10 +152,25 @@ private struct Tables {
         i = start
         let end = walk.candidates.count
         while i < end {
-            if visit(siblings[Int(walk.candidates[i])], p, &walk) { return true }
+            if visitIndexed(siblings[Int(walk.candidates[i])], p, &walk) { return true }
             i += 1
         }
         return false
+    }
+
+    /// Visits a sibling an index found, unless its cover settles the point
+    /// first: outside its region, or certainly inside (a hit, as the visit
+    /// would find). True when it holds the target.
+    func visitIndexed(_ n: Int32, _ p: Point, _ walk: inout Walk) -> Bool {
+        let cover = covers[Int(n)]
+        let bit = cover.bit(p)
+        guard cover.maybe & bit != 0 else { return false }
+        guard cover.filled & bit == 0 else {
+            walk.target = n
+            walk.local = nodes[Int(n)].toLocal.apply(p)
+            return true
+        }
+        return visit(n, p, &walk)
     }
 
     /// Visits the subtree at `n` with `pParent` in its parent's coordinates;
