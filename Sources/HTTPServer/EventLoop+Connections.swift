@@ -125,7 +125,9 @@ extension EventLoop {
             let handler = context.handler
             let fd = connection.fd
             let serial = connection.serial
-            context.offload.submit { [self] in
+            var request = request
+            request.makeBodyReleasable()
+            context.offload.submit { [self, request] in
                 let response = handler(request)
                 post(.response(fd: fd, serial: serial, response))
             }
