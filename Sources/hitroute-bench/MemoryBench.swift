@@ -34,8 +34,12 @@ func benchMemory(count: Int) {
     report("body released")
     let live = LiveScene(scene)
     report("compiled (model + compiled)")
+    var t = now()
     malloc_trim(0)
-    report("after malloc_trim(0)")
+    report("after malloc_trim(0), \(fixed((now() - t) * 1000, width: 1)) ms")
+    t = now()
+    malloc_trim(0)
+    print("  malloc_trim(0) again: \(fixed((now() - t) * 1000, width: 1)) ms")
     consume(live)
     consume(scene)
 }
