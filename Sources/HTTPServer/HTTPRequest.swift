@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A complete HTTP request as the handler sees it.
 ///
 /// The server fills every field from the wire; `body` is already
@@ -17,8 +19,55 @@ public struct HTTPRequest: Sendable, Equatable {
     public var query: String?
     public var version: HTTPVersion
     public var headers: HTTPHeaders
-    /// The message body, de-chunked; empty when there is none.
-    public var body: [UInt8]
+    /// The message body, de-chunked; empty when there is none (or once
+    /// released, see `releaseBody()`).
+    public var body: [UInt8] {
+        get { releasable.map { $0.bytes.withLock { $0 } } ?? storedBody }
+        set {
+            storedBody = newValue
+            releasable = nil
+        }
+    }
+    private var storedBody: [UInt8]
+    /// Holds the body instead of `storedBody` when a handler may let it go
+    /// before the request ends (big, offloaded bodies).
+    private var releasable: ReleasableBody?
+
+    /// A body that whoever holds the request can drop for all its copies.
+    private final class ReleasableBody: Sendable {
+        let bytes: Mutex<[UInt8]>
+        init(_ bytes: [UInt8]) { self.bytes = Mutex(bytes) }
+    }
+
+    /// Hands the body over to a box that `releaseBody()` can empty: the
+    /// request's copies share it. The server does this for the bodies it
+    /// offloads, so that a handler done with a big body can free it while
+    /// it still works (e.g. before compiling what it decoded).
+    mutating func makeBodyReleasable() {
+        guard releasable == nil else { return }
+        releasable = ReleasableBody(storedBody)
+        storedBody = []
+    }
+
+    /// Tells the server the handler has no further use for the body: when
+    /// the server made it releasable (big bodies), its memory goes now
+    /// instead of after the response, and `body` is empty from then on, in
+    /// every copy of the request. Otherwise nothing changes. Read what is
+    /// needed of the body (its size, say) before.
+    public func releaseBody() {
+        guard let releasable else { return }
+        let bytes = releasable.bytes.withLock { bytes in
+            let taken = bytes
+            bytes = []
+            return taken
+        }
+        _ = consume bytes  // freed here, outside the lock, unless someone still reads it
+    }
+
+    public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
+        a.method == b.method && a.target == b.target && a.path == b.path && a.query == b.query
+            && a.version == b.version && a.headers == b.headers && a.body == b.body
+    }
 
     /// Creates a request, deriving `path` and `query` from `target`
     /// (handy for calling a handler in-process, without sockets).
@@ -42,7 +91,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.query = query
         self.version = version
         self.headers = headers
-        self.body = body
+        self.storedBody = body
     }
 
     /// Splits a request-target into path and query as documented on `path`.

@@ -12,6 +12,7 @@ case "ring": benchRing()
 case "api": benchAPI()
 case "big": benchBigScene(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
 case "ingest": benchIngest(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
+case "memory": benchMemory(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
 case "generate":
     let bytes = polygonSceneJSON(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
     bytes.withUnsafeBufferPointer { buffer in

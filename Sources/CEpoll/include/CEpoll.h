@@ -3,6 +3,8 @@
 // Exposes epoll and eventfd to Swift: Glibc's module map does not export them.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+// malloc_trim and mallinfo2 (glibc), also missing from the Glibc module.
+#include <malloc.h>
 
 /// `accept4(2)`, which Glibc only declares under _GNU_SOURCE (so Swift's
 /// Glibc module does not export it). `addr` is a `struct sockaddr *` and

@@ -174,6 +174,18 @@ extension SceneDecoding {
             if let p = try d.point() { scratchPoints.append(p) } else { valid = false; scratchPoints.append(.zero) }
             d.pop()
         }
-        return valid ? Array(scratchPoints[...]) : nil  // a slice copies into an exact-size buffer
+        return valid ? exactCopy(scratchPoints) : nil
+    }
+
+    /// A copy of `points` in a buffer of its own, of exactly their size.
+    /// (`Array(points[...])` would not do: a slice covering a whole array
+    /// hands back that array's buffer, scratch capacity and all.)
+    private func exactCopy(_ points: [Point]) -> [Point] {
+        points.withUnsafeBufferPointer { source in
+            [Point](unsafeUninitializedCapacity: source.count) { buffer, count in
+                _ = buffer.initialize(from: source)
+                count = source.count
+            }
+        }
     }
 }

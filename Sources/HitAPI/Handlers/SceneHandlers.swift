@@ -17,8 +17,9 @@ extension Application {
     }
 
     func createScene(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let weight = request.body.count
         let scene = try decodeScene(request)
-        let snapshot = try store.create(scene, weight: request.body.count)
+        let snapshot = try store.create(scene, weight: weight)
         var h = HTTPHeaders()
         h.set("Location", "/scenes/\(snapshot.id)")
         h.set("ETag", etag(snapshot.version))
@@ -29,12 +30,13 @@ extension Application {
         guard Route.isSceneID(id) else {
             throw Problem(422, "invalid-scene", "Invalid scene", "the scene id in the path must match [A-Za-z0-9._-]{1,128}")
         }
+        let weight = request.body.count
         let scene = try decodeScene(request)
         if let bodyID = scene.id, bodyID != id {
             throw Problem(422, "invalid-scene", "Invalid scene", "the body's id differs from the path's",
                           issues: [ValidationIssue(pointer: "/id", message: "is \"\(bodyID)\" but the path says \"\(id)\"")])
         }
-        let (snapshot, created) = try store.put(scene, id: id, weight: request.body.count)
+        let (snapshot, created) = try store.put(scene, id: id, weight: weight)
         var h = HTTPHeaders()
         h.set("ETag", etag(snapshot.version))
         if created { h.set("Location", "/scenes/\(id)") }
@@ -104,15 +106,20 @@ extension Application {
 
     // MARK: - Helpers
 
+    /// Decodes the body as a scene, then releases the body (see
+    /// `HTTPRequest.releaseBody()`): a big body's memory goes before the
+    /// scene is compiled, so the two do not peak together.
     private func decodeScene(_ request: HTTPRequest) throws(Problem) -> Scene {
         let limits = configuration.scene
-        return try withBody(request) { (buffer) throws(Problem) -> Scene in
+        let scene = try withBody(request) { (buffer) throws(Problem) -> Scene in
             do throws(DecodeFailure) {
                 return try SceneDecoder.decode(buffer, limits: limits)
             } catch {
                 throw Problem.invalidScene(error)
             }
         }
+        request.releaseBody()
+        return scene
     }
 
     private func summary(_ s: SceneSnapshot, status: Int, headers: HTTPHeaders) -> HTTPResponse {
