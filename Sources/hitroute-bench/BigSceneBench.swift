@@ -8,7 +8,7 @@ import TestSupport
 @inline(never)
 func routeAll(_ points: [Point], _ scene: CompiledScene) -> Int {
     var hits = 0
-    for p in points where scene.hit(p).target != nil { hits += 1 }
+    for p in points where scene.target(at: p) != nil { hits += 1 }
     return hits
 }
 
@@ -33,7 +33,7 @@ func benchBigScene(count: Int) {
     single.reserveCapacity(points.count)
     for p in points {
         let t0 = now()
-        consume(live.compiled.hit(p).target)
+        consume(live.compiled.target(at: p))
         single.append(now() - t0)
     }
     single.sort()

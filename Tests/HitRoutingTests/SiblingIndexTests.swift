@@ -61,7 +61,7 @@ final class SiblingIndexTests: XCTestCase {
         for _ in 0..<points {
             let p = Point(Double.random(in: -world...world, using: &rng), Double.random(in: -world...world, using: &rng))
             let indexed = scene.hit(p), linear = scene.hit(p, trace: true)
-            if indexed.target != linear.target || indexed.local != linear.local {
+            if indexed.target != linear.target || indexed.local != linear.local || scene.target(at: p) != linear.target {
                 XCTFail("seed \(seed), point \(p): index \(String(describing: indexed.target)) vs linear \(String(describing: linear.target))",
                         file: file, line: line)
                 return

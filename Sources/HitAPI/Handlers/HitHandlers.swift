@@ -51,7 +51,10 @@ extension Application {
                 }
                 entries.write(outcome.result, trace: batch.trace, captured: outcome.captured, to: &results)
             } else {
-                let result = entries.scene.hit(point.point, trace: batch.trace, all: batch.all)
+                // A batch entry has no `local`: without trace or stack, only the target is routed.
+                let result = batch.trace || batch.all
+                    ? entries.scene.hit(point.point, trace: batch.trace, all: batch.all)
+                    : HitResult(target: entries.scene.target(at: point.point), local: nil)
                 entries.write(result, trace: batch.trace, captured: nil, to: &results)
             }
         }

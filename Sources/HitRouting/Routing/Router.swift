@@ -8,6 +8,13 @@ public struct HitResult: Sendable {
     public var trace: [TraceEntry]
     /// Every layer that accepts the point, front to back (only when requested).
     public var stack: [Int]?
+
+    public init(target: Int?, local: Point?, trace: [TraceEntry] = [], stack: [Int]? = nil) {
+        self.target = target
+        self.local = local
+        self.trace = trace
+        self.stack = stack
+    }
 }
 
 extension CompiledScene {
@@ -32,6 +39,16 @@ extension CompiledScene {
             result.stack = stack
         }
         return result
+    }
+
+    /// The topmost layer that accepts `point` (scene coordinates): the
+    /// same as `hit(point).target`, without the local point, trace or
+    /// stack (what a batch entry needs). Layers a cover settles as hit are
+    /// then never read at all.
+    public func target(at point: Point) -> Int? {
+        var walk = Walk(tracing: false, wantsLocal: false)
+        withTables { tables in _ = tables.visitSiblings(tables.roots, index: rootIndex, point, &walk) }
+        return walk.target.map(Int.init)
     }
 
     /// Calls `body` with borrowed views of the arrays routing reads: the
@@ -75,6 +92,8 @@ extension CompiledScene {
 /// target). The scene is borrowed by the visiting methods, never copied.
 private struct Walk {
     let tracing: Bool
+    /// Whether `local` is wanted for the target (else it may stay nil).
+    var wantsLocal = true
     var trace: [TraceEntry] = []
     var target: Int32?
     var local: Point?
@@ -167,7 +186,7 @@ private struct Tables {
         guard cover.maybe & bit != 0 else { return false }
         guard cover.filled & bit == 0 else {
             walk.target = n
-            walk.local = nodes[Int(n)].toLocal.apply(p)
+            if walk.wantsLocal { walk.local = nodes[Int(n)].toLocal.apply(p) }
             return true
         }
         return visit(n, p, &walk)

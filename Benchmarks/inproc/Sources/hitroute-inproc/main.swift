@@ -8,6 +8,9 @@
 // Benchmarks/harness.py. `--answers` writes, per point, the topmost layer's
 // number (the `<i>` of a layer id `p<i>`) as int32, or -1 for no layer.
 //
+// Each point is routed with `CompiledScene.target(at:)`: the topmost layer,
+// as Shapely's answer and a `/hits` entry give it (no local point or trace).
+//
 // Figures: decode (parse + validate) and compile (regions + index) times;
 // the median over `runs` passes of the time per point when all points are
 // routed back to back (throughput); and p50 / p99 of single points timed one
@@ -108,7 +111,7 @@ let vertices = countVertices(scene.layers)
 /// Routes every point once, back to back: seconds for the pass.
 func throughputPass() -> Double {
     let s = now()
-    for p in points { consume(compiled.hit(p).target) }
+    for p in points { consume(compiled.target(at: p)) }
     return now() - s
 }
 
@@ -117,7 +120,7 @@ func latencyPass() -> [UInt64] {
     var single = [UInt64](repeating: 0, count: points.count)
     for (i, p) in points.enumerated() {
         let s = nanos()
-        consume(compiled.hit(p).target)
+        consume(compiled.target(at: p))
         single[i] = nanos() - s
     }
     single.sort()
@@ -132,7 +135,7 @@ func figures(pass: Double, single: [UInt64]) -> String {
 // Warm-up pass, which also gives the answers.
 var answers = [Int32](repeating: -1, count: points.count)
 for (i, p) in points.enumerated() {
-    if let t = compiled.hit(p).target {
+    if let t = compiled.target(at: p) {
         let id = compiled.ids[t]
         answers[i] = id.hasPrefix("p") ? Int32(id.dropFirst()) ?? -2 : -2
     }
