@@ -2,8 +2,9 @@
 /// its contours under a fill rule, the stroke band, both grown by hit slop
 /// (SPEC §2.1, §2.2). Immutable once built.
 ///
-/// `@unchecked Sendable`: every field is immutable, and `plainPolygon`
-/// points into storage the region itself holds and never writes.
+/// `@unchecked Sendable`: every field is immutable, and `plainPolygon` and
+/// `contourView` point into storage the region itself holds and never
+/// writes.
 public struct Region: @unchecked Sendable {
     // Stored with what every test reads first.
     /// Bounds of the whole region, stroke and slop included (local units).
@@ -13,6 +14,10 @@ public struct Region: @unchecked Sendable {
     /// the contour's `outline`, which this immutable region holds, so the
     /// pointer is valid for as long as the region is.
     let plainPolygon: UnsafeBufferPointer<Point>?
+    /// `contours`' elements, read in place by `test(_:_:)` (a copy of the
+    /// array would be a retain, on a counter every thread routing through
+    /// the scene shares).
+    let contourView: UnsafeBufferPointer<Contour>
     let contours: [Contour]
     /// Half the stroke width: points this close to the outline are inside.
     public let halfStroke: Double
@@ -30,6 +35,7 @@ public struct Region: @unchecked Sendable {
 
     init(contours: [Contour], fillRule: FillRule, fill: Bool, stroke: Double, slop: SlopEdges) {
         self.contours = contours
+        contourView = contours.withUnsafeBufferPointer { $0 }
         self.fillRule = fillRule
         self.fill = fill
         self.halfStroke = stroke / 2
@@ -57,32 +63,40 @@ public struct Region: @unchecked Sendable {
     /// - Complexity: O(total contour vertices or pieces) for points inside
     ///   `bounds`, O(1) outside it.
     public func test(_ p: Point) -> RegionTest {
-        guard bounds.contains(p) else { return .outside }
-        if let r = plainRect {
-            if p.x >= r.minX && p.x < r.maxX && p.y >= r.minY && p.y < r.maxY { return .inside }
-            if !slop.isZero && p.x >= r.minX - slop.left && p.x < r.maxX + slop.right
-                && p.y >= r.minY - slop.top && p.y < r.maxY + slop.bottom
+        withUnsafePointer(to: self) { Region.test($0, p) }
+    }
+
+    /// `region.test(p)`, reading the region in place: calling a method on
+    /// `pointee` would copy the region and retain its arrays.
+    static func test(_ region: UnsafePointer<Region>, _ p: Point) -> RegionTest {
+        let r = region
+        guard r.pointee.bounds.contains(p) else { return .outside }
+        if let rect = r.pointee.plainRect {
+            let slop = r.pointee.slop
+            if p.x >= rect.minX && p.x < rect.maxX && p.y >= rect.minY && p.y < rect.maxY { return .inside }
+            if !slop.isZero && p.x >= rect.minX - slop.left && p.x < rect.maxX + slop.right
+                && p.y >= rect.minY - slop.top && p.y < rect.maxY + slop.bottom
             {
                 return .insideSlop
             }
             return .outside
         }
-        if let polygon = plainPolygon { return fillRule.plainTest(polygon, p) }
+        if let polygon = r.pointee.plainPolygon { return r.pointee.fillRule.plainTest(polygon, p) }
+        let contours = r.pointee.contourView, fill = r.pointee.fill, halfStroke = r.pointee.halfStroke
         var containing = 0
         var winding = 0
         if fill {
-            contours.withUnsafeBufferPointer { contours in  // no per-contour retain
-                for i in contours.indices {
-                    let w = contours[i].winding(p)
-                    winding += w
-                    if w != 0 { containing += 1 }
-                }
+            for i in contours.indices {
+                let w = contours[i].winding(p)
+                winding += w
+                if w != 0 { containing += 1 }
             }
-            if fillRule.fills(winding: winding) { return .inside }
+            if r.pointee.fillRule.fills(winding: winding) { return .inside }
         }
         if halfStroke > 0 {
             for c in contours where c.strokeDistance(p) <= halfStroke { return .insideStroke }
         }
+        let slop = r.pointee.slop
         if !slop.isZero {
             // p lies in region ⊕ [-left, right] × [-top, bottom] iff the box
             // p − slop meets the region. A box that misses every outline lies
@@ -96,16 +110,6 @@ public struct Region: @unchecked Sendable {
             }
         }
         return containing > 0 ? .inHole(contours: containing, winding: winding) : .outside
-    }
-}
-
-extension Region {
-    /// `region.test(p)`, reading a plain polygon's fields in place: calling
-    /// a method on `pointee` would copy the region and retain its arrays.
-    static func test(_ region: UnsafePointer<Region>, _ p: Point) -> RegionTest {
-        guard let polygon = region.pointee.plainPolygon else { return region.pointee.test(p) }
-        guard region.pointee.bounds.contains(p) else { return .outside }
-        return region.pointee.fillRule.plainTest(polygon, p)
     }
 }
 
