@@ -830,9 +830,6 @@ class Bench:
         out.append(f"- big-scene workers: {json.dumps(self.big_info)}")
         out.append(f"- server VmRSS after each isolation round (MB): {[round(x / 1024) for x in self.iso_rss]}")
         out.append("\n## In-process ingest (`hitroute-bench ingest`)\n\n```\n" + self.inproc_ingest_text + "\n```\n")
-        out.append("Its \"peak RSS growth\" line compares `ru_maxrss` (a high-water mark) before and after decoding, "
-                   "but the mark was already raised by generating the body in the same process, so it reads low "
-                   "(often 0.0 MB); the peak RSS figure in the table is the HTTP one, from `VmHWM`.\n")
         out.append("## Raw samples (round order)\n\n```")
         for k, v in self.samples.items():
             out.append(f"{k}: " + ", ".join("—" if x is None else f"{x:.6g}" for x in v))
