@@ -41,7 +41,7 @@ func residentMemory() -> (current: Int, peak: Int) {
     var current = 0, peak = 0
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(cString: line)
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let kB = Int(text.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
         if text.hasPrefix("VmRSS:") { current = kB * 1024 }
         if text.hasPrefix("VmHWM:") { peak = kB * 1024 }

@@ -126,7 +126,7 @@ final class SiblingIndexTests: XCTestCase {
                     ? rect(r(-100, 0), r(-100, 0), r(1, 300), r(1, 300))
                     : Shape(.polygon((0..<5).map { _ in Point(r(-300, 300), r(-300, 300)) }))
                 layer.hitShape = nil
-            case 4: layer.pointerEvents = [.auto, .none, .childrenOnly, .selfOnly][Int.random(in: 0..<4, using: &rng)]
+            case 4: layer.pointerEvents = [PointerEvents.auto, PointerEvents.none, .childrenOnly, .selfOnly][Int.random(in: 0..<4, using: &rng)]
             default: layer.shape = nil; layer.hitShape = nil; layer.clipChildren = nil
             }
             live.replaceLayer(n, with: layer)
