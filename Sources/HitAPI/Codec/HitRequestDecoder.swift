@@ -83,6 +83,10 @@ public enum HitRequestDecoder {
                             try d.issue("more than \(maxPoints) points in one batch")
                             throw DocumentDecoder.Abort()
                         }
+                        if fastPoints, let (x, y) = d.reader.readPlainXY() {  // the usual {"x":…,"y":…}
+                            batch.points.append(PointQuery(x: x, y: y))
+                            continue
+                        }
                         if fastPoints, let p = d.plainPointQuery() {
                             batch.points.append(p)
                             continue

@@ -1,0 +1,53 @@
+// A fast path for the commonest object of a hit batch.
+
+extension JSONReader {
+    /// Reads an object that is exactly `{"x": number, "y": number}` (keys in
+    /// either order, no escapes, any JSON whitespace, finite numbers), as the
+    /// next value, consuming it whole.
+    ///
+    /// Anything else gives nil with the reader where it was, for the general
+    /// path to read and report. Numbers go through ``readNumber()``, so the
+    /// values are exactly what the general path reads.
+    /// - Complexity: O(bytes of the object).
+    @inlinable
+    public mutating func readPlainXY() -> (x: Double, y: Double)? {
+        let start = position, wasAtStart = atContainerStart
+        if let xy = try? scanPlainXY() { return xy }
+        position = start
+        atContainerStart = wasAtStart
+        return nil
+    }
+
+    @inlinable
+    mutating func scanPlainXY() throws(JSONSyntaxError) -> (x: Double, y: Double)? {
+        skipWhitespace()
+        guard take(UInt8(ascii: "{")) else { return nil }
+        var x = Double.nan, y = Double.nan
+        for member in 0..<2 {
+            skipWhitespace()
+            // A one-letter key: `"x"` or `"y"`, each once.
+            guard position + 3 <= bytes.count, bytes[position] == UInt8(ascii: "\""),
+                bytes[position + 2] == UInt8(ascii: "\"")
+            else { return nil }
+            let key = bytes[position + 1]
+            position += 3
+            skipWhitespace()
+            guard take(UInt8(ascii: ":")) else { return nil }
+            let v = try readNumber()
+            guard v.isFinite else { return nil }
+            if key == UInt8(ascii: "x") && x.isNaN { x = v } else if key == UInt8(ascii: "y") && y.isNaN { y = v } else { return nil }
+            skipWhitespace()
+            guard take(member == 0 ? UInt8(ascii: ",") : UInt8(ascii: "}")) else { return nil }
+        }
+        atContainerStart = false
+        return (x, y)
+    }
+
+    /// Consumes `byte` if it is next (no whitespace skipped).
+    @inlinable @inline(__always)
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+}
