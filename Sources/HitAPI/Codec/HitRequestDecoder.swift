@@ -83,10 +83,6 @@ public enum HitRequestDecoder {
                             try d.issue("more than \(maxPoints) points in one batch")
                             throw DocumentDecoder.Abort()
                         }
-                        if fastPoints, let (x, y) = d.reader.readPlainXY() {  // the usual {"x":…,"y":…}
-                            batch.points.append(PointQuery(x: x, y: y))
-                            continue
-                        }
                         if fastPoints, let p = d.plainPointQuery() {
                             batch.points.append(p)
                             continue
@@ -235,6 +231,8 @@ extension DocumentDecoder {
     /// reports nothing itself, so the answers and problems are the same
     /// either way.
     mutating func plainPointQuery() -> PointQuery? {
+        // The usual point, `{"x":…,"y":…}`, in one pass over its bytes.
+        if let (x, y) = reader.readPlainXY() { return PointQuery(x: x, y: y) }
         let start = reader.checkpoint
         if let p = try? readPlainPoint() { return p }
         reader.rewind(to: start)

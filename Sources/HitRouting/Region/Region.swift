@@ -68,8 +68,7 @@ public struct Region: @unchecked Sendable {
 
     /// `region.test(p)`, reading the region in place: calling a method on
     /// `pointee` would copy the region and retain its arrays.
-    static func test(_ region: UnsafePointer<Region>, _ p: Point) -> RegionTest {
-        let r = region
+    static func test(_ r: UnsafePointer<Region>, _ p: Point) -> RegionTest {
         guard r.pointee.bounds.contains(p) else { return .outside }
         if let rect = r.pointee.plainRect {
             let slop = r.pointee.slop

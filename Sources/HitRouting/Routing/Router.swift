@@ -231,7 +231,10 @@ private struct Tables {
         let region = self.region(node.region)  // read in place: a copy would retain its arrays
         let outcome: RegionTest
         if test == nil, let polygon = node.plainPolygon {
-            outcome = node.fillRule.plainTest(polygon, p)  // without reading the region at all
+            // Without reading the region. `reach` holds its bounds, so it
+            // rejects far points as the region's own bounds would (a trace
+            // visits every layer).
+            outcome = node.reach.contains(p) ? node.fillRule.plainTest(polygon, p) : .outside
         } else {
             outcome = test ?? Region.test(region, p)
         }
