@@ -42,12 +42,4 @@ extension JSONReader {
         atContainerStart = false
         return (x, y)
     }
-
-    /// Consumes `byte` if it is next (no whitespace skipped).
-    @inlinable @inline(__always)
-    mutating func take(_ byte: UInt8) -> Bool {
-        guard position < bytes.count, bytes[position] == byte else { return false }
-        position += 1
-        return true
-    }
 }

@@ -24,6 +24,14 @@ extension JSONReader {
         }
     }
 
+    /// Consumes `byte` if it is next (no whitespace skipped).
+    @inlinable @inline(__always)
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
     /// Consumes the ASCII literal whose bytes are packed big-endian in `packed`.
     /// Throws at the first mismatching byte, or at the end of the input.
     @inlinable

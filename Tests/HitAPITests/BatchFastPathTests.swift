@@ -352,3 +352,16 @@ final class BatchFastPathTests: XCTestCase {
         XCTAssertEqual(results.map { $0["layer"] as? String }, ["box", "box", "box", "under", "box", "box", "under", "box", "box", "box", "under"])
     }
 }
+
+extension HitResponseEncoder {
+    /// A batch entry written member by member, without fragments: the
+    /// reference `BatchResultWriter` must match byte for byte.
+    static func writeBatchResult(
+        _ result: HitResult, trace: Bool, captured: Bool?, scene: CompiledScene, to w: inout JSONWriter
+    ) {
+        w.beginObject()
+        writeTarget(result, scene: scene, path: false, to: &w)
+        writeBatchExtras(result, trace: trace, captured: captured, scene: scene, to: &w)
+        w.endObject()
+    }
+}

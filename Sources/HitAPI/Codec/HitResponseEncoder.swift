@@ -20,17 +20,6 @@ enum HitResponseEncoder {
         w.endObject()
     }
 
-    /// One entry of a batch answer: `layer`, `action`, `actionLayer`, and
-    /// `trace`, `stack`, `captured` where they apply.
-    static func writeBatchResult(
-        _ result: HitResult, trace: Bool, captured: Bool?, scene: CompiledScene, to w: inout JSONWriter
-    ) {
-        w.beginObject()
-        writeTarget(result, scene: scene, path: false, to: &w)
-        writeBatchExtras(result, trace: trace, captured: captured, scene: scene, to: &w)
-        w.endObject()
-    }
-
     /// A batch entry's members after its target's: `trace`, `stack`, `captured`.
     @inline(__always)
     static func writeBatchExtras(
@@ -101,7 +90,7 @@ enum HitResponseEncoder {
 
 /// Writes the entries of one batch answer. An entry's `layer`, `action` and
 /// `actionLayer` depend only on the target layer, so their bytes are made
-/// once per target (by ``HitResponseEncoder/writeBatchResult``'s own code) and
+/// once per target (by ``HitResponseEncoder/writeTarget``) and
 /// copied for every later point with that target.
 struct BatchResultWriter {
     /// The scene the entries describe; `rescene` when it changes.
@@ -128,7 +117,8 @@ struct BatchResultWriter {
         arena.removeAll(keepingCapacity: true)
     }
 
-    /// The same bytes as ``HitResponseEncoder/writeBatchResult``.
+    /// One entry of a batch answer: `layer`, `action`, `actionLayer`, and
+    /// `trace`, `stack`, `captured` where they apply.
     mutating func write(_ result: HitResult, trace: Bool, captured: Bool?, to w: inout JSONWriter) {
         w.beginObject()
         if let target = result.target {
