@@ -41,6 +41,14 @@ extension Application {
         var entries = BatchResultWriter(scene: snapshot.compiled)
         var results = JSONWriter(capacity: 64 + batch.points.count * (batch.trace ? 400 : 64))
         results.beginArray()
+        if !batch.trace && !batch.all && !batch.points.contains(where: { $0.pointer != nil && $0.phase != nil }) {
+            // Only targets, and no sessions: the scene routes the points together.
+            for target in entries.scene.targets(at: batch.points.map(\.point)) {
+                entries.write(HitResult(target: target, local: nil), trace: false, captured: nil, to: &results)
+            }
+            results.endArray()
+            return batchResponse(snapshot, results)
+        }
         for point in batch.points {
             if let pointer = point.pointer, let phase = point.phase {
                 let (outcome, after) = try store.pointerEvent(
@@ -59,7 +67,12 @@ extension Application {
             }
         }
         results.endArray()
-        return json(200, capacity: results.bytes.count + 64) { w in
+        return batchResponse(snapshot, results)
+    }
+
+    /// `{"scene":…,"version":…,"results":[…]}` around the written results.
+    private func batchResponse(_ snapshot: SceneSnapshot, _ results: JSONWriter) -> HTTPResponse {
+        json(200, capacity: results.bytes.count + 64) { w in
             w.beginObject()
             w.field("scene"); w.string(snapshot.id)
             w.field("version"); w.int(snapshot.version)

@@ -46,14 +46,13 @@ extension CompiledScene {
     /// stack (what a batch entry needs). Layers a cover settles as hit are
     /// then never read at all.
     public func target(at point: Point) -> Int? {
-        var walk = Walk(tracing: false, wantsLocal: false)
-        withTables { tables in _ = tables.visitSiblings(tables.roots, index: rootIndex, point, &walk) }
-        return walk.target.map(Int.init)
+        let target = withTables { $0.target(at: point, rootIndex: rootIndex) }
+        return target >= 0 ? Int(target) : nil
     }
 
     /// Calls `body` with borrowed views of the arrays routing reads: the
     /// walk then neither copies the scene nor retains its arrays per layer.
-    private func withTables<R>(_ body: (Tables) -> R) -> R {
+    func withTables<R>(_ body: (Tables) -> R) -> R {
         nodes.withUnsafeBufferPointer { nodes in
             regions.withUnsafeBufferPointer { regions in
                 order.withUnsafeBufferPointer { order in
@@ -90,7 +89,7 @@ extension CompiledScene {
 
 /// The state of one routing pass (SPEC §3's `visit`, stopping at the first
 /// target). The scene is borrowed by the visiting methods, never copied.
-private struct Walk {
+struct Walk {
     let tracing: Bool
     /// Whether `local` is wanted for the target (else it may stay nil).
     var wantsLocal = true
@@ -112,7 +111,7 @@ private struct Walk {
 
 /// Borrowed views of a `CompiledScene`'s routing arrays, valid inside
 /// `CompiledScene.withTables`; the visiting methods read through them.
-private struct Tables {
+struct Tables {
     let nodes: UnsafeBufferPointer<CompiledScene.Node>
     let regions: UnsafeBufferPointer<Region>
     let order: UnsafeBufferPointer<Int32>

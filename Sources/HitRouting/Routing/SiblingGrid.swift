@@ -163,29 +163,47 @@ struct SiblingGrid: Sendable {
         let loose: UnsafeBufferPointer<Int32>
         let boxes: UnsafeBufferPointer<Box>
 
+        /// The cell holding `p` and `p`'s steps inside it, or nil when `p`
+        /// is outside the grid (then only `loose` siblings can hold it).
+        @inline(__always)
+        func locate(_ p: Point) -> (cell: Int, sx: UInt8, sy: UInt8)? {
+            let fx = (p.x - origin.x) * scale, fy = (p.y - origin.y) * scale
+            guard fx >= 0 && fy >= 0 && fx < Double(columns * 256) && fy < Double(rows * 256) else { return nil }
+            let qx = Int(fx), qy = Int(fy)
+            return ((qy >> 8) * columns + qx >> 8, UInt8(qx & 255), UInt8(qy & 255))
+        }
+
+        /// The first entry at or after `i` and before `end` whose steps hold
+        /// (`sx`, `sy`), or `end`.
+        @inline(__always)
+        func firstEntry(from i: Int, to end: Int, _ sx: UInt8, _ sy: UInt8) -> Int {
+            var i = i
+            while i < end {
+                let e = entries[i]
+                if e.minX <= sx && sx <= e.maxX && e.minY <= sy && sy <= e.maxY { return i }
+                i &+= 1
+            }
+            return end
+        }
+
         /// Calls `body` with the rank of each sibling whose box might
         /// contain `p`, front to back (ascending rank), until it returns true.
         /// - Returns: whether `body` returned true.
         func first(containing p: Point, where body: (Int32) -> Bool) -> Bool {
-            let fx = (p.x - origin.x) * scale, fy = (p.y - origin.y) * scale
             var i = 0, end = 0
             var sx: UInt8 = 0, sy: UInt8 = 0
-            if fx >= 0 && fy >= 0 && fx < Double(columns * 256) && fy < Double(rows * 256) {
-                let qx = Int(fx), qy = Int(fy)
-                let cell = (qy >> 8) * columns + qx >> 8
-                i = Int(cellStart[cell])
-                end = Int(cellStart[cell + 1])
-                sx = UInt8(qx & 255)
-                sy = UInt8(qy & 255)
+            if let spot = locate(p) {
+                i = Int(cellStart[spot.cell])
+                end = Int(cellStart[spot.cell + 1])
+                sx = spot.sx
+                sy = spot.sy
             }
             // Merge the cell's entries and the loose ranks, both ascending.
             func nextInCell() -> Int32 {
-                while i < end {
-                    let e = entries[i]
-                    i &+= 1
-                    if e.minX <= sx && sx <= e.maxX && e.minY <= sy && sy <= e.maxY { return e.rank }
-                }
-                return .max
+                i = firstEntry(from: i, to: end, sx, sy)
+                guard i < end else { return .max }
+                i &+= 1
+                return entries[i &- 1].rank
             }
             var j = 0
             func nextLoose() -> Int32 {

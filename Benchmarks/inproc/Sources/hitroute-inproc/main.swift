@@ -3,18 +3,24 @@
 // Shapely, and prints one JSON line of figures.
 //
 //     hitroute-inproc SCENE.json POINTS.f64 [--runs N] [--answers OUT.i32] [--serve]
+//                     [--one-by-one | --side-by-side]
 //
 // POINTS.f64 holds little-endian float64 pairs (x, y), as written by
 // Benchmarks/harness.py. `--answers` writes, per point, the topmost layer's
 // number (the `<i>` of a layer id `p<i>`) as int32, or -1 for no layer.
 //
-// Each point is routed with `CompiledScene.target(at:)`: the topmost layer,
-// as Shapely's answer and a `/hits` entry give it (no local point or trace).
+// The answer is the topmost layer, as Shapely's answer and a `/hits` entry
+// give it (no local point or trace). A timed pass routes all points with
+// `CompiledScene.targets(at:into:)`, as a `/hits` batch does and as Shapely's
+// vectorised query takes them; with --one-by-one, with `target(at:)` point
+// after point. --side-by-side alternates the two, 15 passes each, and prints
+// both medians (and minimums) per point.
 //
 // Figures: decode (parse + validate) and compile (regions + index) times;
-// the median over `runs` passes of the time per point when all points are
-// routed back to back (throughput); and p50 / p99 of single points timed one
-// by one in one extra pass (each includes one clock read, ~20–30 ns).
+// the median over `runs` passes of the time per point (throughput); and
+// p50 / p99 of single points routed with `target(at:)` and timed one by one
+// in one extra pass (each includes one clock read, ~20–30 ns). The first
+// timed pass checks its answers against the one-by-one answers.
 // With --serve it loads once, prints a ready line, then does one round (a
 // timed pass and a one-by-one pass) per line read from stdin, so that run.sh
 // can interleave its rounds with Shapely's.
@@ -63,6 +69,8 @@ var args = Array(CommandLine.arguments.dropFirst())
 var runs = 5
 var answersPath: String?
 var serve = false
+var oneByOne = false
+var sideBySide = false
 var positional: [String] = []
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -70,6 +78,8 @@ while !args.isEmpty {
     case "--runs": runs = Int(args.removeFirst()) ?? 5
     case "--answers": answersPath = args.removeFirst()
     case "--serve": serve = true
+    case "--one-by-one": oneByOne = true
+    case "--side-by-side": sideBySide = true
     default: positional.append(a)
     }
 }
@@ -109,9 +119,15 @@ func countVertices(_ layers: [Layer]) -> Int {
 let vertices = countVertices(scene.layers)
 
 /// Routes every point once, back to back: seconds for the pass.
-func throughputPass() -> Double {
+func throughputPass(oneByOne: Bool) -> Double {
     let s = now()
-    for p in points { consume(compiled.target(at: p)) }
+    if oneByOne {
+        for p in points { consume(compiled.target(at: p)) }
+    } else {
+        points.withUnsafeBufferPointer { points in
+            batchAnswers.withUnsafeMutableBufferPointer { compiled.targets(at: points, into: $0) }
+        }
+    }
     return now() - s
 }
 
@@ -149,17 +165,34 @@ if let answersPath {
 let info = "\"layers\":\(compiled.layerCount),\"vertices\":\(vertices),\"body_bytes\":\(body.count),"
     + "\"points\":\(points.count),\"hits\":\(hitsCount),\"decode_s\":\(t1 - t0),\"compile_s\":\(t2 - t1)"
 
+// The batch's answers are the one-by-one answers.
+nonisolated(unsafe) var batchAnswers = [Int32](repeating: -1, count: points.count)
+_ = throughputPass(oneByOne: false)
+for (i, p) in points.enumerated() where batchAnswers[i] != Int32(compiled.target(at: p) ?? -1) {
+    fail("point \(i): the batch answers \(batchAnswers[i]), target(at:) \(compiled.target(at: p) ?? -1)")
+}
+
+if sideBySide {
+    var single: [Double] = [], batch: [Double] = []
+    for _ in 0..<15 {
+        single.append(throughputPass(oneByOne: true) / Double(points.count) * 1e9)
+        batch.append(throughputPass(oneByOne: false) / Double(points.count) * 1e9)
+    }
+    print("{\(info),\"one_by_one_ns\":\(median(single)),\"one_by_one_min_ns\":\(single.min()!),"
+        + "\"batch_ns\":\(median(batch)),\"batch_min_ns\":\(batch.min()!)}")
+    exit(0)
+}
 if serve {
     print("{\(info),\"ready\":true}")
     fflush(nil)
     while let line = readLine() {
         if line.isEmpty { continue }
-        let pass = throughputPass()
+        let pass = throughputPass(oneByOne: oneByOne)
         print("{\(figures(pass: pass, single: latencyPass()))}")
         fflush(nil)
     }
 } else {
     var passes: [Double] = []
-    for _ in 0..<max(1, runs) { passes.append(throughputPass()) }
+    for _ in 0..<max(1, runs) { passes.append(throughputPass(oneByOne: oneByOne)) }
     print("{\(info),\"runs\":\(passes.count),\(figures(pass: median(passes), single: latencyPass()))}")
 }

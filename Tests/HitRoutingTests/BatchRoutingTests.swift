@@ -1,0 +1,70 @@
+import TestSupport
+import XCTest
+@testable import HitRouting
+
+/// `CompiledScene.targets(at:into:)` must answer exactly as `target(at:)`
+/// point by point, pipelined or not, whatever the scene's shape.
+final class BatchRoutingTests: XCTestCase {
+    /// Every point's answer from a batch, pipelined (`pipelineFrom: 0`) and
+    /// as the public call decides, against `target(at:)`.
+    func assertBatchesMatchOneByOne(_ scene: CompiledScene, _ points: [Point], file: StaticString = #filePath, line: UInt = #line) {
+        let expected = points.map { Int32(scene.target(at: $0) ?? -1) }
+        for threshold in [0, Int.max] {
+            var answers = [Int32](repeating: -7, count: points.count + 3)
+            points.withUnsafeBufferPointer { points in
+                answers.withUnsafeMutableBufferPointer { scene.targets(at: points, into: $0, pipelineFrom: threshold) }
+            }
+            if let i = points.indices.first(where: { answers[$0] != expected[$0] }) {
+                XCTFail("pipelineFrom \(threshold): point \(i) of \(points.count), \(points[i]): \(answers[i]), one by one \(expected[i])",
+                        file: file, line: line)
+            }
+            XCTAssertEqual(Array(answers.suffix(3)), [-7, -7, -7], "slots past the points are left alone", file: file, line: line)
+        }
+        var public_ = [Int32](repeating: -7, count: points.count)
+        points.withUnsafeBufferPointer { points in public_.withUnsafeMutableBufferPointer { scene.targets(at: points, into: $0) } }
+        XCTAssertEqual(public_, expected, file: file, line: line)
+        XCTAssertEqual(scene.targets(at: points).map { Int32($0 ?? -1) }, expected, file: file, line: line)
+    }
+
+    func randomPoints(_ count: Int, seed: UInt64, in range: ClosedRange<Double>) -> [Point] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<count).map { _ in Point(Double.random(in: range, using: &rng), Double.random(in: range, using: &rng)) }
+    }
+
+    /// A map of polygons (root grid) with a loose giant, a hidden layer and
+    /// moved layers; a point count that is not a multiple of the group
+    /// size; points outside the grid.
+    func testAGridSceneAnswersAsOnePointAtATime() {
+        var rng = SplitMix64(seed: 41)
+        func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
+        var layers: [Layer] = (0..<2000).map { i in
+            let c = Point(r(0, 1500), r(0, 1500)), n = Int.random(in: 3...24, using: &rng), radius = r(5, 40)
+            let points = (0..<n).map { k -> Point in
+                let a = Double(k) / Double(n) * 2 * .pi, d = radius * r(0.3, 1)
+                return Point(c.x + d * cos(a), c.y + d * sin(a))
+            }
+            return Layer(id: "p\(i)", shape: Shape(.polygon(points), fillRule: i % 5 == 0 ? .evenodd : nil))
+        }
+        layers[7].shape = rect(400, 400, 3000, 3000)  // too big for the grid: loose
+        layers[8].hidden = true
+        layers[9].transform = .parts(TransformParts(rotate: 30))
+        var live = LiveScene(Scene(layers: layers))
+        XCTAssertNotNil(live.compiled.indexes[Int(live.compiled.rootIndex)].gridView)
+        assertBatchesMatchOneByOne(live.compiled, randomPoints(1237, seed: 42, in: -100...1700))
+        for _ in 0..<20 { live.translateLayer(Int.random(in: 0..<2000, using: &rng), by: Point(r(-300, 300), r(-300, 300))) }
+        assertBatchesMatchOneByOne(live.compiled, randomPoints(1000, seed: 43, in: -100...1700))
+    }
+
+    /// Nested scenes with every participation rule, with and without a
+    /// root grid, and scenes too small for any index.
+    func testNestedAndSmallScenesAnswerAsOnePointAtATime() {
+        for seed in UInt64(1)...3 {
+            let scene = CompiledScene(SiblingIndexTests.randomScene(seed: seed, count: 3000))
+            assertBatchesMatchOneByOne(scene, randomPoints(700, seed: seed, in: -2000...2000))
+        }
+        let ring = CompiledScene(ringOverButton())
+        assertBatchesMatchOneByOne(ring, randomPoints(300, seed: 5, in: 0...300))
+        assertBatchesMatchOneByOne(ring, [])
+        assertBatchesMatchOneByOne(CompiledScene(Scene(layers: [])), randomPoints(20, seed: 6, in: 0...10))
+    }
+}
