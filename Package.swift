@@ -3,12 +3,13 @@ import PackageDescription
 
 // Module graph (arrows point at dependencies):
 //
-//   hitroute (executable) ──▶ HitAPI ──▶ HitRouting   (core: no I/O, no Foundation)
+//   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //
 // The core and the JSON module never import Foundation; the server knows
-// nothing of scenes.
+// nothing of scenes. CPrefetch is one inline C function, a cache prefetch
+// hint, which Swift cannot emit itself.
 let package = Package(
     name: "hitroute",
     products: [
