@@ -43,8 +43,14 @@ extension Application {
         results.beginArray()
         if !batch.trace && !batch.all && !batch.points.contains(where: { $0.pointer != nil && $0.phase != nil }) {
             // Only targets, and no sessions: the scene routes the points together.
-            for target in entries.scene.targets(at: batch.points.map(\.point)) {
-                entries.write(HitResult(target: target, local: nil), trace: false, captured: nil, to: &results)
+            withUnsafeTemporaryAllocation(of: Point.self, capacity: batch.points.count) { points in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: batch.points.count) { targets in
+                    for (i, point) in batch.points.enumerated() { points.initializeElement(at: i, to: point.point) }
+                    entries.scene.targets(at: UnsafeBufferPointer(points), into: targets)
+                    for t in targets {
+                        entries.write(HitResult(target: t >= 0 ? Int(t) : nil, local: nil), trace: false, captured: nil, to: &results)
+                    }
+                }
             }
             results.endArray()
             return batchResponse(snapshot, results)
