@@ -1,8 +1,12 @@
 // accept4 is a GNU extension: define the feature macro before any include.
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include "CEpoll.h"
 
 int cepoll_accept4(int fd, void *addr, void *len, int flags) {
@@ -14,4 +18,27 @@ void cepoll_set_thread_name(const char *name) {
     strncpy(shortName, name, 15);
     shortName[15] = 0;
     pthread_setname_np(pthread_self(), shortName);
+}
+
+/// Where `cepoll_on_signal` writes: set before any handler is installed.
+static volatile sig_atomic_t cepoll_signal_fd = -1;
+
+/// Adds 1 to the eventfd (write(2) is async-signal-safe), keeping errno.
+static void cepoll_on_signal(int number) {
+    (void)number;
+    int saved = errno;
+    uint64_t one = 1;
+    ssize_t written = write(cepoll_signal_fd, &one, sizeof one);
+    (void)written;
+    errno = saved;
+}
+
+int cepoll_forward_signal(int number, int eventfd) {
+    cepoll_signal_fd = eventfd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = cepoll_on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return sigaction(number, &action, NULL);
 }

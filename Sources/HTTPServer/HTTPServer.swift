@@ -1,3 +1,4 @@
+import CEpoll
 import Dispatch
 import Glibc
 import Synchronization
@@ -10,7 +11,7 @@ import Synchronization
 ///     HTTPResponse(status: 200, body: Array("hello".utf8))
 /// }
 /// let port = try server.start()
-/// server.stopOnSignals([SIGTERM, SIGINT])
+/// try server.stopOnSignals([SIGTERM, SIGINT])
 /// server.waitUntilStopped()
 /// ```
 ///
@@ -23,12 +24,6 @@ public final class HTTPServer: Sendable {
     private struct State {
         var started = false
         var loops: [EventLoop] = []
-        var signalSources: [SignalSource] = []
-    }
-
-    /// Keeps a signal source alive (Dispatch sources are thread-safe).
-    private struct SignalSource: @unchecked Sendable {
-        let source: any DispatchSourceSignal
     }
 
     /// The configuration the server was created with.
@@ -127,27 +122,22 @@ public final class HTTPServer: Sendable {
 
     /// Calls ``shutdown()`` when one of `signals` arrives.
     ///
-    /// The signals are blocked in the calling thread and ignored, and a
-    /// Dispatch signal source takes them instead. Call it on the main thread
-    /// before `start()` and before anything can send the signal, so that
-    /// every thread started later inherits the mask.
-    /// Example: `server.stopOnSignals([SIGTERM, SIGINT])`.
-    public func stopOnSignals(_ signals: [Int32]) {
-        // Dispatch reads signals through a signalfd, which only sees a signal
-        // that every thread blocks; an ignored, unblocked one is discarded
-        // when it is sent. So block them here (threads started later, such as
-        // the event loops, inherit the mask) and ignore them as a fallback.
-        var set = sigset_t()
-        sigemptyset(&set)
-        for number in signals { sigaddset(&set, number) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.shutdown() }
-            source.resume()
-            let kept = SignalSource(source: source)
-            state.withLock { $0.signalSources.append(kept) }
+    /// A handler for each signal wakes a thread of its own, which calls
+    /// ``shutdown()``: the signal is caught whichever thread it lands on,
+    /// whatever threads existed before. For one server per process (the
+    /// handlers are process-wide). Example: `try server.stopOnSignals([SIGTERM, SIGINT])`.
+    public func stopOnSignals(_ signals: [Int32]) throws(SystemCallError) {
+        let fd = eventfd(0, Int32(EFD_CLOEXEC))
+        guard fd >= 0 else { throw SystemCallError(function: "eventfd", errno: errno) }
+        for number in signals where cepoll_forward_signal(number, fd) != 0 {
+            let failure = SystemCallError(function: "sigaction", errno: errno)
+            close(fd)
+            throw failure
+        }
+        try ThreadLauncher.spawn(name: "hitroute-signals") { [weak self] in
+            var count: UInt64 = 0
+            while read(fd, &count, MemoryLayout<UInt64>.size) < 0 && errno == EINTR {}
+            self?.shutdown()
         }
     }
 }

@@ -37,8 +37,8 @@ do {
 }
 
 let (server, _) = Application.makeServer(configuration)
-server.stopOnSignals([SIGTERM, SIGINT])
 do {
+    try server.stopOnSignals([SIGTERM, SIGINT])
     let port = try server.start()
     printError("hitroute listening on \(configuration.server.host):\(port)\n")
 } catch {
