@@ -317,6 +317,37 @@ final class BatchFastPathTests: XCTestCase {
         }
     }
 
+    /// A batch over many distinct layers: fragments outgrow the writer's
+    /// arena and slots are reused, and every entry still says what a single
+    /// hit says, inherited actions included.
+    func testABatchOverManyLayersAnswersLikeSingleHits() throws {
+        // 40 × 40 cells of 10 × 10; every other group has its action on the parent.
+        let groups = (0..<40).map { row in
+            let cells = (0..<40).map { col in
+                let action = col % 3 == 0 ? "" : #","action":"cell-\#(row)-\#(col).tap""#
+                return #"{"id":"c\#(row)-\#(col)"\#(action),"shape":{"type":"rect","x":\#(col * 10),"y":\#(row * 10),"width":10,"height":10}}"#
+            }
+            return #"{"id":"row\#(row)","action":"row\#(row).tap","children":[\#(cells.joined(separator: ","))]}"#
+        }
+        XCTAssertEqual(app.call("PUT", "/scenes/cells", #"{"layers":[\#(groups.joined(separator: ","))]}"#).status, 201)
+        var rng = SplitMix64(seed: 77)
+        let points = (0..<3000).map { _ in (Double.random(in: -5...405, using: &rng), Double.random(in: -5...405, using: &rng)) }
+        let body = #"{"points":["# + points.map { #"{"x":\#($0.0),"y":\#($0.1)}"# }.joined(separator: ",") + "]}"
+        let batch = app.call("POST", "/scenes/cells/hits", body)
+        XCTAssertEqual(batch.status, 200)
+        let results = try XCTUnwrap(batch.object["results"] as? [[String: Any]])
+        XCTAssertEqual(results.count, points.count)
+        var distinct = Set<String>()
+        for (i, (x, y)) in points.enumerated() {
+            let single = app.call("POST", "/scenes/cells/hit", #"{"x":\#(x),"y":\#(y),"trace":false}"#).object
+            for key in ["layer", "action", "actionLayer"] {
+                XCTAssertEqual(results[i][key] as? String, single[key] as? String, "\(key) at (\(x), \(y))")
+            }
+            if let layer = results[i]["layer"] as? String { distinct.insert(layer) }
+        }
+        XCTAssertGreaterThan(distinct.count, 1000)
+    }
+
     /// A drag inside a batch makes a new scene version; the entries after it
     /// describe the new scene, as single requests in the same order do.
     func testEntriesFollowTheSceneWhenADragChangesIt() throws {

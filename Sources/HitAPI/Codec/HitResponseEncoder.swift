@@ -133,16 +133,19 @@ struct BatchResultWriter {
         w.endObject()
     }
 
+    /// Writes the target's members at the end of `arena` (after a `{`
+    /// that only opens the writer's object) and points its slot at them.
     private mutating func makeFragment(_ target: Int, _ result: HitResult, slot: Int) {
-        var f = JSONWriter(capacity: 128)
-        f.beginObject()
-        HitResponseEncoder.writeTarget(result, scene: scene, path: false, to: &f)
-        if arena.count + f.bytes.count > BatchResultWriter.maxArena {
+        if arena.count > BatchResultWriter.maxArena {
             for i in slots.indices { slots[i].layer = -1 }
             arena.removeAll(keepingCapacity: true)
         }
-        let start = arena.count
-        arena.append(contentsOf: f.bytes.dropFirst())  // without the "{"
+        var f = JSONWriter(capacity: 0)
+        swap(&f.bytes, &arena)
+        f.beginObject()
+        let start = f.bytes.count
+        HitResponseEncoder.writeTarget(result, scene: scene, path: false, to: &f)
+        swap(&f.bytes, &arena)
         slots[slot] = (target, start, arena.count)
     }
 }

@@ -63,6 +63,16 @@ extension CompiledScene {
     }
 }
 
+extension CompiledScene {
+    /// Requests the memory that describing layer `n` reads first (its id
+    /// and action): a hint for code about to describe many layers in turn,
+    /// such as a batch answer, issued a few layers ahead.
+    public func prefetchDescription(of n: Int) {
+        ids.withUnsafeBufferPointer { hitroute_prefetch($0.baseAddress.unsafelyUnwrapped + n) }
+        actions.withUnsafeBufferPointer { hitroute_prefetch($0.baseAddress.unsafelyUnwrapped + n) }
+    }
+}
+
 extension Tables {
     /// `CompiledScene.target(at:)` on borrowed tables: the target, or -1.
     func target(at p: Point, rootIndex: Int32) -> Int32 {
