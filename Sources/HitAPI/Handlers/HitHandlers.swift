@@ -46,10 +46,11 @@ extension Application {
             withUnsafeTemporaryAllocation(of: Point.self, capacity: batch.points.count) { points in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: batch.points.count) { targets in
                     for (i, point) in batch.points.enumerated() { points.initializeElement(at: i, to: point.point) }
-                    entries.scene.targets(at: UnsafeBufferPointer(points), into: targets)
+                    let scene = entries.scene
+                    scene.targets(at: UnsafeBufferPointer(points), into: targets)
                     for (i, t) in targets.enumerated() {
                         // The descriptions of targets a few entries on, while this one is written.
-                        if i + 8 < targets.count, targets[i + 8] >= 0 { entries.scene.prefetchDescription(of: Int(targets[i + 8])) }
+                        if i + 8 < targets.count, targets[i + 8] >= 0 { scene.prefetchDescription(of: Int(targets[i + 8])) }
                         entries.write(HitResult(target: t >= 0 ? Int(t) : nil, local: nil), trace: false, captured: nil, to: &results)
                     }
                 }
