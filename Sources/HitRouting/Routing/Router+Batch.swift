@@ -87,10 +87,11 @@ extension Tables {
 /// what the stage before requested (one pipeline step earlier) and requests
 /// the next link. A hint only: answers never depend on it.
 ///
-/// Measured with `hitroute-inproc` on `hitroute-bench generate N` scenes
-/// (see Benchmarks/README.md): about 25–30% less time per point from 10⁵
-/// layers up, and about 100 ns more per point at 10³–10⁴ layers, whose
-/// routing data (about 1 KB per polygon layer) stay in cache.
+/// Measured with `hitroute-inproc --side-by-side` on `hitroute-bench
+/// generate N` scenes (see Benchmarks/README.md): about a third less time
+/// per point at 10⁵ and 2.5·10⁵ layers. At 10³–10⁴ layers, whose routing
+/// data (about 1 KB per polygon layer) stay in cache, the requests only
+/// added work while this was tuned, hence `minimumSiblings`.
 private struct PrefetchPipeline {
     /// Points per group.
     static let groupSize = 16
