@@ -39,10 +39,7 @@ final class BatchRoutingTests: XCTestCase {
         func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
         var layers: [Layer] = (0..<2000).map { i in
             let c = Point(r(0, 1500), r(0, 1500)), n = Int.random(in: 3...24, using: &rng), radius = r(5, 40)
-            let points = (0..<n).map { k -> Point in
-                let a = Double(k) / Double(n) * 2 * .pi, d = radius * r(0.3, 1)
-                return Point(c.x + d * cos(a), c.y + d * sin(a))
-            }
+            let points = starPolygon(around: c, corners: n, radius: radius, spread: 0.3...1, using: &rng)
             return Layer(id: "p\(i)", shape: Shape(.polygon(points), fillRule: i % 5 == 0 ? .evenodd : nil))
         }
         layers[7].shape = rect(400, 400, 3000, 3000)  // too big for the grid: loose

@@ -149,10 +149,7 @@ final class SiblingIndexTests: XCTestCase {
         func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
         var layers: [Layer] = (0..<3000).map { i in
             let c = Point(r(0, 2000), r(0, 2000)), n = Int.random(in: 5...12, using: &rng), radius = r(5, 40)
-            let points = (0..<n).map { k -> Point in
-                let a = Double(k) / Double(n) * 2 * .pi, d = radius * r(0.5, 1)
-                return Point(c.x + d * cos(a), c.y + d * sin(a))
-            }
+            let points = starPolygon(around: c, corners: n, radius: radius, spread: 0.5...1, using: &rng)
             return Layer(id: "p\(i)", shape: Shape(.polygon(points)), zIndex: i % 7 == 0 ? 1 : nil)
         }
         layers[5].shape = rect(-1000, -1000, 4000, 4000)  // covers everything: loose

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import XCTest
 @testable import HitRouting
@@ -41,4 +42,15 @@ extension CompiledScene {
 
 func region(_ shape: Shape, slop: SlopEdges = .zero) -> Region {
     RegionBuilder.region(of: shape, slop: slop, tolerance: 1e-4)
+}
+
+/// A star-shaped polygon around `center`: `corners` vertices at even
+/// angles, each at `radius` times a random share in `spread`. A map of them
+/// is what the sibling grid is for.
+func starPolygon(around center: Point, corners: Int, radius: Double, spread: ClosedRange<Double>,
+                 using rng: inout SplitMix64) -> [Point] {
+    (0..<corners).map { k in
+        let a = Double(k) / Double(corners) * 2 * .pi, d = radius * Double.random(in: spread, using: &rng)
+        return Point(center.x + d * cos(a), center.y + d * sin(a))
+    }
 }
