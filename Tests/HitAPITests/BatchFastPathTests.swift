@@ -48,8 +48,9 @@ final class BatchFastPathTests: XCTestCase {
     func fingerprint(_ o: Outcome) -> String {
         switch o {
         case .success(let b):
-            let points = b.points.map { p in
-                "\(p.x.bitPattern),\(p.y.bitPattern),\(p.pointer.map { "\"\($0)\"" } ?? "nil"),\(p.phase?.rawValue ?? "nil")"
+            let points = b.points.indices.map { i in
+                let p = b.query(i)
+                return "\(p.x.bitPattern),\(p.y.bitPattern),\(p.pointer.map { "\"\($0)\"" } ?? "nil"),\(p.phase?.rawValue ?? "nil")"
             }
             return "ok trace=\(b.trace) all=\(b.all) [\(points.joined(separator: "; "))]"
         case .failure(.syntax(let e)):
@@ -61,7 +62,7 @@ final class BatchFastPathTests: XCTestCase {
 
     func points(_ o: Outcome) -> [PointQuery] {
         guard case .success(let b) = o else { return [] }
-        return b.points
+        return b.points.indices.map(b.query)
     }
 
     func issues(_ o: Outcome) -> [String] {

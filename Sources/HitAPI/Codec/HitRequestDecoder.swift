@@ -21,11 +21,41 @@ public struct HitQuery: Sendable, Equatable {
 }
 
 /// `POST /scenes/{id}/hits`.
+///
+/// The points are plain values, and the few that carry a pointer event
+/// are listed apart, so that a batch holds (and frees) no string per point.
 public struct BatchQuery: Sendable, Equatable {
-    public var points: [PointQuery] = []
+    /// Every point in order, scene coordinates.
+    public var points: [Point] = []
+    /// The points that carry `pointer` and `phase`, by ascending index.
+    public var pointerEvents: [PointerEvent] = []
     /// Default false: a batch answers many points, briefly.
     public var trace = false
     public var all = false
+
+    /// Point `index`'s pointer and phase.
+    public struct PointerEvent: Sendable, Equatable {
+        public var index: Int
+        public var pointer: String
+        public var phase: PointerSessions.Phase
+    }
+
+    /// Point `i` as it was sent.
+    public func query(_ i: Int) -> PointQuery {
+        var q = PointQuery(x: points[i].x, y: points[i].y)
+        if let event = pointerEvents.first(where: { $0.index == i }) {
+            q.pointer = event.pointer
+            q.phase = event.phase
+        }
+        return q
+    }
+
+    mutating func append(_ q: PointQuery) {
+        if let pointer = q.pointer, let phase = q.phase {
+            pointerEvents.append(PointerEvent(index: points.count, pointer: pointer, phase: phase))
+        }
+        points.append(q.point)
+    }
 }
 
 /// Decodes hit and batch requests, reporting every problem with a pointer.
@@ -84,13 +114,13 @@ public enum HitRequestDecoder {
                             throw DocumentDecoder.Abort()
                         }
                         if fastPoints, let p = d.plainPointQuery() {
-                            batch.points.append(p)
+                            batch.append(p)
                             continue
                         }
                         d.push(batch.points.count)
                         let p = try d.pointQuery { _, _ in false }
                         d.pop()
-                        batch.points.append(p ?? PointQuery(x: 0, y: 0))
+                        batch.append(p ?? PointQuery(x: 0, y: 0))
                     }
                 default: try d.unknown(key, in: "a batch request (points, trace, all)")
                 }

@@ -41,27 +41,26 @@ extension Application {
         var entries = BatchResultWriter(scene: snapshot.compiled)
         var results = JSONWriter(capacity: 64 + batch.points.count * (batch.trace ? 400 : 64))
         results.beginArray()
-        if !batch.trace && !batch.all && !batch.points.contains(where: { $0.pointer != nil && $0.phase != nil }) {
+        if !batch.trace && !batch.all && batch.pointerEvents.isEmpty {
             // Only targets, and no sessions: the scene routes the points together.
-            withUnsafeTemporaryAllocation(of: Point.self, capacity: batch.points.count) { points in
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: batch.points.count) { targets in
-                    for (i, point) in batch.points.enumerated() { points.initializeElement(at: i, to: point.point) }
-                    let scene = entries.scene
-                    scene.targets(at: UnsafeBufferPointer(points), into: targets)
-                    for (i, t) in targets.enumerated() {
-                        // The descriptions of targets a few entries on, while this one is written.
-                        if i + 8 < targets.count, targets[i + 8] >= 0 { scene.prefetchDescription(of: Int(targets[i + 8])) }
-                        entries.write(HitResult(target: t >= 0 ? Int(t) : nil, local: nil), trace: false, captured: nil, to: &results)
-                    }
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: batch.points.count) { targets in
+                let scene = entries.scene
+                batch.points.withUnsafeBufferPointer { scene.targets(at: $0, into: targets) }
+                for (i, t) in targets.enumerated() {
+                    // The descriptions of targets a few entries on, while this one is written.
+                    if i + 8 < targets.count, targets[i + 8] >= 0 { scene.prefetchDescription(of: Int(targets[i + 8])) }
+                    entries.write(HitResult(target: t >= 0 ? Int(t) : nil, local: nil), trace: false, captured: nil, to: &results)
                 }
             }
             results.endArray()
             return batchResponse(snapshot, results)
         }
-        for point in batch.points {
-            if let pointer = point.pointer, let phase = point.phase {
+        var events = batch.pointerEvents[...]
+        for (i, point) in batch.points.enumerated() {
+            if let event = events.first, event.index == i {
+                events.removeFirst()
                 let (outcome, after) = try store.pointerEvent(
-                    id, pointer: pointer, phase: phase, at: point.point, trace: batch.trace, all: batch.all)
+                    id, pointer: event.pointer, phase: event.phase, at: point, trace: batch.trace, all: batch.all)
                 if after.version != snapshot.version {
                     snapshot = after
                     entries.rescene(after.compiled)
@@ -70,8 +69,8 @@ extension Application {
             } else {
                 // A batch entry has no `local`: without trace or stack, only the target is routed.
                 let result = batch.trace || batch.all
-                    ? entries.scene.hit(point.point, trace: batch.trace, all: batch.all)
-                    : HitResult(target: entries.scene.target(at: point.point), local: nil)
+                    ? entries.scene.hit(point, trace: batch.trace, all: batch.all)
+                    : HitResult(target: entries.scene.target(at: point), local: nil)
                 entries.write(result, trace: batch.trace, captured: nil, to: &results)
             }
         }
