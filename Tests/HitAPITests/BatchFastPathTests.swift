@@ -397,3 +397,15 @@ extension HitResponseEncoder {
         w.endObject()
     }
 }
+
+extension BatchQuery {
+    /// Point `i` as it was sent (the decoder's `PointQuery`).
+    func query(_ i: Int) -> PointQuery {
+        var q = PointQuery(x: points[i].x, y: points[i].y)
+        if let event = pointerEvents.first(where: { $0.index == i }) {
+            q.pointer = event.pointer
+            q.phase = event.phase
+        }
+        return q
+    }
+}

@@ -65,3 +65,12 @@ final class BatchRoutingTests: XCTestCase {
         assertBatchesMatchOneByOne(CompiledScene(Scene(layers: [])), randomPoints(20, seed: 6, in: 0...10))
     }
 }
+
+extension CompiledScene {
+    /// `targets(at:into:)` for an array: each point's target, or nil.
+    func targets(at points: [Point]) -> [Int?] {
+        var answers = [Int32](repeating: -1, count: points.count)
+        points.withUnsafeBufferPointer { points in answers.withUnsafeMutableBufferPointer { targets(at: points, into: $0) } }
+        return answers.map { $0 >= 0 ? Int($0) : nil }
+    }
+}

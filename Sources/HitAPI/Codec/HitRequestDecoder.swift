@@ -40,16 +40,6 @@ public struct BatchQuery: Sendable, Equatable {
         public var phase: PointerSessions.Phase
     }
 
-    /// Point `i` as it was sent.
-    public func query(_ i: Int) -> PointQuery {
-        var q = PointQuery(x: points[i].x, y: points[i].y)
-        if let event = pointerEvents.first(where: { $0.index == i }) {
-            q.pointer = event.pointer
-            q.phase = event.phase
-        }
-        return q
-    }
-
     mutating func append(_ q: PointQuery) {
         if let pointer = q.pointer, let phase = q.phase {
             pointerEvents.append(PointerEvent(index: points.count, pointer: pointer, phase: phase))

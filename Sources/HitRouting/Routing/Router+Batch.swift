@@ -23,13 +23,6 @@ extension CompiledScene {
         targets(at: points, into: answers, pipelineFrom: PrefetchPipeline.minimumSiblings)
     }
 
-    /// `targets(at:into:)` for an array: each point's target, or nil.
-    public func targets(at points: [Point]) -> [Int?] {
-        var answers = [Int32](repeating: -1, count: points.count)
-        points.withUnsafeBufferPointer { points in answers.withUnsafeMutableBufferPointer { targets(at: points, into: $0) } }
-        return answers.map { $0 >= 0 ? Int($0) : nil }
-    }
-
     /// `targets(at:into:)`, pipelined when the root grid holds at least
     /// `minimumSiblings` siblings (tests pass 0).
     func targets(at points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>,
@@ -103,26 +96,32 @@ private struct PrefetchPipeline {
     let grid: SiblingGrid.View
 
     /// Runs `stage` for one group of points; `slot` (two per point) carries
-    /// each point's cell, then its first candidate, from stage to stage.
+    /// each point's cell, and its steps in the cell and then its first
+    /// candidate, from stage to stage.
     func run(stage: Int, _ points: UnsafeBufferPointer<Point>, _ slot: UnsafeMutablePointer<Int32>) {
         let cells = slot, found = slot + points.count
         switch stage {
         case 0:  // The cell's bounds.
             for (k, p) in points.enumerated() {
-                let cell = grid.locate(p)?.cell ?? -1
-                cells[k] = Int32(cell)
-                if cell >= 0 { request(grid.cellStart, cell) }
+                guard let spot = grid.locate(p) else {
+                    cells[k] = -1
+                    continue
+                }
+                cells[k] = Int32(spot.cell)
+                found[k] = Int32(spot.sx) | Int32(spot.sy) << 8
+                request(grid.cellStart, spot.cell)
             }
         case 1:  // The cell's first entries.
             for k in points.indices where cells[k] >= 0 {
                 request(grid.entries, Int(grid.cellStart[Int(cells[k])]))
             }
         case 2:  // The first entry holding the point: its layer's slot in the visiting order.
-            for (k, p) in points.enumerated() {
+            for k in points.indices {
+                let cell = Int(cells[k]), steps = found[k]
                 found[k] = -1
-                guard cells[k] >= 0, let spot = grid.locate(p) else { continue }
-                let end = Int(grid.cellStart[spot.cell + 1])
-                let i = grid.firstEntry(from: Int(grid.cellStart[spot.cell]), to: end, spot.sx, spot.sy)
+                guard cell >= 0 else { continue }
+                let end = Int(grid.cellStart[cell + 1])
+                let i = grid.firstEntry(from: Int(grid.cellStart[cell]), to: end, UInt8(steps & 255), UInt8(steps >> 8))
                 guard i < end else { continue }
                 found[k] = grid.entries[i].rank
                 request(tables.roots, Int(found[k]))
