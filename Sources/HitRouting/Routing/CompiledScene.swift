@@ -36,8 +36,9 @@ public struct CompiledScene: Sendable {
         case hidden, transparent, pointerEventsNone, singularTransform
     }
 
-    /// Fields in two groups: the ones every visit reads come first, so
-    /// that a visit touches the first cache line or two of a 200-byte node.
+    /// Fields in two groups: the ones every visit reads come first (up to
+    /// `fillRule`, see `hotBytes`), so that a visit touches the first two
+    /// or three cache lines of a 232-byte node.
     ///
     /// `@unchecked Sendable`: `plainPolygon` points into a region of the
     /// same scene's `regions`, which is never written while it is shared.
@@ -45,6 +46,9 @@ public struct CompiledScene: Sendable {
         // Read by every visit.
         /// Parent → local; identity where `skip == .singularTransform`.
         var toLocal: Affine
+        /// Where the layer's subtree might accept points, in its own local
+        /// coordinates (conservative; empty when it never can).
+        var reach: Box
         /// The region's `plainPolygon` (a copy of the address, so that a
         /// visit need not read the region).
         var plainPolygon: UnsafeBufferPointer<Point>?
@@ -74,9 +78,9 @@ public struct CompiledScene: Sendable {
         var toParent: Affine
         /// Bounds of the region in scene coordinates (empty without a region).
         var sceneBounds: Box
-        /// Where the layer's subtree might accept points, in its own local
-        /// coordinates (conservative; empty when it never can).
-        var reach: Box
+
+        /// The bytes at the start of a node that a visit reads.
+        static let hotBytes = MemoryLayout<Node>.offset(of: \Node.fillRule).unsafelyUnwrapped + 1
 
         /// Takes `region`'s plain polygon (or none) for `plainPolygon`.
         mutating func copyPlainPolygon(of region: Region?) {
@@ -178,11 +182,11 @@ public struct CompiledScene: Sendable {
             skip = .singularTransform
         }
         return Node(
-            toLocal: inverse ?? .identity, plainPolygon: nil, region: -1, childStart: 0, childCount: 0, childIndex: -1,
+            toLocal: inverse ?? .identity, reach: .empty, plainPolygon: nil, region: -1, childStart: 0, childCount: 0, childIndex: -1,
             skip: skip, pointerEvents: pe, clipChildren: layer.clipChildren ?? false, fillRule: .nonzero,
             hasShape: layer.effectiveHitShape != nil, draggable: layer.draggable ?? false,
             parent: parent, position: Int32(position), rank: 0, opacity: opacity, zIndex: layer.zIndex ?? 0,
-            toParent: toParent, sceneBounds: .empty, reach: .empty)
+            toParent: toParent, sceneBounds: .empty)
     }
 
     /// The cover of a layer (`node`, whose region is compiled) in its

@@ -6,8 +6,8 @@ extension CompiledScene {
     ///
     /// The answers are exactly those of `target(at:)`; only the memory
     /// traffic differs. In a big scene each point waits on a chain of cache
-    /// misses (its grid cell, the cell's entries, the first candidate's
-    /// cover, node and vertices), each link needing the one before. Here
+    /// misses (its grid cell, the cell's entries, its candidates' slots,
+    /// covers, nodes and vertices), each link needing the one before. Here
     /// the points go in groups through a software pipeline: while one group
     /// is routed, the groups behind it have their next link requested, so
     /// that the misses of many points overlap instead of queueing. Scenes
@@ -36,16 +36,17 @@ extension CompiledScene {
                 return
             }
             let size = PrefetchPipeline.groupSize, stages = PrefetchPipeline.stages
+            let slotSize = size * PrefetchPipeline.slotsPerPoint
             let groups = (points.count + size - 1) / size
             func range(_ g: Int) -> Range<Int> { g * size..<min(g * size + size, points.count) }
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * size * (stages + 1)) { memory in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: slotSize * (stages + 1)) { memory in
                 let pipeline = PrefetchPipeline(tables: tables, grid: grid)
                 // Group g gets stage s at step g + s and is routed at step g + stages;
                 // it keeps slot g % (stages + 1) of `memory` meanwhile.
                 for step in 0..<groups + stages {
                     for s in 0..<stages where 0 <= step - s && step - s < groups {
                         let g = step - s
-                        let slot = memory.baseAddress.unsafelyUnwrapped + 2 * size * (g % (stages + 1))
+                        let slot = memory.baseAddress.unsafelyUnwrapped + slotSize * (g % (stages + 1))
                         pipeline.run(stage: s, UnsafeBufferPointer(rebasing: points[range(g)]), slot)
                     }
                     guard step >= stages else { continue }
@@ -85,21 +86,33 @@ extension Tables {
 /// per point at 10⁵ and 2.5·10⁵ layers. At 10³–10⁴ layers, whose routing
 /// data (about 1 KB per polygon layer) stay in cache, the requests only
 /// added work while this was tuned, hence `minimumSiblings`.
+///
+/// Requests cost memory bandwidth, so only lines about to be read are
+/// requested: a node only when its cover leaves the point open, and none
+/// past a cover that settles it. Small groups spread the requests over the
+/// routing instead of issuing them in bursts (4 points measured faster than
+/// 8 or 16, and 2 candidates than 1 or 3).
 private struct PrefetchPipeline {
     /// Points per group.
-    static let groupSize = 16
-    static let stages = 5
+    static let groupSize = 4
+    static let stages = 6
+    /// Siblings per point whose memory is requested (front to back).
+    static let candidates = 2
+    /// Slots per point: its cell, and its steps or its candidates.
+    static let slotsPerPoint = 1 + candidates
     /// Root siblings below which the pipeline is not used.
     static let minimumSiblings = 32_768
 
     let tables: Tables
     let grid: SiblingGrid.View
 
-    /// Runs `stage` for one group of points; `slot` (two per point) carries
-    /// each point's cell, and its steps in the cell and then its first
-    /// candidate, from stage to stage.
+    /// Runs `stage` for one group of points. `slot` (`slotsPerPoint` per
+    /// point) carries from stage to stage each point's cell, then its steps
+    /// in the cell, then its first `candidates` siblings (rank, then layer;
+    /// -1 past the last).
     func run(stage: Int, _ points: UnsafeBufferPointer<Point>, _ slot: UnsafeMutablePointer<Int32>) {
-        let cells = slot, found = slot + points.count
+        let count = points.count, cells = slot
+        @inline(__always) func found(_ c: Int) -> UnsafeMutablePointer<Int32> { slot + count * (1 + c) }
         switch stage {
         case 0:  // The cell's bounds.
             for (k, p) in points.enumerated() {
@@ -108,41 +121,60 @@ private struct PrefetchPipeline {
                     continue
                 }
                 cells[k] = Int32(spot.cell)
-                found[k] = Int32(spot.sx) | Int32(spot.sy) << 8
+                found(0)[k] = Int32(spot.sx) | Int32(spot.sy) << 8
                 request(grid.cellStart, spot.cell)
             }
         case 1:  // The cell's first entries.
-            for k in points.indices where cells[k] >= 0 {
+            for k in 0..<count where cells[k] >= 0 {
                 request(grid.entries, Int(grid.cellStart[Int(cells[k])]))
             }
-        case 2:  // The first entry holding the point: its layer's slot in the visiting order.
-            for k in points.indices {
-                let cell = Int(cells[k]), steps = found[k]
-                found[k] = -1
-                guard cell >= 0 else { continue }
-                let end = Int(grid.cellStart[cell + 1])
-                let i = grid.firstEntry(from: Int(grid.cellStart[cell]), to: end, UInt8(steps & 255), UInt8(steps >> 8))
-                guard i < end else { continue }
-                found[k] = grid.entries[i].rank
-                request(tables.roots, Int(found[k]))
+        case 2:  // The first entries holding the point: their siblings' slots in the visiting order.
+            for k in 0..<count {
+                let cell = Int(cells[k]), steps = found(0)[k]
+                var c = 0
+                if cell >= 0 {
+                    let sx = UInt8(steps & 255), sy = UInt8(steps >> 8)
+                    var i = Int(grid.cellStart[cell])
+                    let end = Int(grid.cellStart[cell + 1])
+                    while c < Self.candidates {
+                        i = grid.firstEntry(from: i, to: end, sx, sy)
+                        guard i < end else { break }
+                        found(c)[k] = grid.entries[i].rank
+                        request(tables.roots, Int(grid.entries[i].rank))
+                        c += 1
+                        i += 1
+                    }
+                }
+                for c in c..<Self.candidates { found(c)[k] = -1 }
             }
-        case 3:  // That layer's cover and node (its hot fields span two lines).
-            for k in points.indices where found[k] >= 0 {
-                let n = Int(tables.roots[Int(found[k])])
-                found[k] = Int32(n)
-                request(tables.covers, n)
-                let node = UnsafeRawPointer(tables.nodes.baseAddress.unsafelyUnwrapped + n)
-                hitroute_prefetch(node)
-                hitroute_prefetch(node + 64)
+        case 3:  // Their covers.
+            for c in 0..<Self.candidates {
+                for k in 0..<count where found(c)[k] >= 0 {
+                    let n = Int(tables.roots[Int(found(c)[k])])
+                    found(c)[k] = Int32(n)
+                    requestLines(tables.covers.baseAddress.unsafelyUnwrapped + n, bytes: MemoryLayout<SiblingCover>.size)
+                }
             }
-        default:  // Its vertices, unless the cover settles the point.
-            for (k, p) in points.enumerated() where found[k] >= 0 {
-                let n = Int(found[k])
-                let cover = tables.covers[n], bit = cover.bit(p)
-                guard cover.maybe & bit != 0, cover.filled & bit == 0, let polygon = tables.nodes[n].plainPolygon else { continue }
-                let bytes = UnsafeRawPointer(polygon.baseAddress.unsafelyUnwrapped)
-                for offset in stride(from: 0, to: polygon.count * MemoryLayout<Point>.stride, by: 64) {
-                    hitroute_prefetch(bytes + offset)
+        case 4:  // The nodes of those the covers leave open, up to one that certainly holds the point.
+            for (k, p) in points.enumerated() {
+                var open = 0
+                for c in 0..<Self.candidates {
+                    let n = Int(found(c)[k])
+                    guard n >= 0 else { break }
+                    let cover = tables.covers[n], bit = cover.bit(p)
+                    guard cover.maybe & bit != 0 else { continue }
+                    guard cover.filled & bit == 0 else { break }
+                    found(open)[k] = Int32(n)
+                    open += 1
+                    requestLines(tables.nodes.baseAddress.unsafelyUnwrapped + n, bytes: CompiledScene.Node.hotBytes)
+                }
+                for c in open..<Self.candidates { found(c)[k] = -1 }
+            }
+        default:  // Their vertices.
+            for c in 0..<Self.candidates {
+                for k in 0..<count where found(c)[k] >= 0 {
+                    guard let polygon = tables.nodes[Int(found(c)[k])].plainPolygon else { continue }
+                    requestLines(polygon.baseAddress.unsafelyUnwrapped, bytes: polygon.count * MemoryLayout<Point>.stride)
                 }
             }
         }
@@ -151,5 +183,15 @@ private struct PrefetchPipeline {
     @inline(__always)
     private func request<T>(_ array: UnsafeBufferPointer<T>, _ i: Int) {
         hitroute_prefetch(array.baseAddress.unsafelyUnwrapped + i)
+    }
+
+    /// Requests every cache line of `bytes` bytes at `start`, which need
+    /// not start a line (a node, a polygon's vertices).
+    @inline(__always)
+    private func requestLines<T>(_ start: UnsafePointer<T>, bytes: Int) {
+        let first = UInt(bitPattern: start) & ~63, last = UInt(bitPattern: start) &+ UInt(bytes) &- 1
+        for line in stride(from: first, through: last, by: 64) {
+            hitroute_prefetch(UnsafeRawPointer(bitPattern: line))
+        }
     }
 }
