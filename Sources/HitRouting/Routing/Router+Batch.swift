@@ -87,14 +87,16 @@ extension Tables {
 /// data (about 1 KB per polygon layer) stay in cache, the requests only
 /// added work while this was tuned, hence `minimumSiblings`.
 ///
-/// Requests cost memory bandwidth, so only lines about to be read are
-/// requested: a node only when its cover leaves the point open, and none
-/// past a cover that settles it. Small groups spread the requests over the
-/// routing instead of issuing them in bursts (4 points measured faster than
-/// 8 or 16, and 2 candidates than 1 or 3).
+/// The requests go to the second-level cache (`hitroute_prefetch_l2`):
+/// requests into the first level stalled the thread once its few miss
+/// buffers were full, and took 15–20% longer. They cost memory bandwidth,
+/// so only lines about to be read are requested: a node only when its
+/// cover leaves the point open, and none past a cover that settles it.
+/// Tuned with `Benchmarks/inproc-ab.py` at 2.5·10⁵ layers: groups of 8
+/// (4 to 16 measured alike, 32 slower), 2 candidates (1 or 3 slower).
 private struct PrefetchPipeline {
     /// Points per group.
-    static let groupSize = 4
+    static let groupSize = 8
     static let stages = 6
     /// Siblings per point whose memory is requested (front to back).
     static let candidates = 2
@@ -180,18 +182,20 @@ private struct PrefetchPipeline {
         }
     }
 
+    /// Requests the line of `array[i]`, into the second-level cache: the
+    /// pipeline keeps some hundred lines in flight.
     @inline(__always)
     private func request<T>(_ array: UnsafeBufferPointer<T>, _ i: Int) {
-        hitroute_prefetch(array.baseAddress.unsafelyUnwrapped + i)
+        hitroute_prefetch_l2(array.baseAddress.unsafelyUnwrapped + i)
     }
 
     /// Requests every cache line of `bytes` bytes at `start`, which need
-    /// not start a line (a node, a polygon's vertices).
+    /// not start a line (a cover, a node, a polygon's vertices).
     @inline(__always)
     private func requestLines<T>(_ start: UnsafePointer<T>, bytes: Int) {
         let first = UInt(bitPattern: start) & ~63, last = UInt(bitPattern: start) &+ UInt(bytes) &- 1
         for line in stride(from: first, through: last, by: 64) {
-            hitroute_prefetch(UnsafeRawPointer(bitPattern: line))
+            hitroute_prefetch_l2(UnsafeRawPointer(bitPattern: line))
         }
     }
 }
