@@ -564,7 +564,7 @@ class Bench:
 
     def growth(self):
         sizes = [1_000, 10_000, 100_000, 250_000]
-        rounds = 2 if self.quick else 3
+        rounds = 3 if self.quick else 7
         # Series "generate": the scenes, `hitroute-bench generate N`,
         # with the points spread uniformly over the scene's own width × height
         # (the generator now grows the world with √N, keeping the density).
@@ -639,7 +639,7 @@ class Bench:
     # ---- 5 and 6: ingest, memory, PATCH
 
     def ingest(self):
-        rounds = 2 if self.quick else 3
+        rounds = 2 if self.quick else 5
         body = os.path.getsize(self.big_file)
         log(f"ingest: {rounds} uploads of {body / 1e6:.1f} MB, each to a fresh server")
         for r in range(rounds):
