@@ -82,8 +82,8 @@ extension Tables {
 /// the next link. A hint only: answers never depend on it.
 ///
 /// Measured with `hitroute-inproc --side-by-side` on `hitroute-bench
-/// generate N` scenes (see Benchmarks/README.md): about a third less time
-/// per point at 10⁵ and 2.5·10⁵ layers. At 10³–10⁴ layers, whose routing
+/// generate N` scenes (see Benchmarks/README.md): about half the time per
+/// point at 10⁵ and 2.5·10⁵ layers. At 10³–10⁴ layers, whose routing
 /// data (about 1 KB per polygon layer) stay in cache, the requests only
 /// added work while this was tuned, hence `minimumSiblings`.
 ///
