@@ -39,22 +39,28 @@ extension Application {
         try checkBatchWork(batch, layers: snapshot.compiled.layerCount)
         // One copy of the scene for the batch, not one per point.
         var entries = BatchResultWriter(scene: snapshot.compiled)
-        var results = JSONWriter(capacity: 64 + batch.points.count * (batch.trace ? 400 : 64))
-        results.beginArray()
+        let capacity = 128 + batch.points.count * (batch.trace ? 400 : 64)
         if !batch.trace && !batch.all && batch.pointerEvents.isEmpty {
-            // Only targets, and no sessions: the scene routes the points together.
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: batch.points.count) { targets in
-                let scene = entries.scene
-                batch.points.withUnsafeBufferPointer { scene.targets(at: $0, into: targets) }
-                for (i, t) in targets.enumerated() {
-                    // The descriptions of targets a few entries on, while this one is written.
-                    if i + 8 < targets.count, targets[i + 8] >= 0 { scene.prefetchDescription(of: Int(targets[i + 8])) }
-                    entries.write(HitResult(target: t >= 0 ? Int(t) : nil, local: nil), trace: false, captured: nil, to: &results)
+            // Only targets, and no sessions: the scene routes the points
+            // together, and its version is known before the results.
+            return json(200, capacity: capacity) { w in
+                beginBatchResponse(snapshot, &w)
+                w.beginArray()
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: batch.points.count) { targets in
+                    let scene = entries.scene
+                    batch.points.withUnsafeBufferPointer { scene.targets(at: $0, into: targets) }
+                    for (i, t) in targets.enumerated() {
+                        // The descriptions of targets a few entries on, while this one is written.
+                        if i + 8 < targets.count, targets[i + 8] >= 0 { scene.prefetchDescription(of: Int(targets[i + 8])) }
+                        entries.write(HitResult(target: t >= 0 ? Int(t) : nil, local: nil), trace: false, captured: nil, to: &w)
+                    }
                 }
+                w.endArray()
+                w.endObject()
             }
-            results.endArray()
-            return batchResponse(snapshot, results)
         }
+        var results = JSONWriter(capacity: capacity)
+        results.beginArray()
         var events = batch.pointerEvents[...]
         for (i, point) in batch.points.enumerated() {
             if let event = events.first, event.index == i {
@@ -78,15 +84,22 @@ extension Application {
         return batchResponse(snapshot, results)
     }
 
-    /// `{"scene":…,"version":…,"results":[…]}` around the written results.
+    /// `{"scene":…,"version":…,"results":[…]}` around the written results
+    /// (for a batch whose sessions may change the scene's version midway).
     private func batchResponse(_ snapshot: SceneSnapshot, _ results: JSONWriter) -> HTTPResponse {
-        json(200, capacity: results.bytes.count + 64) { w in
-            w.beginObject()
-            w.field("scene"); w.string(snapshot.id)
-            w.field("version"); w.int(snapshot.version)
-            w.field("results"); w.raw(results.bytes)
+        json(200, capacity: results.bytes.count + 128) { w in
+            beginBatchResponse(snapshot, &w)
+            w.raw(results.bytes)
             w.endObject()
         }
+    }
+
+    /// A batch answer up to its results: `{"scene":…,"version":…,"results":`.
+    private func beginBatchResponse(_ snapshot: SceneSnapshot, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("scene"); w.string(snapshot.id)
+        w.field("version"); w.int(snapshot.version)
+        w.field("results")
     }
 
     /// Layer visits a traced (or `all`) batch may cost: such a batch visits
