@@ -32,7 +32,8 @@ extension CompiledScene {
             guard rootIndex >= 0, roots.count >= minimumSiblings,
                 let grid = tables.indexes[Int(rootIndex)].gridView
             else {
-                for (i, p) in points.enumerated() { answers[i] = tables.target(at: p, rootIndex: rootIndex) }
+                var walk = Walk(tracing: false, wantsLocal: false)
+                for (i, p) in points.enumerated() { answers[i] = tables.target(at: p, rootIndex: rootIndex, &walk) }
                 return
             }
             let size = PrefetchPipeline.groupSize, stages = PrefetchPipeline.stages
@@ -41,6 +42,7 @@ extension CompiledScene {
             func range(_ g: Int) -> Range<Int> { g * size..<min(g * size + size, points.count) }
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: slotSize * (stages + 1)) { memory in
                 let pipeline = PrefetchPipeline(tables: tables, grid: grid)
+                var walk = Walk(tracing: false, wantsLocal: false)
                 // Group g gets stage s at step g + s and is routed at step g + stages;
                 // it keeps slot g % (stages + 1) of `memory` meanwhile.
                 for step in 0..<groups + stages {
@@ -50,7 +52,7 @@ extension CompiledScene {
                         pipeline.run(stage: s, UnsafeBufferPointer(rebasing: points[range(g)]), slot)
                     }
                     guard step >= stages else { continue }
-                    for i in range(step - stages) { answers[i] = tables.target(at: points[i], rootIndex: rootIndex) }
+                    for i in range(step - stages) { answers[i] = tables.target(at: points[i], rootIndex: rootIndex, &walk) }
                 }
             }
         }
@@ -69,8 +71,11 @@ extension CompiledScene {
 
 extension Tables {
     /// `CompiledScene.target(at:)` on borrowed tables: the target, or -1.
-    func target(at p: Point, rootIndex: Int32) -> Int32 {
-        var walk = Walk(tracing: false, wantsLocal: false)
+    /// `walk` (not tracing) may serve many points in turn: a batch then
+    /// neither builds nor frees one per point, and its candidate stack
+    /// keeps its capacity.
+    func target(at p: Point, rootIndex: Int32, _ walk: inout Walk) -> Int32 {
+        walk.target = nil
         _ = visitSiblings(roots, index: rootIndex, p, &walk)
         return walk.target ?? -1
     }

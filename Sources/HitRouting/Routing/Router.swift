@@ -46,7 +46,8 @@ extension CompiledScene {
     /// stack (what a batch entry needs). Layers a cover settles as hit are
     /// then never read at all.
     public func target(at point: Point) -> Int? {
-        let target = withTables { $0.target(at: point, rootIndex: rootIndex) }
+        var walk = Walk(tracing: false, wantsLocal: false)
+        let target = withTables { $0.target(at: point, rootIndex: rootIndex, &walk) }
         return target >= 0 ? Int(target) : nil
     }
 
