@@ -8,8 +8,8 @@ import PackageDescription
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //
 // The core and the JSON module never import Foundation; the server knows
-// nothing of scenes. CPrefetch is one inline C function, a cache prefetch
-// hint, which Swift cannot emit itself.
+// nothing of scenes. CPrefetch is two inline C functions, cache prefetch
+// hints, which Swift cannot emit itself.
 let package = Package(
     name: "hitroute",
     products: [

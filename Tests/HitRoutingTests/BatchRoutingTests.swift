@@ -37,10 +37,8 @@ final class BatchRoutingTests: XCTestCase {
     func testAGridSceneAnswersAsOnePointAtATime() {
         var rng = SplitMix64(seed: 41)
         func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
-        var layers: [Layer] = (0..<2000).map { i in
-            let c = Point(r(0, 1500), r(0, 1500)), n = Int.random(in: 3...24, using: &rng), radius = r(5, 40)
-            let points = starPolygon(around: c, corners: n, radius: radius, spread: 0.3...1, using: &rng)
-            return Layer(id: "p\(i)", shape: Shape(.polygon(points), fillRule: i % 5 == 0 ? .evenodd : nil))
+        var layers = polygonMap(count: 2000, extent: 1500, corners: 3...24, spread: 0.3...1, using: &rng).enumerated().map { i, points in
+            Layer(id: "p\(i)", shape: Shape(.polygon(points), fillRule: i % 5 == 0 ? .evenodd : nil))
         }
         layers[7].shape = rect(400, 400, 3000, 3000)  // too big for the grid: loose
         layers[8].hidden = true

@@ -147,10 +147,8 @@ final class SiblingIndexTests: XCTestCase {
     func testGridOfManySimilarSiblingsMatchesTheLinearWalk() {
         var rng = SplitMix64(seed: 21)
         func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
-        var layers: [Layer] = (0..<3000).map { i in
-            let c = Point(r(0, 2000), r(0, 2000)), n = Int.random(in: 5...12, using: &rng), radius = r(5, 40)
-            let points = starPolygon(around: c, corners: n, radius: radius, spread: 0.5...1, using: &rng)
-            return Layer(id: "p\(i)", shape: Shape(.polygon(points)), zIndex: i % 7 == 0 ? 1 : nil)
+        var layers = polygonMap(count: 3000, extent: 2000, corners: 5...12, spread: 0.5...1, using: &rng).enumerated().map { i, points in
+            Layer(id: "p\(i)", shape: Shape(.polygon(points)), zIndex: i % 7 == 0 ? 1 : nil)
         }
         layers[5].shape = rect(-1000, -1000, 4000, 4000)  // covers everything: loose
         layers[6].hidden = true

@@ -44,13 +44,18 @@ func region(_ shape: Shape, slop: SlopEdges = .zero) -> Region {
     RegionBuilder.region(of: shape, slop: slop, tolerance: 1e-4)
 }
 
-/// A star-shaped polygon around `center`: `corners` vertices at even
-/// angles, each at `radius` times a random share in `spread`. A map of them
-/// is what the sibling grid is for.
-func starPolygon(around center: Point, corners: Int, radius: Double, spread: ClosedRange<Double>,
-                 using rng: inout SplitMix64) -> [Point] {
-    (0..<corners).map { k in
-        let a = Double(k) / Double(corners) * 2 * .pi, d = radius * Double.random(in: spread, using: &rng)
-        return Point(center.x + d * cos(a), center.y + d * sin(a))
+/// A map of `count` star-shaped polygons, what the sibling grid is for: each
+/// around a center in `0...extent` squared, with a vertex count in
+/// `corners` at even angles, each vertex at a radius of 5–40 times a
+/// random share in `spread`.
+func polygonMap(count: Int, extent: Double, corners: ClosedRange<Int>, spread: ClosedRange<Double>,
+                using rng: inout SplitMix64) -> [[Point]] {
+    (0..<count).map { _ in
+        let center = Point(Double.random(in: 0...extent, using: &rng), Double.random(in: 0...extent, using: &rng))
+        let n = Int.random(in: corners, using: &rng), radius = Double.random(in: 5...40, using: &rng)
+        return (0..<n).map { k in
+            let a = Double(k) / Double(n) * 2 * .pi, d = radius * Double.random(in: spread, using: &rng)
+            return Point(center.x + d * cos(a), center.y + d * sin(a))
+        }
     }
 }
