@@ -74,7 +74,7 @@ final class SiblingIndexTests: XCTestCase {
             let scene = CompiledScene(Self.randomScene(seed: seed, count: 4000))
             XCTAssertFalse(scene.indexes.isEmpty)
             #if DEBUG
-            for index in scene.indexes { XCTAssertNil(index.checkInvariants()) }
+            XCTAssertNil(scene.checkIndexes())
             #endif
             assertIndexMatchesLinear(scene, seed: seed, points: 2000)
         }
@@ -94,7 +94,7 @@ final class SiblingIndexTests: XCTestCase {
     /// scratch, and its index like its own linear walk.
     func assertMatchesAFreshCompile(_ live: LiveScene, seed: UInt64, file: StaticString = #filePath, line: UInt = #line) {
         #if DEBUG
-        for index in live.compiled.indexes { XCTAssertNil(index.checkInvariants(), file: file, line: line) }
+        XCTAssertNil(live.compiled.checkIndexes(), file: file, line: line)
         #endif
         assertIndexMatchesLinear(live.compiled, seed: seed, points: 2000, file: file, line: line)
         let fresh = CompiledScene(live.model)

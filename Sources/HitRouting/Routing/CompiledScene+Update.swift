@@ -98,7 +98,11 @@ extension CompiledScene {
             let box = reachInParent(k)
             let parent = Int(nodes[k].parent)
             let index = parent >= 0 ? nodes[parent].childIndex : rootIndex
-            if index >= 0 { indexes[Int(index)].update(rank: Int(nodes[k].rank), box: box) }
+            if index >= 0 {
+                // The siblings, for a rebuild (captured apart from `self`, whose `indexes` is being written).
+                let siblings = parent >= 0 ? children(of: Int32(parent)) : roots[...]
+                indexes[Int(index)].update(rank: Int(nodes[k].rank), layer: Int32(k), box: box) { Array(siblings) }
+            }
             guard parent >= 0, nodes[parent].skip == nil, nodes[parent].pointerEvents != .selfOnly else { break }
             nodes[parent].reach.formUnion(box)  // `box` is in the parent's coordinates
             k = parent

@@ -124,9 +124,23 @@ public struct CompiledScene: Sendable {
     mutating func indexSiblings(_ siblings: [Int32]) -> Int32 {
         for (rank, n) in siblings.enumerated() { nodes[Int(n)].rank = Int32(rank) }
         guard siblings.count >= SiblingIndex.minimumSiblings else { return -1 }
-        indexes.append(SiblingIndex(boxes: siblings.map { reachInParent(Int($0)) }))
+        indexes.append(SiblingIndex(boxes: siblings.map { reachInParent(Int($0)) }, layers: siblings))
         return Int32(indexes.count - 1)
     }
+
+    #if DEBUG
+    /// `SiblingIndex.checkInvariants` of every index, with its siblings;
+    /// names the first problem.
+    func checkIndexes() -> String? {
+        if rootIndex >= 0, let problem = indexes[Int(rootIndex)].checkInvariants(layers: roots[...]) { return problem }
+        for (n, node) in nodes.enumerated() where node.childIndex >= 0 {
+            if let problem = indexes[Int(node.childIndex)].checkInvariants(layers: children(of: Int32(n))) {
+                return "layer \(n)'s children: \(problem)"
+            }
+        }
+        return nil
+    }
+    #endif
 
     /// Where layer `n`'s subtree might accept points, in its parent's coordinates.
     func reachInParent(_ n: Int) -> Box {

@@ -6,8 +6,8 @@ extension CompiledScene {
     ///
     /// The answers are exactly those of `target(at:)`; only the memory
     /// traffic differs. In a big scene each point waits on a chain of cache
-    /// misses (its grid cell, the cell's entries, its candidates' slots,
-    /// covers, nodes and vertices), each link needing the one before. Here
+    /// misses (its grid cell, the cell's entries, its candidates' covers,
+    /// nodes and vertices), each link needing the one before. Here
     /// the points go in groups through a software pipeline: while one group
     /// is routed, the groups behind it have their next link requested, so
     /// that the misses of many points overlap instead of queueing. Scenes
@@ -102,7 +102,7 @@ extension Tables {
 private struct PrefetchPipeline {
     /// Points per group.
     static let groupSize = 8
-    static let stages = 6
+    static let stages = 5
     /// Siblings per point whose memory is requested (front to back).
     static let candidates = 2
     /// Slots per point: its cell, and its steps or its candidates.
@@ -115,8 +115,8 @@ private struct PrefetchPipeline {
 
     /// Runs `stage` for one group of points. `slot` (`slotsPerPoint` per
     /// point) carries from stage to stage each point's cell, then its steps
-    /// in the cell, then its first `candidates` siblings (rank, then layer;
-    /// -1 past the last).
+    /// in the cell, then its first `candidates` siblings' layers (-1 past
+    /// the last).
     func run(stage: Int, _ points: UnsafeBufferPointer<Point>, _ slot: UnsafeMutablePointer<Int32>) {
         let count = points.count, cells = slot
         @inline(__always) func found(_ c: Int) -> UnsafeMutablePointer<Int32> { slot + count * (1 + c) }
@@ -135,7 +135,7 @@ private struct PrefetchPipeline {
             for k in 0..<count where cells[k] >= 0 {
                 request(grid.entries, Int(grid.cellStart[Int(cells[k])]))
             }
-        case 2:  // The first entries holding the point: their siblings' slots in the visiting order.
+        case 2:  // The first entries holding the point: their siblings' covers.
             for k in 0..<count {
                 let cell = Int(cells[k]), steps = found(0)[k]
                 var c = 0
@@ -146,23 +146,16 @@ private struct PrefetchPipeline {
                     while c < Self.candidates {
                         i = grid.firstEntry(from: i, to: end, sx, sy)
                         guard i < end else { break }
-                        found(c)[k] = grid.entries[i].rank
-                        request(tables.roots, Int(grid.entries[i].rank))
+                        let n = Int(grid.entries[i].layer)
+                        found(c)[k] = Int32(n)
+                        requestLines(tables.covers.baseAddress.unsafelyUnwrapped + n, bytes: MemoryLayout<SiblingCover>.size)
                         c += 1
                         i += 1
                     }
                 }
                 for c in c..<Self.candidates { found(c)[k] = -1 }
             }
-        case 3:  // Their covers.
-            for c in 0..<Self.candidates {
-                for k in 0..<count where found(c)[k] >= 0 {
-                    let n = Int(tables.roots[Int(found(c)[k])])
-                    found(c)[k] = Int32(n)
-                    requestLines(tables.covers.baseAddress.unsafelyUnwrapped + n, bytes: MemoryLayout<SiblingCover>.size)
-                }
-            }
-        case 4:  // The nodes of those the covers leave open, up to one that certainly holds the point.
+        case 3:  // The nodes of those the covers leave open, up to one that certainly holds the point.
             for (k, p) in points.enumerated() {
                 var open = 0
                 for c in 0..<Self.candidates {

@@ -150,7 +150,7 @@ struct Tables {
         }
         let index = indexes.baseAddress.unsafelyUnwrapped + Int(index)
         if let grid = index.pointee.gridView {
-            return grid.first(containing: p) { visitIndexed(siblings[Int($0)], p, &walk) }
+            return grid.first(containing: p, siblings: siblings, rank: { nodes[Int($0)].rank }) { visitIndexed($0, p, &walk) }
         }
         if walk.candidates.capacity == 0 { walk.candidates.reserveCapacity(32) }
         let start = walk.candidates.count

@@ -35,11 +35,12 @@ struct SiblingIndex: @unchecked Sendable {
     /// Sibling lists shorter than this are scanned linearly.
     static let minimumSiblings = 8
 
-    /// Indexes `boxes[rank]`. Siblings with empty boxes (that cannot accept
-    /// now) share one leaf, so that an update can bring them in later.
-    init(boxes: [Box]) {
+    /// Indexes `boxes[rank]`, the reaches of the siblings `layers[rank]`.
+    /// Siblings with empty boxes (that cannot accept now) share one leaf, so
+    /// that an update can bring them in later.
+    init(boxes: [Box], layers: [Int32]) {
         itemBoxes = boxes
-        if let grid = SiblingGrid.make(boxes) {
+        if let grid = SiblingGrid.make(boxes, layers: layers) {
             self.grid = grid
             gridView = grid.view(boxes: itemBoxes.withUnsafeBufferPointer { $0 })
             return
@@ -128,18 +129,19 @@ struct SiblingIndex: @unchecked Sendable {
         }
     }
 
-    /// Replaces the box of sibling `rank` and refits the hierarchy. A box
-    /// that grows far from its leaf keeps answers right but slows queries
-    /// near it; a rebuild restores the shape.
+    /// Replaces the box of sibling `rank` (layer `layer`) and refits the
+    /// hierarchy. A box that grows far from its leaf keeps answers right but
+    /// slows queries near it; a rebuild restores the shape. `layers` (all
+    /// the siblings' layers by rank) is asked for when a grid is rebuilt.
     /// - Complexity: O(nodes).
-    mutating func update(rank: Int, box: Box) {
+    mutating func update(rank: Int, layer: Int32, box: Box, layers: () -> [Int32]) {
         let old = itemBoxes[rank]
         itemBoxes[rank] = box
         if usesGrid {
-            if grid.noteMoved(rank, from: old) {
+            if grid.noteMoved(rank, layer: layer, from: old) {
                 gridView = grid.view(boxes: itemBoxes.withUnsafeBufferPointer { $0 })
             } else {
-                self = SiblingIndex(boxes: itemBoxes)
+                self = SiblingIndex(boxes: itemBoxes, layers: layers())
             }
             return
         }
@@ -158,8 +160,9 @@ struct SiblingIndex: @unchecked Sendable {
     }
 
     #if DEBUG
-    /// Checks that every node's box holds its items' boxes; names the first node that does not.
-    func checkInvariants() -> String? {
+    /// Checks that every node's box holds its items' boxes, or that the grid
+    /// lists every sibling (`layers` by rank); names the first that does not.
+    func checkInvariants(layers: ArraySlice<Int32>) -> String? {
         func check(_ k: Int) -> (Box, String?) {
             let node = nodes[k]
             var b = Box.empty
@@ -177,7 +180,8 @@ struct SiblingIndex: @unchecked Sendable {
         }
         if usesGrid {
             // Every sibling that can accept is in some cell or loose.
-            for rank in itemBoxes.indices where !itemBoxes[rank].isEmpty && !grid.lists(Int32(rank)) {
+            for rank in itemBoxes.indices
+            where !itemBoxes[rank].isEmpty && !grid.lists(Int32(rank), layer: layers[layers.startIndex + rank]) {
                 return "sibling \(rank) is in no cell of the grid"
             }
             return nil
