@@ -24,7 +24,7 @@ final class SiblingCoverTests: XCTestCase {
                 translate: Point(r(-1e4, 1e4), r(-1e4, 1e4)), rotate: round % 4 == 0 ? r(-180, 180) : nil,
                 scale: round % 5 == 0 ? .xy(r(0.2, 3), r(0.2, 3)) : nil))
             let scene = CompiledScene(Scene(layers: [layer]))
-            let cover = scene.covers[0], node = scene.nodes[0]
+            let cover = scene.nodes[0].cover, node = scene.nodes[0]
             XCTAssertNotEqual(cover.kx, 0, "round \(round): a plain polygon leaf gets a cover")
             let box = node.toParent.apply(scene.regions[0].bounds)
             for _ in 0..<400 {
@@ -54,7 +54,7 @@ final class SiblingCoverTests: XCTestCase {
         let middle = Point(50, 50)
         for (rule, filled) in [(FillRule.nonzero, true), (.evenodd, false)] {
             let scene = CompiledScene(Scene(layers: [Layer(id: "p", shape: Shape(.polygon(outline), fillRule: rule))]))
-            let cover = scene.covers[0], bit = cover.bit(middle)
+            let cover = scene.nodes[0].cover, bit = cover.bit(middle)
             XCTAssertEqual(cover.filled & bit != 0, filled, "\(rule)")
             XCTAssertEqual(cover.maybe & bit != 0, filled, "\(rule): a hole the outline does not enter is outside")
             XCTAssertEqual(scene.hit(middle).target != nil, filled, "\(rule)")
@@ -71,7 +71,7 @@ final class SiblingCoverTests: XCTestCase {
         var hidden = Layer(id: "hidden", shape: Shape(.polygon(square)))
         hidden.hidden = true
         let scene = CompiledScene(Scene(layers: [Layer(id: "plain", shape: Shape(.polygon(square))), stroked, parent, hidden]))
-        let covered = scene.ids.indices.filter { scene.covers[$0].kx != 0 }.map { scene.ids[$0] }
+        let covered = scene.ids.indices.filter { scene.nodes[$0].cover.kx != 0 }.map { scene.ids[$0] }
         XCTAssertEqual(covered, ["plain"])
     }
 }

@@ -31,8 +31,8 @@ extension CompiledScene {
             node.sceneBounds = .empty
         }
         node.copyPlainPolygon(of: node.region >= 0 ? regions[Int(node.region)] : nil)
+        node.cover = cover(node, isLeaf: node.childCount == 0)
         nodes[n] = node
-        covers[n] = cover(node, isLeaf: node.childCount == 0)
         actions[n] = layer.action
         if old.toParent != node.toParent {
             recomputeDescendants(of: n, toScene: toScene, rescale: old.toParent.maxScale != node.toParent.maxScale, model: layer)

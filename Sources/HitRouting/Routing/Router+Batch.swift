@@ -135,7 +135,7 @@ private struct PrefetchPipeline {
             for k in 0..<count where cells[k] >= 0 {
                 request(grid.entries, Int(grid.cellStart[Int(cells[k])]))
             }
-        case 2:  // The first entries holding the point: their siblings' covers.
+        case 2:  // The first entries holding the point: their siblings' covers (at the start of their nodes).
             for k in 0..<count {
                 let cell = Int(cells[k]), steps = found(0)[k]
                 var c = 0
@@ -148,25 +148,27 @@ private struct PrefetchPipeline {
                         guard i < end else { break }
                         let n = Int(grid.entries[i].layer)
                         found(c)[k] = Int32(n)
-                        requestLines(tables.covers.baseAddress.unsafelyUnwrapped + n, bytes: MemoryLayout<SiblingCover>.size)
+                        requestLines(tables.nodes.baseAddress.unsafelyUnwrapped + n, bytes: MemoryLayout<SiblingCover>.size)
                         c += 1
                         i += 1
                     }
                 }
                 for c in c..<Self.candidates { found(c)[k] = -1 }
             }
-        case 3:  // The nodes of those the covers leave open, up to one that certainly holds the point.
+        case 3:  // The rest of the nodes the covers leave open, up to one that certainly holds the point.
             for (k, p) in points.enumerated() {
                 var open = 0
                 for c in 0..<Self.candidates {
                     let n = Int(found(c)[k])
                     guard n >= 0 else { break }
-                    let cover = tables.covers[n], bit = cover.bit(p)
+                    let cover = tables.nodes[n].cover, bit = cover.bit(p)
                     guard cover.maybe & bit != 0 else { continue }
                     guard cover.filled & bit == 0 else { break }
                     found(open)[k] = Int32(n)
                     open += 1
-                    requestLines(tables.nodes.baseAddress.unsafelyUnwrapped + n, bytes: CompiledScene.Node.hotBytes)
+                    let coverBytes = MemoryLayout<SiblingCover>.size  // requested in stage 2
+                    requestLines(UnsafeRawPointer(tables.nodes.baseAddress.unsafelyUnwrapped + n) + coverBytes,
+                                 bytes: CompiledScene.Node.hotBytes - coverBytes)
                 }
                 for c in open..<Self.candidates { found(c)[k] = -1 }
             }
@@ -190,7 +192,7 @@ private struct PrefetchPipeline {
     /// Requests every cache line of `bytes` bytes at `start`, which need
     /// not start a line (a cover, a node, a polygon's vertices).
     @inline(__always)
-    private func requestLines<T>(_ start: UnsafePointer<T>, bytes: Int) {
+    private func requestLines(_ start: UnsafeRawPointer, bytes: Int) {
         let first = UInt(bitPattern: start) & ~63, last = UInt(bitPattern: start) &+ UInt(bytes) &- 1
         for line in stride(from: first, through: last, by: 64) {
             hitroute_prefetch_l2(UnsafeRawPointer(bitPattern: line))

@@ -59,9 +59,7 @@ extension CompiledScene {
                 order.withUnsafeBufferPointer { order in
                     roots.withUnsafeBufferPointer { roots in
                         indexes.withUnsafeBufferPointer { indexes in
-                            covers.withUnsafeBufferPointer { covers in
-                                body(Tables(nodes: nodes, regions: regions, order: order, roots: roots, indexes: indexes, covers: covers))
-                            }
+                            body(Tables(nodes: nodes, regions: regions, order: order, roots: roots, indexes: indexes))
                         }
                     }
                 }
@@ -118,7 +116,6 @@ struct Tables {
     let order: UnsafeBufferPointer<Int32>
     let roots: UnsafeBufferPointer<Int32>
     let indexes: UnsafeBufferPointer<SiblingIndex>
-    let covers: UnsafeBufferPointer<SiblingCover>
 
     /// Region `r`, in place.
     func region(_ r: Int32) -> UnsafePointer<Region> { regions.baseAddress.unsafelyUnwrapped + Int(r) }
@@ -181,7 +178,7 @@ struct Tables {
     /// first: outside its region, or certainly inside (a hit, as the visit
     /// would find). True when it holds the target.
     func visitIndexed(_ n: Int32, _ p: Point, _ walk: inout Walk) -> Bool {
-        let cover = covers[Int(n)]
+        let cover = nodes.baseAddress.unsafelyUnwrapped[Int(n)].cover
         let bit = cover.bit(p)
         guard cover.maybe & bit != 0 else { return false }
         guard cover.filled & bit == 0 else {
