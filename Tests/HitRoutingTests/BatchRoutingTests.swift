@@ -5,17 +5,20 @@ import XCTest
 /// `CompiledScene.targets(at:into:)` must answer exactly as `target(at:)`
 /// point by point, pipelined or not, whatever the scene's shape.
 final class BatchRoutingTests: XCTestCase {
-    /// Every point's answer from a batch, pipelined (`pipelineFrom: 0`) and
-    /// as the public call decides, against `target(at:)`.
+    /// Every point's answer from a batch, pipelined (`pipelineFrom: 0`)
+    /// in the grid's order or as given, unpipelined, and as the public call
+    /// decides, against `target(at:)`.
     func assertBatchesMatchOneByOne(_ scene: CompiledScene, _ points: [Point], file: StaticString = #filePath, line: UInt = #line) {
         let expected = points.map { Int32(scene.target(at: $0) ?? -1) }
-        for threshold in [0, Int.max] {
+        for (pipeline, gridOrder) in [(0, 0), (0, Int.max), (Int.max, 0)] {
             var answers = [Int32](repeating: -7, count: points.count + 3)
             points.withUnsafeBufferPointer { points in
-                answers.withUnsafeMutableBufferPointer { scene.targets(at: points, into: $0, pipelineFrom: threshold) }
+                answers.withUnsafeMutableBufferPointer {
+                    scene.targets(at: points, into: $0, pipelineFrom: pipeline, gridOrderFrom: gridOrder)
+                }
             }
             if let i = points.indices.first(where: { answers[$0] != expected[$0] }) {
-                XCTFail("pipelineFrom \(threshold): point \(i) of \(points.count), \(points[i]): \(answers[i]), one by one \(expected[i])",
+                XCTFail("pipelineFrom \(pipeline), gridOrderFrom \(gridOrder): point \(i) of \(points.count), \(points[i]): \(answers[i]), one by one \(expected[i])",
                         file: file, line: line)
             }
             XCTAssertEqual(Array(answers.suffix(3)), [-7, -7, -7], "slots past the points are left alone", file: file, line: line)
