@@ -12,7 +12,8 @@ extension CompiledScene {
     /// is routed, the groups behind it have their next link requested, so
     /// that the misses of many points overlap instead of queueing. Scenes
     /// small enough to stay in cache are routed point by point, where the
-    /// requests would only add work.
+    /// requests would only add work. Batches of many points, in any scene
+    /// with a root grid, go in the grid's order (`GridOrder`).
     ///
     /// - Parameters:
     ///   - points: scene coordinates, y-down.
@@ -24,24 +25,26 @@ extension CompiledScene {
     }
 
     /// `targets(at:into:)`, pipelined when the root grid holds at least
-    /// `minimumSiblings` siblings, and then in the grid's order when
-    /// `GridOrder` says the points are enough (tests pass 0 to force
-    /// either, `Int.max` to refuse it).
+    /// `minimumSiblings` siblings, and in the grid's order from
+    /// `minimumPoints` points (by default as `GridOrder` says). Tests pass
+    /// 0 to force either and `Int.max` to refuse it.
     func targets(at points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>,
                  pipelineFrom minimumSiblings: Int, gridOrderFrom minimumPoints: Int? = nil) {
         precondition(answers.count >= points.count, "one answer slot per point")
         withTables { tables in
-            guard rootIndex >= 0, roots.count >= minimumSiblings,
-                let grid = tables.indexes[Int(rootIndex)].gridView
-            else {
+            func oneByOne(_ points: UnsafeBufferPointer<Point>, _ answers: UnsafeMutableBufferPointer<Int32>) {
                 var walk = Walk(tracing: false, wantsLocal: false)
                 for (i, p) in points.enumerated() { answers[i] = tables.target(at: p, rootIndex: rootIndex, &walk) }
-                return
+            }
+            guard rootIndex >= 0, let grid = tables.indexes[Int(rootIndex)].gridView else { return oneByOne(points, answers) }
+            let usePipeline = roots.count >= minimumSiblings
+            func route(_ points: UnsafeBufferPointer<Point>, _ answers: UnsafeMutableBufferPointer<Int32>) {
+                if usePipeline { pipelined(tables, grid, points, answers) } else { oneByOne(points, answers) }
             }
             if points.count >= minimumPoints ?? GridOrder.minimumPoints(grid) {
-                GridOrder.apply(grid, points, answers) { pipelined(tables, grid, $0, $1) }
+                GridOrder.apply(grid, points, answers, route: route)
             } else {
-                pipelined(tables, grid, points, answers)
+                route(points, answers)
             }
         }
     }
@@ -76,12 +79,14 @@ extension CompiledScene {
 /// other, read the same entries and often the same layers, which the
 /// first of them brought into cache.
 ///
-/// Measured with `inproc-ab.py` on the `hitroute-bench generate 250000`
-/// map (71,824 cells), uniformly random points, against the same pipeline
-/// in the given order: 100,000 points 0.80× the time a point, 50,000
-/// 0.83×, 25,000 0.94×; but 10,000 and 2,048 points took 1.2× (they share
-/// too little, and the sorted sweep did worse than the random order),
-/// hence `minimumPoints`: a quarter of the cells.
+/// Measured with `inproc-ab.py` on `hitroute-bench generate N` maps,
+/// uniformly random points, against the given order. 100,000 points:
+/// 0.80× the time a point at N = 2.5·10⁵ (71,824 cells, pipelined), 0.81×
+/// at 10⁴ and 0.78× at 10³ (in cache: fewer misses in the first levels, and
+/// branches that repeat). At 2.5·10⁵ layers 50,000 points took 0.83×,
+/// 25,000 0.94×; but 10,000 and 2,048 points took 1.2× (they share too
+/// little, and the sorted sweep did worse than the random order), hence
+/// `minimumPoints`: a quarter of the cells.
 ///
 /// A counting sort by cell (cells merged in runs of 2 or 4 so that there
 /// are no more buckets than points): O(points + cells), two passes.
