@@ -781,10 +781,14 @@ class Bench:
             g0, g1 = S(f"growth-{series}:1000:mean_ns"), S(f"growth-{series}:250000:mean_ns")
             s0, s1 = S(f"growth-{series}:1000:shapely_ns"), S(f"growth-{series}:250000:shapely_ns")
             r = ratio(g1, g0)
-            rows.append((f"4 growth, {label}: per-point time at 2.5·10⁵ ÷ at 10³ layers (Shapely's in the peer column)",
+            # Target 4 is judged at constant density; in the fixed world the
+            # share of points that hit grows 45-fold with N (Benchmarks/README.md).
+            judged = series == "generate"
+            rows.append((f"4 growth, {label}: per-point time at 2.5·10⁵ ÷ at 10³ layers (Shapely's in the peer column)"
+                         + ("" if judged else " (info: the points' density grows with N)"),
                          f(r, "{:.2f}×"), f(ratio(s1, s0), "{:.2f}×"), f(r, "{:.2f}×"),
-                         P(f"growth-{series}:250000:mean_ns", f"growth-{series}:1000:mean_ns"), "≤ 3×",
-                         met(None if r is None else r <= 3)))
+                         P(f"growth-{series}:250000:mean_ns", f"growth-{series}:1000:mean_ns"), "≤ 3×" if judged else "—",
+                         met(None if r is None else r <= 3) if judged else "—"))
         absolute("5 ingest over HTTP: 77 MB PUT, parse + validate + index (MB/s)", "ingest:mbps", "≥ 100 MB/s",
                  lambda x: x >= 100)
         absolute("5 ingest in process (`hitroute-bench ingest`: decode + compile, MB/s, info)", "ingest:inproc_mbps",
