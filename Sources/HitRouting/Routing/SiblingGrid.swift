@@ -10,7 +10,7 @@
 ///
 /// Positions are fixed-point: `q(v) = ⌊(v − origin) · 256 / cellSize⌋`, so
 /// a cell is 256 × 256 steps and each entry carries, beside the sibling's
-/// rank, the part of the cell its box covers in those steps. `q` is
+/// layer, the part of the cell its box covers in those steps. `q` is
 /// monotonic, so a point inside a box always lands inside the box's steps:
 /// the entries are conservative without reading the boxes themselves.
 ///
