@@ -3,7 +3,10 @@
 // the service's own package: it depends on the repository root by path and
 // uses only the public API of HitAPI (decoding) and HitRouting (routing).
 //
-//     swift build -c release --package-path Benchmarks/inproc
+//     swift build -c release --package-path Benchmarks/inproc --disable-build-manifest-caching
+//
+// (without the flag SwiftPM may miss source files added to the repository
+// since its last build, as Benchmarks/run.sh explains).
 import PackageDescription
 
 let package = Package(
