@@ -81,6 +81,9 @@ public struct CompiledScene: Sendable {
         /// Bounds of the region in scene coordinates (empty without a region).
         var sceneBounds: Box
 
+        /// The bytes at the start of a node that hold its cover, which an
+        /// indexed query reads before anything else.
+        static let coverBytes = MemoryLayout<Node>.offset(of: \Node.toLocal).unsafelyUnwrapped
         /// The bytes at the start of a node that an indexed query and a visit read.
         static let hotBytes = MemoryLayout<Node>.offset(of: \Node.fillRule).unsafelyUnwrapped + 1
 

@@ -163,7 +163,7 @@ private struct PrefetchPipeline {
                         guard i < end else { break }
                         let n = Int(grid.entries[i].layer)
                         found(c)[k] = Int32(n)
-                        requestLines(tables.nodes.baseAddress.unsafelyUnwrapped + n, bytes: MemoryLayout<SiblingCover>.size)
+                        requestLines(tables.nodes.baseAddress.unsafelyUnwrapped + n, bytes: CompiledScene.Node.coverBytes)
                         c += 1
                         i += 1
                     }
@@ -181,7 +181,7 @@ private struct PrefetchPipeline {
                     guard cover.filled & bit == 0 else { break }
                     found(open)[k] = Int32(n)
                     open += 1
-                    let coverBytes = MemoryLayout<SiblingCover>.size  // requested in stage 2
+                    let coverBytes = CompiledScene.Node.coverBytes  // requested in stage 2
                     requestLines(UnsafeRawPointer(tables.nodes.baseAddress.unsafelyUnwrapped + n) + coverBytes,
                                  bytes: CompiledScene.Node.hotBytes - coverBytes)
                 }
