@@ -71,13 +71,11 @@ func asciiEqualsLowercased<C: Collection>(_ bytes: C, _ lowercased: StaticString
 @inline(__always)
 func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
-    var a = a.utf8.makeIterator()
-    var b = b.utf8.makeIterator()
-    while true {
-        switch (a.next(), b.next()) {
-        case (nil, nil): return true
-        case let (x?, y?): if ByteClass.lower(x) != ByteClass.lower(y) { return false }
-        default: return false
+    var a = a, b = b
+    return a.withUTF8 { x in
+        b.withUTF8 { y in
+            for i in 0..<x.count where x[i] != y[i] && ByteClass.lower(x[i]) != ByteClass.lower(y[i]) { return false }
+            return true
         }
     }
 }

@@ -27,6 +27,11 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         storage.reserveCapacity(capacity)
     }
 
+    /// Makes room for `capacity` fields in all.
+    public mutating func reserveCapacity(_ capacity: Int) {
+        storage.reserveCapacity(capacity)
+    }
+
     /// The number of fields (a name repeated counts once per occurrence).
     public var count: Int { storage.count }
 

@@ -233,6 +233,84 @@ final class BatchFastPathTests: XCTestCase {
         }
     }
 
+    // MARK: - Decoding a single hit
+
+    typealias HitOutcome = Result<HitQuery, DecodeFailure>
+
+    func decodeHit(_ body: [UInt8], fast: Bool) -> HitOutcome {
+        body.withUnsafeBufferPointer { b in
+            do throws(DecodeFailure) {
+                return .success(try HitRequestDecoder.decodeHit(b, fastPath: fast))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Decodes a `…/hit` body both ways, asserts they agree (numbers by
+    /// their bits) and returns the outcome.
+    @discardableResult
+    func decodeHitBoth(_ body: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> HitOutcome {
+        func fingerprint(_ o: HitOutcome) -> String {
+            switch o {
+            case .success(let q):
+                let p = q.point
+                return "ok \(p.x.bitPattern),\(p.y.bitPattern),\(p.pointer.map { "\"\($0)\"" } ?? "nil"),\(p.phase?.rawValue ?? "nil") trace=\(q.trace) all=\(q.all)"
+            case .failure(.syntax(let e)):
+                return "syntax \(e.offset) \(e.message)"
+            case .failure(.invalid(let issues)):
+                return "invalid " + issues.map { "\($0.pointer): \($0.message)" }.joined(separator: " | ")
+            }
+        }
+        let fast = decodeHit(body, fast: true), slow = decodeHit(body, fast: false)
+        XCTAssertEqual(fingerprint(fast), fingerprint(slow), String(decoding: body, as: UTF8.self), file: file, line: line)
+        return fast
+    }
+
+    @discardableResult
+    func decodeHitBoth(_ body: String, file: StaticString = #filePath, line: UInt = #line) -> HitOutcome {
+        decodeHitBoth(Array(body.utf8), file: file, line: line)
+    }
+
+    func testHitFlagsAndDefaults() throws {
+        func query(_ body: String) throws -> HitQuery { try decodeHitBoth(body).get() }
+        XCTAssertEqual(try query(#"{"x":1,"y":2}"#), HitQuery(point: PointQuery(x: 1, y: 2), trace: true, all: false))
+        XCTAssertEqual(try query(#"{"trace":false,"y":2,"x":1,"all":true}"#), HitQuery(point: PointQuery(x: 1, y: 2), trace: false, all: true))
+        XCTAssertEqual(try query(#" {"x":-0,"y":1e2,"pointer":"m","phase":"down","trace":true} "#).point.phase, .down)
+        XCTAssertEqual(try query(#"{"x":1,"y":2,"trace":false}"#).trace, false)  // escaped: the reporting path
+    }
+
+    func testHitProblemsAreTheSameBothWays() {
+        for body in [
+            #"{"x":1,"y":2,"trace":false,"trace":true}"#, #"{"x":1,"y":2,"trace":null}"#, #"{"x":1,"y":2,"all":1}"#,
+            #"{"x":1}"#, #"{"x":1,"y":2,"z":3}"#, #"{"x":1e999,"y":2}"#, #"{"x":1,"y":2,"pointer":"a"}"#,
+            #"{"x":1,"y":2} {}"#, #"[1,2]"#, "", #"{"x":1,"y":2,"trace":tru}"#, #"{"x":1,"y":2,"Trace":false}"#,
+        ] {
+            guard case .failure = decodeHitBoth(body) else { return XCTFail("accepted: \(body)") }
+        }
+    }
+
+    /// Byte by byte: every prefix of a hit body, and the body with each byte
+    /// replaced, dropped or doubled, decodes the same both ways.
+    func testEveryHitTruncationAndOneByteEditAgrees() {
+        let body = Array(#"{"x":1.5,"trace":false,"y":-2e1,"all":true,"pointer":"p","phase":"move"}"#.utf8)
+        let replacements = Array(#"{}[],:" xyatf0-1.eE\u"#.utf8) + [0x00, 0x80]
+        for n in 0...body.count { decodeHitBoth(Array(body[0..<n])) }
+        for i in body.indices {
+            for r in replacements {
+                var b = body
+                b[i] = r
+                decodeHitBoth(b)
+            }
+            var dropped = body
+            dropped.remove(at: i)
+            decodeHitBoth(dropped)
+            var doubled = body
+            doubled.insert(body[i], at: i)
+            decodeHitBoth(doubled)
+        }
+    }
+
     // MARK: - Encoding
 
     /// Entries written from fragments are byte for byte those of

@@ -51,7 +51,16 @@ public struct BatchQuery: Sendable, Equatable {
 /// Decodes hit and batch requests, reporting every problem with a pointer.
 public enum HitRequestDecoder {
     /// A `…/hit` body.
-    public static func decodeHit(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodeFailure) -> HitQuery {
+    ///
+    /// A plain body (see ``DocumentDecoder/plainHitQuery()``) is read in one
+    /// pass without key strings; any other goes through the reporting
+    /// decoder. `fastPath: false` uses the latter always (for tests: both
+    /// must give the same query or the same failure).
+    public static func decodeHit(_ bytes: UnsafeBufferPointer<UInt8>, fastPath: Bool = true) throws(DecodeFailure) -> HitQuery {
+        if fastPath {
+            var plain = DocumentDecoder(bytes)
+            if let query = plain.plainHitQuery() { return query }
+        }
         var d = DocumentDecoder(bytes)
         return try d.run { d in
             var query = HitQuery(point: PointQuery(x: 0, y: 0))
@@ -254,20 +263,33 @@ extension DocumentDecoder {
         // The usual point, `{"x":…,"y":…}`, in one pass over its bytes.
         if let (x, y) = reader.readPlainXY() { return PointQuery(x: x, y: y) }
         let start = reader.checkpoint
-        if let p = try? readPlainPoint() { return p }
+        var flags: HitQuery?
+        if let p = try? readPlainPoint(&flags) { return p }
         reader.rewind(to: start)
         return nil
     }
 
-    /// Bits of the keys ``plainPointQuery()`` knows.
-    private static let xBit: UInt8 = 1, yBit: UInt8 = 2, pointerBit: UInt8 = 4, phaseBit: UInt8 = 8
+    /// A whole `…/hit` body read like ``plainPointQuery()``, where `trace`
+    /// and `all` may also appear once each, as `true` or `false`; nil when
+    /// the body is anything else (the reporting decoder then reads it).
+    mutating func plainHitQuery() -> HitQuery? {
+        var query: HitQuery? = HitQuery(point: PointQuery(x: 0, y: 0))
+        guard let p = try? readPlainPoint(&query), (try? reader.finish()) != nil, var query else { return nil }
+        query.point = p
+        return query
+    }
 
-    /// The body of ``plainPointQuery()``: nil (or a syntax error) as soon as
-    /// the point is not plain; the reader is then somewhere inside it.
+    /// Bits of the keys ``readPlainPoint(_:)`` knows.
+    private static let xBit: UInt8 = 1, yBit: UInt8 = 2, pointerBit: UInt8 = 4, phaseBit: UInt8 = 8
+    private static let traceBit: UInt8 = 16, allBit: UInt8 = 32
+
+    /// The body of the plain paths: nil (or a syntax error) as soon as the
+    /// point is not plain; the reader is then somewhere inside it. With
+    /// `hit` non-nil, `trace` and `all` are read into it too.
     ///
     /// Values are read without `peek()` first: one of the wrong kind makes the
     /// reader throw, which sends the point to `pointQuery` all the same.
-    private mutating func readPlainPoint() throws(JSONSyntaxError) -> PointQuery? {
+    private mutating func readPlainPoint(_ hit: inout HitQuery?) throws(JSONSyntaxError) -> PointQuery? {
         try reader.beginObject()
         var p = PointQuery(x: 0, y: 0)
         var seen: UInt8 = 0
@@ -283,9 +305,13 @@ extension DocumentDecoder {
                 if bit == DocumentDecoder.xBit { p.x = v } else { p.y = v }
             case DocumentDecoder.pointerBit:
                 p.pointer = try reader.readString()
-            default:
+            case DocumentDecoder.phaseBit:
                 guard let phase = PointerSessions.Phase(rawValue: try reader.readString()) else { return nil }
                 p.phase = phase
+            default:
+                guard hit != nil else { return nil }
+                let value = try reader.readBool()
+                if bit == DocumentDecoder.traceBit { hit?.trace = value } else { hit?.all = value }
             }
         }
         guard seen & (DocumentDecoder.xBit | DocumentDecoder.yBit) == DocumentDecoder.xBit | DocumentDecoder.yBit
@@ -306,8 +332,9 @@ extension DocumentDecoder {
             case UInt8(ascii: "y"): return yBit
             default: return 0
             }
-        case 5: return key.elementsEqual("phase".utf8) ? phaseBit : 0
-        case 7: return key.elementsEqual("pointer".utf8) ? pointerBit : 0
+        case 3: return key.equals("all") ? allBit : 0
+        case 5: return key.equals("phase") ? phaseBit : key.equals("trace") ? traceBit : 0
+        case 7: return key.equals("pointer") ? pointerBit : 0
         default: return 0
         }
     }

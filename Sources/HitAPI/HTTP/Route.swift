@@ -10,43 +10,60 @@ enum Route: Equatable {
     case layer(scene: String, layer: String)
 
     /// Matches a raw path (percent-encoded segments are decoded); nil for an unknown path.
-    /// - Complexity: O(path length), at most four segments looked at.
+    /// - Complexity: O(path length), at most four segments looked at; only
+    ///   the ids become strings.
     init?(path: String) {
-        // Split on "/" by bytes: at most 4 segments after the leading slash.
         var path = path
-        let split = path.withUTF8 { bytes -> [String]? in
-            guard bytes.first == UInt8(ascii: "/") else { return nil }
-            var segments: [String] = []
-            segments.reserveCapacity(4)
-            var start = 1
-            while true {
-                guard segments.count < 4 else { return nil }
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
-                guard let segment = Route.percentDecoded(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
-                segments.append(segment)
-                guard end < bytes.count else { return segments }
-                start = end + 1
+        guard let route = path.withUTF8(Route.match) else { return nil }
+        self = route
+    }
+
+    /// The route of a path's bytes, split on "/" after the leading slash.
+    private static func match(_ bytes: UnsafeBufferPointer<UInt8>) -> Route? {
+        guard bytes.first == UInt8(ascii: "/") else { return nil }
+        // The segments' bounds: at most four.
+        var segments = (0..<0, 0..<0, 0..<0, 0..<0)
+        var count = 0
+        var start = 1
+        while true {
+            guard count < 4 else { return nil }
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+            switch count {
+            case 0: segments.0 = start..<end
+            case 1: segments.1 = start..<end
+            case 2: segments.2 = start..<end
+            default: segments.3 = start..<end
             }
+            count += 1
+            guard end < bytes.count else { break }
+            start = end + 1
         }
-        guard let segments = split else { return nil }
-        guard segments[0] == "scenes" else {
-            switch (segments.count, segments[0]) {
-            case (1, "healthz"): self = .healthz
-            case (1, "readyz"): self = .readyz
-            case (1, "openapi.yaml"): self = .openAPI
-            default: return nil
-            }
-            return
+        func id(_ range: Range<Int>) -> String? {
+            range.isEmpty ? nil : percentDecoded(UnsafeBufferPointer(rebasing: bytes[range]))
         }
-        if segments.count > 1 && segments[1].isEmpty { return nil }
-        switch segments.count {
-        case 1: self = .scenes
-        case 2: self = .scene(segments[1])
-        case 3 where segments[2] == "hit": self = .hit(segments[1])
-        case 3 where segments[2] == "hits": self = .hits(segments[1])
-        case 4 where segments[2] == "layers" && !segments[3].isEmpty:
-            self = .layer(scene: segments[1], layer: segments[3])
+        /// Whether a segment is `name`, once decoded (`%73cenes` is `scenes`).
+        func named(_ range: Range<Int>, _ name: StaticString) -> Bool {
+            let segment = UnsafeBufferPointer(rebasing: bytes[range])
+            if segment.equals(name) { return true }
+            guard segment.contains(UInt8(ascii: "%")), var decoded = percentDecoded(segment) else { return false }
+            return decoded.withUTF8 { $0.equals(name) }
+        }
+        guard named(segments.0, "scenes") else {
+            guard count == 1 else { return nil }
+            if named(segments.0, "healthz") { return .healthz }
+            if named(segments.0, "readyz") { return .readyz }
+            if named(segments.0, "openapi.yaml") { return .openAPI }
+            return nil
+        }
+        if count == 1 { return .scenes }
+        guard let scene = id(segments.1) else { return nil }
+        switch count {
+        case 2: return .scene(scene)
+        case 3 where named(segments.2, "hit"): return .hit(scene)
+        case 3 where named(segments.2, "hits"): return .hits(scene)
+        case 4 where named(segments.2, "layers"):
+            return id(segments.3).map { .layer(scene: scene, layer: $0) }
         default: return nil
         }
     }
@@ -54,14 +71,21 @@ enum Route: Equatable {
     /// The methods the route answers (HEAD wherever GET; OPTIONS everywhere).
     var methods: [String] {
         switch self {
-        case .healthz, .readyz, .openAPI: return ["GET", "HEAD", "OPTIONS"]
-        case .scenes: return ["GET", "HEAD", "POST", "OPTIONS"]
-        case .scene: return ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
-        case .hit: return ["GET", "HEAD", "POST", "OPTIONS"]
-        case .hits: return ["POST", "OPTIONS"]
-        case .layer: return ["PATCH", "OPTIONS"]
+        case .healthz, .readyz, .openAPI: return Route.readOnly
+        case .scenes: return Route.collection
+        case .scene: return Route.document
+        case .hit: return Route.hitMethods
+        case .hits: return Route.hitsMethods
+        case .layer: return Route.layerMethods
         }
     }
+
+    private static let readOnly = ["GET", "HEAD", "OPTIONS"]
+    private static let collection = ["GET", "HEAD", "POST", "OPTIONS"]
+    private static let document = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
+    private static let hitMethods = ["GET", "HEAD", "POST", "OPTIONS"]
+    private static let hitsMethods = ["POST", "OPTIONS"]
+    private static let layerMethods = ["PATCH", "OPTIONS"]
 
     /// RFC 3986 percent-decoding of one path segment (`+` stays `+`); nil
     /// for a bad escape or bytes that are not UTF-8.
