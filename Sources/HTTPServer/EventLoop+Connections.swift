@@ -94,7 +94,7 @@ extension EventLoop {
             let (used, event) = connection.parser.parse(rest)
             if wasIdle, used > 0 { connection.requestStart = now }
             rest = UnsafeRawBufferPointer(rebasing: rest[used...])
-            switch event {
+            switch consume event {
             case .needMoreData:
                 return
             case .head(let expectsContinue):

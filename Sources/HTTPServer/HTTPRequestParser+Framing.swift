@@ -120,7 +120,7 @@ extension HTTPRequestParser {
 
     /// Hands out the finished request and resets for the next one.
     mutating func completeMessage() -> Event {
-        guard var request = pending else { preconditionFailure("no pending request") }
+        guard var request = pending.take() else { preconditionFailure("no pending request") }
         request.body = body
         body = []
         let keepAlive = self.keepAlive
@@ -160,7 +160,8 @@ extension HTTPRequestParser {
 
     /// Calls `body` with each non-empty element of a comma-separated list,
     /// OWS trimmed.
-    static func forEachListElement(_ value: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> Void) {
+    static func forEachListElement<Bytes: RandomAccessCollection>(_ value: Bytes, _ body: (Bytes.SubSequence) -> Void)
+    where Bytes.Element == UInt8, Bytes.Index == Int {
         var start = value.startIndex
         while start <= value.endIndex {
             let comma = value[start...].firstIndex(of: UInt8(ascii: ",")) ?? value.endIndex

@@ -27,55 +27,86 @@ enum ResponseEncoder {
         let inlineBody = sendBody && body.count < OutboundBuffer.copyThreshold
 
         out.appendOwned { buf in
-            buf.append(contentsOf: "HTTP/1.1 ".utf8)
+            append("HTTP/1.1 ", to: &buf)
             appendDecimal(status, to: &buf)
             buf.append(UInt8(ascii: " "))
-            reasonPhrase(status).withUTF8Buffer { buf.append(contentsOf: $0) }
-            buf.append(contentsOf: "\r\n".utf8)
-            for (name, value) in response.headers.storage {
-                switch name.utf8.count {
-                case 4 where asciiEqualsLowercased(name.utf8, "date"):
-                    continue
-                case 10 where asciiEqualsLowercased(name.utf8, "connection"):
-                    if containsCloseToken(value) { close = true }
-                    continue
-                case 14 where asciiEqualsLowercased(name.utf8, "content-length"):
-                    if body.isEmpty, !sendBody, status != 204 { handlerLength = value }
-                    continue
-                case 17 where asciiEqualsLowercased(name.utf8, "transfer-encoding"):
-                    continue
-                default:
-                    break
+            append(reasonPhrase(status), to: &buf)
+            append("\r\n", to: &buf)
+            for var (name, value) in response.headers.storage {
+                name.withUTF8 { name in
+                    value.withUTF8 { value in
+                        appendField(name, value, to: &buf, close: &close, handlerLength: &handlerLength,
+                                    keepLength: body.isEmpty && !sendBody && status != 204)
+                    }
                 }
-                guard isValidFieldName(name), isValidFieldValue(value) else { continue }
-                buf.append(contentsOf: name.utf8)
-                buf.append(contentsOf: ": ".utf8)
-                buf.append(contentsOf: value.utf8)
-                buf.append(contentsOf: "\r\n".utf8)
             }
-            buf.append(contentsOf: "Date: ".utf8)
+            append("Date: ", to: &buf)
             buf.append(contentsOf: date)
-            buf.append(contentsOf: "\r\n".utf8)
-            if let handlerLength, isValidFieldValue(handlerLength) {
-                buf.append(contentsOf: "Content-Length: ".utf8)
-                buf.append(contentsOf: handlerLength.utf8)
-                buf.append(contentsOf: "\r\n".utf8)
+            append("\r\n", to: &buf)
+            if let handlerLength {
+                append("Content-Length: ", to: &buf)
+                var handlerLength = handlerLength
+                handlerLength.withUTF8 { buf.append(contentsOf: $0) }
+                append("\r\n", to: &buf)
             } else if status != 204, status != 304 {
-                buf.append(contentsOf: "Content-Length: ".utf8)
+                append("Content-Length: ", to: &buf)
                 appendDecimal(body.count, to: &buf)
-                buf.append(contentsOf: "\r\n".utf8)
+                append("\r\n", to: &buf)
             }
             if close {
-                buf.append(contentsOf: "Connection: close\r\n".utf8)
+                append("Connection: close\r\n", to: &buf)
             } else if framing.version == .http1_0 {
-                buf.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+                append("Connection: keep-alive\r\n", to: &buf)
             }
-            buf.append(contentsOf: "\r\n".utf8)
+            append("\r\n", to: &buf)
             if inlineBody { buf.append(contentsOf: body) }
         }
         if sendBody, !inlineBody { out.append(body) }
         framing.close = close
         return sendBody ? body.count : 0
+    }
+
+    /// Appends one of the handler's fields, unless the server writes that
+    /// field itself or it is not valid (a handler bug must not split the
+    /// response). `Connection: close` sets `close`; with `keepLength`, a
+    /// `Content-Length` is kept aside in `handlerLength` (HEAD).
+    @inline(__always)
+    static func appendField(
+        _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, to buf: inout [UInt8],
+        close: inout Bool, handlerLength: inout String?, keepLength: Bool
+    ) {
+        switch name.count {
+        case 4 where asciiEqualsLowercased(name, "date"):
+            return
+        case 10 where asciiEqualsLowercased(name, "connection"):
+            HTTPRequestParser.forEachListElement(value) { token in
+                if asciiEqualsLowercased(token, "close") { close = true }
+            }
+            return
+        case 14 where asciiEqualsLowercased(name, "content-length"):
+            // The last one counts; an invalid one is replaced by the real length.
+            if keepLength {
+                handlerLength = value.allSatisfy(ByteClass.isFieldValue) ? String(decoding: value, as: UTF8.self) : nil
+            }
+            return
+        case 17 where asciiEqualsLowercased(name, "transfer-encoding"):
+            return
+        default:
+            break
+        }
+        guard !name.isEmpty, name.allSatisfy(ByteClass.isToken), value.allSatisfy(ByteClass.isFieldValue) else { return }
+        buf.append(contentsOf: name)
+        buf.append(UInt8(ascii: ":"))
+        buf.append(UInt8(ascii: " "))
+        buf.append(contentsOf: value)
+        buf.append(UInt8(ascii: "\r"))
+        buf.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends a literal's bytes.
+    @inline(__always)
+    static func append(_ text: StaticString, to buf: inout [UInt8]) {
+        buf.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends the decimal digits of a non-negative `value`.
@@ -98,24 +129,6 @@ enum ResponseEncoder {
             }
             buf.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(20 - count)...]))
         }
-    }
-
-    static func containsCloseToken(_ value: String) -> Bool {
-        var found = false
-        HTTPRequestParser.forEachListElement(Array(value.utf8)[...]) { token in
-            if asciiEqualsLowercased(token, "close") { found = true }
-        }
-        return found
-    }
-
-    /// Refuses names that are not tokens (a handler bug must not split the response).
-    static func isValidFieldName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy(ByteClass.isToken)
-    }
-
-    /// Refuses values containing CR, LF, NUL or other controls.
-    static func isValidFieldValue(_ value: String) -> Bool {
-        value.utf8.allSatisfy(ByteClass.isFieldValue)
     }
 
     /// The reason phrase for `status` (RFC 9110 §15), or a generic one.

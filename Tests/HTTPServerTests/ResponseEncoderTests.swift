@@ -34,6 +34,9 @@ final class ResponseEncoderTests: XCTestCase {
         let (text, close, _) = encode(response)
         XCTAssertEqual(text, "HTTP/1.1 200 OK\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
         XCTAssertTrue(close)
+        // `close` as one token of a list closes too; other tokens do not.
+        XCTAssertTrue(encode(HTTPResponse(status: 200, headers: ["connection": "keep-alive , CLOSE"])).1)
+        XCTAssertFalse(encode(HTTPResponse(status: 200, headers: ["Connection": "closed, keep-alive"])).1)
     }
 
     func testHeadKeepsLengthButNoBody() {
@@ -42,6 +45,11 @@ final class ResponseEncoderTests: XCTestCase {
         XCTAssertEqual(bytes, 0)
         let (explicit, _, _) = encode(HTTPResponse(status: 200, headers: ["Content-Length": "1234"]), head: true)
         XCTAssertTrue(explicit.contains("Content-Length: 1234\r\n"), explicit)
+        // The last one counts; one that is not a valid value gives way to the real length.
+        let (twice, _, _) = encode(HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Length", "7"), ("content-length", "12")])), head: true)
+        XCTAssertTrue(twice.contains("Content-Length: 12\r\n") && !twice.contains("Content-Length: 7"), twice)
+        let (injected, _, _) = encode(HTTPResponse(status: 200, headers: ["Content-Length": "1\r\nX: y"]), head: true)
+        XCTAssertEqual(injected, "HTTP/1.1 200 OK\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\n\r\n")
     }
 
     func testNoContentAndNotModifiedHaveNoBody() {

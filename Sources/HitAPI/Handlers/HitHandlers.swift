@@ -19,9 +19,11 @@ extension Application {
         }
         let (result, captured, snapshot) = try route(query.point, in: id, trace: query.trace, all: query.all)
         return json(200, capacity: query.trace ? 1024 : 256) { w in
-            HitResponseEncoder.writeHit(
-                result, query: query, captured: captured, sceneID: snapshot.id, version: snapshot.version,
-                scene: snapshot.compiled, to: &w)
+            snapshot.withCompiled { scene in
+                HitResponseEncoder.writeHit(
+                    result, query: query, captured: captured, sceneID: snapshot.id, version: snapshot.version,
+                    scene: scene, to: &w)
+            }
         }
     }
 
@@ -131,6 +133,6 @@ extension Application {
             return (outcome.result, outcome.captured, snapshot)
         }
         let snapshot = try self.snapshot(id)
-        return (snapshot.compiled.hit(point.point, trace: trace, all: all), nil, snapshot)
+        return (snapshot.withCompiled { $0.hit(point.point, trace: trace, all: all) }, nil, snapshot)
     }
 }

@@ -3,12 +3,39 @@ import HitRouting
 import Synchronization
 
 /// An immutable, versioned scene as stored: what one request routes against.
+///
+/// The scene sits behind one reference, so a snapshot copies (and a
+/// request passes it around) for the price of two retains, not one per
+/// array of the scene; `live` and `compiled` are read in place.
 public struct SceneSnapshot: Sendable {
     public let id: String
     public let version: Int
-    public let live: LiveScene
+    private let box: Box
 
-    public var compiled: CompiledScene { live.compiled }
+    private final class Box: Sendable {
+        let live: LiveScene
+        init(_ live: LiveScene) { self.live = live }
+    }
+
+    /// Runs `body` on the compiled scene, borrowed from the snapshot.
+    @inline(__always)
+    public func withCompiled<R>(_ body: (borrowing CompiledScene) throws -> R) rethrows -> R {
+        try body(box.live.compiled)
+    }
+
+    public init(id: String, version: Int, live: LiveScene) {
+        self.id = id
+        self.version = version
+        self.box = Box(live)
+    }
+
+    public var live: LiveScene {
+        _read { yield box.live }
+    }
+
+    public var compiled: CompiledScene {
+        _read { yield box.live.compiled }
+    }
 
     /// An empty scene that holds a snapshot's place while it changes.
     static let vacant = LiveScene(Scene())
