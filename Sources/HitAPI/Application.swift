@@ -85,7 +85,7 @@ public final class Application: Sendable {
         // Room for the CORS fields that `respond` adds, without regrowing.
         h.reserveCapacity(h.count + 4)
         h.add("Content-Type", "application/json; charset=utf-8")
-        return HTTPResponse(status: status, headers: h, body: w.bytes)
+        return HTTPResponse(status: status, headers: h, body: w.finish())
     }
 
     /// SPEC §4: JSON, any `+json`, text/plain, form-urlencoded (curl -d) or none.

@@ -69,6 +69,6 @@ public struct Problem: Error, Sendable {
         w.endObject()
         var h = headers
         h.set("Content-Type", "application/problem+json")
-        return HTTPResponse(status: status, headers: h, body: w.bytes)
+        return HTTPResponse(status: status, headers: h, body: w.finish())
     }
 }

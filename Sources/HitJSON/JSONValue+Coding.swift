@@ -112,7 +112,7 @@ extension JSONValue {
     public var encoded: [UInt8] {
         var writer = JSONWriter()
         write(to: &writer)
-        return writer.bytes
+        return writer.finish()
     }
 }
 

@@ -14,8 +14,8 @@ extension JSONWriter {
         separate()
         if d.magnitude < 9_007_199_254_740_992 && d.rounded(.towardZero) == d {
             if d == 0 && d.sign == .minus {
-                bytes.append(UInt8(ascii: "-"))
-                bytes.append(UInt8(ascii: "0"))
+                append(UInt8(ascii: "-"))
+                append(UInt8(ascii: "0"))
             } else {
                 appendInteger(Int(d))
             }
@@ -28,14 +28,14 @@ extension JSONWriter {
     @usableFromInline
     mutating func appendShortest(_ d: Double) {
         var text = d.description
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append($0) }
     }
 
     /// Appends the decimal digits of `value`.
     @inlinable
     mutating func appendInteger(_ value: Int) {
         if value >= 0 && value < 10 {
-            bytes.append(UInt8(truncatingIfNeeded: value) &+ UInt8(ascii: "0"))
+            append(UInt8(truncatingIfNeeded: value) &+ UInt8(ascii: "0"))
             return
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
@@ -47,8 +47,8 @@ extension JSONWriter {
                 buffer[i] = UInt8(truncatingIfNeeded: r) &+ UInt8(ascii: "0")
                 magnitude = q
             } while magnitude != 0
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i..<20]))
+            if value < 0 { append(UInt8(ascii: "-")) }
+            append(UnsafeBufferPointer(rebasing: buffer[i..<20]))
         }
     }
 
@@ -58,43 +58,43 @@ extension JSONWriter {
     /// - Complexity: O(s.utf8.count).
     @usableFromInline
     mutating func appendQuoted(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
             var runStart = 0
             for i in 0..<utf8.count {
                 let b = utf8[i]
                 if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") { continue }
-                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                if runStart < i { append(UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
                 appendEscape(b)
                 runStart = i + 1
             }
             if runStart < utf8.count {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+                append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     @usableFromInline
     mutating func appendEscape(_ b: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        append(UInt8(ascii: "\\"))
         switch b {
-        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
+        case 0x08: append(UInt8(ascii: "b"))
+        case 0x0C: append(UInt8(ascii: "f"))
+        case 0x0A: append(UInt8(ascii: "n"))
+        case 0x0D: append(UInt8(ascii: "r"))
+        case 0x09: append(UInt8(ascii: "t"))
         default:
             // Only bytes < 0x20 get here: \u00 then two lower-case hex digits.
             let low = b & 0xF
-            bytes.append(UInt8(ascii: "u"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(UInt8(ascii: "0") + (b >> 4))
-            bytes.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
+            append(UInt8(ascii: "u"))
+            append(UInt8(ascii: "0"))
+            append(UInt8(ascii: "0"))
+            append(UInt8(ascii: "0") + (b >> 4))
+            append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Appends compact JSON to a byte array; commas and colons are placed automatically.
+/// Appends compact JSON to a byte buffer; commas and colons are placed automatically.
 ///
 ///     var w = JSONWriter()
 ///     w.beginObject()
@@ -9,40 +9,103 @@
 ///
 /// The writer trusts its caller to nest correctly (a key before each object
 /// member's value, matching begin/end calls); it does not check.
-public struct JSONWriter {
-    /// The JSON written so far.
-    public var bytes: [UInt8]
+///
+/// It owns its buffer outright (it cannot be copied), so a write is a
+/// capacity check and a store: no reference counting and no uniqueness
+/// check per append, which an array would make. ``finish()`` hands the
+/// JSON out as an array (one copy, once).
+public struct JSONWriter: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var written = 0
+    @usableFromInline var capacity: Int
     /// True when the next key or value must be preceded by a comma.
     @usableFromInline var needsComma = false
 
     /// Creates an empty writer reserving `capacity` bytes.
     public init(capacity: Int = 256) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Bytes written.
+    public var count: Int { written }
+
+    /// The JSON written so far (a copy).
+    public var bytes: [UInt8] {
+        withBytes { Array($0) }
+    }
+
+    /// The JSON written, as an array; the writer is gone afterwards.
+    public consuming func finish() -> [UInt8] {
+        bytes
+    }
+
+    /// Runs `body` over the JSON written so far.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: written))
+    }
+
+    // MARK: Raw appends
+
+    /// Room for `n` more bytes; returns where they go. Call `advance(n)` after writing them.
+    @inlinable @inline(__always)
+    mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(written &+ n > capacity) { grow(n) }
+        return base + written
+    }
+
+    @inlinable @inline(__always)
+    mutating func advance(_ n: Int) {
+        written &+= n
+    }
+
+    @usableFromInline
+    mutating func grow(_ n: Int) {
+        let newCapacity = max(capacity * 2, written + n)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: written)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inlinable @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1).pointee = byte
+        written &+= 1
+    }
+
+    @inlinable @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count).update(from: source, count: bytes.count)
+        written &+= bytes.count
     }
 
     @inlinable @inline(__always)
     mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { append(UInt8(ascii: ",")) }
     }
 
     @inlinable @inline(__always)
     mutating func appendASCII(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Writes `{`.
     @inlinable
     public mutating func beginObject() {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        append(UInt8(ascii: "{"))
         needsComma = false
     }
 
     /// Writes `}`.
     @inlinable
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        append(UInt8(ascii: "}"))
         needsComma = true
     }
 
@@ -50,14 +113,14 @@ public struct JSONWriter {
     @inlinable
     public mutating func beginArray() {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         needsComma = false
     }
 
     /// Writes `]`.
     @inlinable
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        append(UInt8(ascii: "]"))
         needsComma = true
     }
 
@@ -66,7 +129,7 @@ public struct JSONWriter {
     public mutating func key(_ k: String) {
         separate()
         appendQuoted(k)
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -74,11 +137,15 @@ public struct JSONWriter {
     /// nothing to escape, which is not checked), without the escaping scan.
     @inlinable
     public mutating func field(_ name: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let n = name.utf8CodeUnitCount
+        let p = reserve(n &+ 4)
+        var i = 0
+        if needsComma { p[0] = UInt8(ascii: ","); i = 1 }
+        p[i] = UInt8(ascii: "\"")
+        (p + i + 1).update(from: name.utf8Start, count: n)
+        p[i + n + 1] = UInt8(ascii: "\"")
+        p[i + n + 2] = UInt8(ascii: ":")
+        advance(i + n + 3)
         needsComma = false
     }
 
@@ -119,15 +186,15 @@ public struct JSONWriter {
     /// may follow.
     @inlinable
     public mutating func rawMembers(_ jsonBytes: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: jsonBytes)
+        append(jsonBytes)
         needsComma = true
     }
 
     /// Splices an already-encoded JSON value (not checked) as the next value.
     @inlinable
-    public mutating func raw(_ jsonBytes: some Collection<UInt8>) {
+    public mutating func raw(_ jsonBytes: UnsafeBufferPointer<UInt8>) {
         separate()
-        bytes.append(contentsOf: jsonBytes)
+        append(jsonBytes)
         needsComma = true
     }
 }

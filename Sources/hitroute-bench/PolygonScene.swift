@@ -46,6 +46,6 @@ func polygonSceneJSON(count: Int, world: Double? = nil, seed: UInt64 = 1) -> [UI
     }
     w.endArray()
     w.endObject()
-    return w.bytes
+    return w.finish()
 }
 

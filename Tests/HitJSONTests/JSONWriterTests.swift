@@ -20,13 +20,41 @@ final class JSONWriterTests: XCTestCase {
             w.key("ok"); w.bool(true)
             w.key("no"); w.bool(false)
             w.key("n"); w.int(-42)
-            w.key("raw"); w.raw(Array(#"{"x":1}"#.utf8))
+            w.key("raw"); Array(#"{"x":1}"#.utf8).withUnsafeBufferPointer { w.raw($0) }
             w.key("after"); w.number(0.5)
             w.endObject()
         }
         XCTAssertEqual(out, #"{"layer":"button","path":["a","b"],"empty":{},"list":[[],{},null],"ok":true,"no":false,"n":-42,"raw":{"x":1},"after":0.5}"#)
-        XCTAssertEqual(text { w in w.beginArray(); w.raw("1".utf8); w.raw("2".utf8); w.endArray() }, "[1,2]")
+        XCTAssertEqual(text { w in
+            w.beginArray()
+            Array("1".utf8).withUnsafeBufferPointer { w.raw($0) }
+            Array("2".utf8).withUnsafeBufferPointer { w.raw($0) }
+            w.endArray()
+        }, "[1,2]")
         XCTAssertEqual(text { w in w.string("top") }, #""top""#)
+    }
+
+    /// From the smallest buffer, every kind of write grows it as needed, and
+    /// `finish` hands out exactly what `bytes` showed.
+    func testGrowsFromTheSmallestBuffer() {
+        var w = JSONWriter(capacity: 0)
+        var expected = "["
+        w.beginArray()
+        for i in 0..<2000 {
+            let s = String(repeating: "é\"", count: i % 7) + String(i)
+            w.beginObject()
+            w.field("a_rather_long_field_name_0"); w.string(s)
+            w.key("n"); w.number(Double(i) / 8)
+            w.endObject()
+            expected += (i > 0 ? "," : "") + #"{"a_rather_long_field_name_0":"\#(s.replacingOccurrences(of: "\"", with: "\\\""))","n":\#(Double(i) / 8 == (Double(i) / 8).rounded() ? String(i / 8) : String(Double(i) / 8))}"#
+        }
+        w.endArray()
+        expected += "]"
+        let count = w.count, shown = w.bytes
+        let finished = w.finish()
+        XCTAssertEqual(count, expected.utf8.count)
+        XCTAssertEqual(String(decoding: shown, as: UTF8.self), expected)
+        XCTAssertEqual(finished, shown)
     }
 
     func testRawMembersStartAnObjectAndMoreMayFollow() {

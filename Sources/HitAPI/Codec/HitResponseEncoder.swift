@@ -133,19 +133,18 @@ struct BatchResultWriter {
         w.endObject()
     }
 
-    /// Writes the target's members at the end of `arena` (after a `{`
-    /// that only opens the writer's object) and points its slot at them.
+    /// Writes the target's members at the end of `arena` and points its
+    /// slot at them.
     private mutating func makeFragment(_ target: Int, _ result: HitResult, slot: Int) {
         if arena.count > BatchResultWriter.maxArena {
             for i in slots.indices { slots[i].layer = -1 }
             arena.removeAll(keepingCapacity: true)
         }
-        var f = JSONWriter(capacity: 0)
-        swap(&f.bytes, &arena)
+        var f = JSONWriter(capacity: 128)
         f.beginObject()
-        let start = f.bytes.count
         HitResponseEncoder.writeTarget(result, scene: scene, path: false, to: &f)
-        swap(&f.bytes, &arena)
+        let start = arena.count
+        f.withBytes { arena.append(contentsOf: $0.dropFirst()) }  // the members, without the `{`
         slots[slot] = (target, start, arena.count)
     }
 }

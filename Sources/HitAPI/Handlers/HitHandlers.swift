@@ -88,10 +88,10 @@ extension Application {
 
     /// `{"scene":…,"version":…,"results":[…]}` around the written results
     /// (for a batch whose sessions may change the scene's version midway).
-    private func batchResponse(_ snapshot: SceneSnapshot, _ results: JSONWriter) -> HTTPResponse {
-        json(200, capacity: results.bytes.count + 128) { w in
+    private func batchResponse(_ snapshot: SceneSnapshot, _ results: borrowing JSONWriter) -> HTTPResponse {
+        json(200, capacity: results.count + 128) { w in
             beginBatchResponse(snapshot, &w)
-            w.raw(results.bytes)
+            results.withBytes { w.raw($0) }
             w.endObject()
         }
     }
