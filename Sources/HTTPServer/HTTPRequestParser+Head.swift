@@ -170,15 +170,21 @@ extension HTTPRequestParser {
                 }
 
             case .fieldValue:
+                // The value's first and last visible bytes, kept in locals
+                // while the loop runs (OWS around them is not the value).
+                var first = valueStart, last = valueEnd
                 while i < end {
                     let b = input[i]
-                    guard ByteClass.isFieldValue(b) else { break }
-                    if !ByteClass.isWhitespace(b) {
-                        if valueStart < 0 { valueStart = base + i }
-                        valueEnd = base + i + 1
+                    if b > Self.sp && b != 0x7F {
+                        if first < 0 { first = base + i }
+                        last = base + i + 1
+                    } else if !ByteClass.isWhitespace(b) {
+                        break
                     }
                     i += 1
                 }
+                valueStart = first
+                valueEnd = last
                 if i == end { continue }
                 let b = input[i]
                 if b == Self.cr {
