@@ -23,6 +23,29 @@ enum ByteClass {
         byte >= 0x20 ? byte != 0x7F : byte == 0x09
     }
 
+    /// Whether every byte may appear in a field value (see
+    /// ``isFieldValue(_:)``), eight bytes at a time where none is below
+    /// 0x20 or DEL (a word with HTAB in it is checked byte by byte).
+    static func allFieldValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        if let base = bytes.baseAddress {
+            while i + 8 <= bytes.count {
+                let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                // Non-zero exactly when some byte is below 0x20, or is 0x7F.
+                let below = (x &- 0x2020_2020_2020_2020) & ~x & 0x8080_8080_8080_8080
+                let d = x ^ 0x7F7F_7F7F_7F7F_7F7F
+                let del = (d &- 0x0101_0101_0101_0101) & ~d & 0x8080_8080_8080_8080
+                if below | del != 0 { break }
+                i += 8
+            }
+        }
+        while i < bytes.count {
+            guard isFieldValue(bytes[i]) else { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Whether `byte` may appear in a request-target: visible ASCII.
     @inline(__always)
     static func isTarget(_ byte: UInt8) -> Bool {

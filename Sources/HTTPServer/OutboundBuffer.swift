@@ -83,6 +83,15 @@ struct OutboundBuffer {
 
     private mutating func consume(_ sent: Int) {
         count -= sent
+        if count == 0, chunks.count == first + 1, chunks[first].owned,
+           chunks[first].bytes.capacity <= Self.recycleLimit
+        {
+            // The usual case: one response head and body, sent whole. Its
+            // chunk stays, empty, to coalesce the next response into.
+            chunks[first].bytes.removeAll(keepingCapacity: true)
+            offset = 0
+            return
+        }
         var left = sent
         while left > 0 {
             let available = chunks[first].bytes.count - offset

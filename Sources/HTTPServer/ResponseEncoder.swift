@@ -17,62 +17,85 @@ enum ResponseEncoder {
 
     /// Appends `response` to `out`.
     /// - Returns: the number of body bytes queued.
+    /// - Complexity: one pass over the handler's fields; the head (and a
+    ///   small body) is written into room reserved once, then trimmed.
     static func encode(_ response: HTTPResponse, framing: inout Framing, date: [UInt8], into out: inout OutboundBuffer) -> Int {
         let status = (200...999).contains(response.status) ? response.status : 500
         let bodyAllowed = status != 204 && status != 304
         let sendBody = bodyAllowed && !framing.isHead
+        let keepLength = response.body.isEmpty && !sendBody && status != 204
         var handlerLength: String?
         var close = framing.close
         let body = response.body
         let inlineBody = sendBody && body.count < OutboundBuffer.copyThreshold
 
+        // At most: every field with ": " and CRLF, plus the status line,
+        // Date, Content-Length and Connection lines, the blank line and an
+        // inline body (`fixedBound` covers all but the date and the body).
+        var bound = fixedBound + date.count + (inlineBody ? body.count : 0)
+        for (name, value) in response.headers.storage { bound += name.utf8.count + value.utf8.count + 4 }
+
         out.appendOwned { buf in
-            append("HTTP/1.1 ", to: &buf)
-            appendDecimal(status, to: &buf)
-            buf.append(UInt8(ascii: " "))
-            append(reasonPhrase(status), to: &buf)
-            append("\r\n", to: &buf)
-            for var (name, value) in response.headers.storage {
-                name.withUTF8 { name in
-                    value.withUTF8 { value in
-                        appendField(name, value, to: &buf, close: &close, handlerLength: &handlerLength,
-                                    keepLength: body.isEmpty && !sendBody && status != 204)
+            let start = buf.count
+            buf.append(contentsOf: repeatElement(0, count: bound))
+            let written = buf.withUnsafeMutableBufferPointer { all -> Int in
+                let head = all.baseAddress! + start
+                var w = ByteCursor(head)
+                w.put("HTTP/1.1 ")
+                w.putDecimal(status)
+                w.put(UInt8(ascii: " "))
+                w.put(reasonPhrase(status))
+                w.put("\r\n")
+                for var (name, value) in response.headers.storage {
+                    name.withUTF8 { name in
+                        value.withUTF8 { value in
+                            putField(name, value, to: &w, close: &close, handlerLength: &handlerLength, keepLength: keepLength)
+                        }
                     }
                 }
+                w.put("Date: ")
+                date.withUnsafeBufferPointer { w.put($0) }
+                w.put("\r\n")
+                if var handlerLength {
+                    // Room: the handler's field was counted in `bound` and not written.
+                    w.put("Content-Length: ")
+                    handlerLength.withUTF8 { w.put($0) }
+                    w.put("\r\n")
+                } else if bodyAllowed {
+                    w.put("Content-Length: ")
+                    w.putDecimal(body.count)
+                    w.put("\r\n")
+                }
+                if close {
+                    w.put("Connection: close\r\n")
+                } else if framing.version == .http1_0 {
+                    w.put("Connection: keep-alive\r\n")
+                }
+                w.put("\r\n")
+                if inlineBody { body.withUnsafeBufferPointer { w.put($0) } }
+                return w.position - head
             }
-            append("Date: ", to: &buf)
-            buf.append(contentsOf: date)
-            append("\r\n", to: &buf)
-            if let handlerLength {
-                append("Content-Length: ", to: &buf)
-                var handlerLength = handlerLength
-                handlerLength.withUTF8 { buf.append(contentsOf: $0) }
-                append("\r\n", to: &buf)
-            } else if status != 204, status != 304 {
-                append("Content-Length: ", to: &buf)
-                appendDecimal(body.count, to: &buf)
-                append("\r\n", to: &buf)
-            }
-            if close {
-                append("Connection: close\r\n", to: &buf)
-            } else if framing.version == .http1_0 {
-                append("Connection: keep-alive\r\n", to: &buf)
-            }
-            append("\r\n", to: &buf)
-            if inlineBody { buf.append(contentsOf: body) }
+            buf.removeLast(bound - written)
         }
         if sendBody, !inlineBody { out.append(body) }
         framing.close = close
         return sendBody ? body.count : 0
     }
 
-    /// Appends one of the handler's fields, unless the server writes that
+    /// Room for the status line (`HTTP/1.1 `, three digits, a space, the
+    /// longest reason phrase, CRLF: 46), `Date: ` and CRLF (8),
+    /// `Content-Length: ` with up to 20 digits and CRLF (38),
+    /// `Connection: keep-alive` and CRLF (24), and the blank line (2).
+    static let fixedBound = 128
+
+    /// Writes one of the handler's fields, unless the server writes that
     /// field itself or it is not valid (a handler bug must not split the
-    /// response). `Connection: close` sets `close`; with `keepLength`, a
-    /// `Content-Length` is kept aside in `handlerLength` (HEAD).
+    /// response). `Connection: close` sets `close`. With `keepLength`
+    /// (HEAD), a `Content-Length` is kept aside in `handlerLength`: the last
+    /// one counts, and an invalid one gives way to the real length.
     @inline(__always)
-    static func appendField(
-        _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, to buf: inout [UInt8],
+    static func putField(
+        _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, to w: inout ByteCursor,
         close: inout Bool, handlerLength: inout String?, keepLength: Bool
     ) {
         switch name.count {
@@ -84,51 +107,77 @@ enum ResponseEncoder {
             }
             return
         case 14 where asciiEqualsLowercased(name, "content-length"):
-            // The last one counts; an invalid one is replaced by the real length.
-            if keepLength {
-                handlerLength = value.allSatisfy(ByteClass.isFieldValue) ? String(decoding: value, as: UTF8.self) : nil
-            }
+            if keepLength { handlerLength = ByteClass.allFieldValue(value) ? String(decoding: value, as: UTF8.self) : nil }
             return
         case 17 where asciiEqualsLowercased(name, "transfer-encoding"):
             return
         default:
             break
         }
-        guard !name.isEmpty, name.allSatisfy(ByteClass.isToken), value.allSatisfy(ByteClass.isFieldValue) else { return }
-        buf.append(contentsOf: name)
-        buf.append(UInt8(ascii: ":"))
-        buf.append(UInt8(ascii: " "))
-        buf.append(contentsOf: value)
-        buf.append(UInt8(ascii: "\r"))
-        buf.append(UInt8(ascii: "\n"))
+        guard !name.isEmpty, name.allSatisfy(ByteClass.isToken), ByteClass.allFieldValue(value) else { return }
+        w.put(name)
+        w.put(": ")
+        w.put(value)
+        w.put("\r\n")
     }
 
-    /// Appends a literal's bytes.
-    @inline(__always)
-    static func append(_ text: StaticString, to buf: inout [UInt8]) {
-        buf.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
+    /// A write position in memory reserved beforehand (the encoder's bound
+    /// guarantees the room; nothing is checked here).
+    struct ByteCursor {
+        private(set) var position: UnsafeMutablePointer<UInt8>
 
-    /// Appends the decimal digits of a non-negative `value`.
-    @inline(__always)
-    static func appendDecimal(_ value: Int, to buf: inout [UInt8]) {
-        if value < 10 {
-            buf.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: max(0, value)))
-            return
+        init(_ start: UnsafeMutablePointer<UInt8>) {
+            position = start
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = value
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { raw in
-            while n > 0 {
-                raw[19 - count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n % 10)
-                n /= 10
-                count += 1
+
+        @inline(__always)
+        mutating func put(_ byte: UInt8) {
+            position.pointee = byte
+            position += 1
+        }
+
+        @inline(__always)
+        mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let source = bytes.baseAddress else { return }
+            position.update(from: source, count: bytes.count)
+            position += bytes.count
+        }
+
+        @inline(__always)
+        mutating func put(_ text: StaticString) {
+            put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        /// Appends the decimal digits of a non-negative `value`.
+        @inline(__always)
+        mutating func putDecimal(_ value: Int) {
+            var n = max(0, value)
+            var digits = 1
+            var scale = 10
+            while n >= scale && digits < 19 {
+                digits += 1
+                scale &*= 10
             }
-            buf.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(20 - count)...]))
+            var p = position + digits
+            repeat {
+                p -= 1
+                p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n % 10)
+                n /= 10
+            } while p > position
+            position += digits
         }
+    }
+
+    /// Appends the decimal digits of a non-negative `value` (for the request log).
+    static func appendDecimal(_ value: Int, to buf: inout [UInt8]) {
+        let start = buf.count
+        buf.append(contentsOf: repeatElement(0, count: 20))
+        let digits = buf.withUnsafeMutableBufferPointer { all -> Int in
+            var w = ByteCursor(all.baseAddress! + start)
+            w.putDecimal(value)
+            return w.position - (all.baseAddress! + start)
+        }
+        buf.removeLast(20 - digits)
     }
 
     /// The reason phrase for `status` (RFC 9110 §15), or a generic one.

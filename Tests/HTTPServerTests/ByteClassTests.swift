@@ -9,6 +9,23 @@ final class ByteClassTests: XCTestCase {
         }
     }
 
+    /// Eight bytes at a time agrees with one at a time: every byte value at
+    /// every place of buffers 0 to 19 long, among valid bytes of each kind.
+    func testFieldValueWordsAgreeWithBytes() {
+        for filler: UInt8 in [UInt8(ascii: "a"), 0x20, 0x09, 0x80, 0xFF, 0x7E] {
+            for length in 0...19 {
+                for place in 0..<max(length, 1) {
+                    for byte in 0...255 {
+                        var bytes = [UInt8](repeating: filler, count: length)
+                        if length > 0 { bytes[place] = UInt8(byte) }
+                        let words = bytes.withUnsafeBufferPointer(ByteClass.allFieldValue)
+                        XCTAssertEqual(words, bytes.allSatisfy(ByteClass.isFieldValue), "\(bytes)")
+                    }
+                }
+            }
+        }
+    }
+
     func testCaseInsensitiveHelpers() {
         XCTAssertTrue(asciiCaseInsensitiveEquals("Content-Length", "content-LENGTH"))
         XCTAssertFalse(asciiCaseInsensitiveEquals("Content-Length", "Content-Lengths"))

@@ -52,6 +52,21 @@ final class ResponseEncoderTests: XCTestCase {
         XCTAssertEqual(injected, "HTTP/1.1 200 OK\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\n\r\n")
     }
 
+    /// The head is written into room reserved from the fields' sizes: many
+    /// fields, the longest reason phrase, a long handler length on HEAD.
+    func testRoomForTheLongestHead() {
+        var fields: [(String, String)] = (0..<300).map { ("X-Field-\($0)", String(repeating: "v", count: $0 % 40)) }
+        fields.append(("Content-Length", String(repeating: "7, ", count: 30) + "7"))
+        fields.append(("Connection", "close"))
+        let (text, close, _) = encode(HTTPResponse(status: 431, headers: HTTPHeaders(fields)), head: true, version: .http1_0)
+        XCTAssertTrue(text.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\nX-Field-0: \r\nX-Field-1: v\r\n"))
+        XCTAssertTrue(text.hasSuffix("Content-Length: " + String(repeating: "7, ", count: 30) + "7\r\nConnection: close\r\n\r\n"))
+        XCTAssertTrue(close)
+        XCTAssertEqual(text.components(separatedBy: "\r\n").count, 1 + 300 + 3 + 2)
+        let (plain, _, _) = encode(HTTPResponse(status: 200, body: Array(repeating: UInt8(ascii: "b"), count: OutboundBuffer.copyThreshold - 1)))
+        XCTAssertTrue(plain.hasSuffix("Content-Length: 16383\r\n\r\n" + String(repeating: "b", count: 16383)))
+    }
+
     func testNoContentAndNotModifiedHaveNoBody() {
         let (noContent, _, _) = encode(HTTPResponse(status: 204, body: Array("x".utf8)))
         XCTAssertEqual(noContent, "HTTP/1.1 204 No Content\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\n\r\n")
