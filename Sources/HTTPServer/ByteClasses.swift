@@ -11,9 +11,8 @@ enum ByteClass {
     /// Whether `byte` is a `tchar` (RFC 9110 §5.6.2).
     @inline(__always)
     static func isToken(_ byte: UInt8) -> Bool {
-        if byte < 64 { return (tokenLow >> UInt64(byte)) & 1 == 1 }
-        if byte < 128 { return (tokenHigh >> UInt64(byte &- 64)) & 1 == 1 }
-        return false
+        let mask = byte < 64 ? tokenLow : tokenHigh
+        return byte < 128 && (mask >> UInt64(byte & 63)) & 1 == 1
     }
 
     /// Whether `byte` may appear inside a field value (RFC 9110 §5.5):
@@ -23,27 +22,31 @@ enum ByteClass {
         byte >= 0x20 ? byte != 0x7F : byte == 0x09
     }
 
-    /// Whether every byte may appear in a field value (see
-    /// ``isFieldValue(_:)``), eight bytes at a time where none is below
-    /// 0x20 or DEL (a word with HTAB in it is checked byte by byte).
+    /// Whether all eight bytes of `word` are field-value bytes other than
+    /// HTAB (no byte below 0x20, none 0x7F); false may mean HTAB.
+    @inline(__always)
+    static func isPlainFieldValue(word x: UInt64) -> Bool {
+        // Non-zero exactly when some byte is below 0x20, or is 0x7F.
+        let below = (x &- 0x2020_2020_2020_2020) & ~x & 0x8080_8080_8080_8080
+        let d = x ^ 0x7F7F_7F7F_7F7F_7F7F
+        let del = (d &- 0x0101_0101_0101_0101) & ~d & 0x8080_8080_8080_8080
+        return below | del == 0
+    }
+
+    /// The index of the first byte in `start..<end` that may not appear in
+    /// a field value (see ``isFieldValue(_:)``), or `end`; eight bytes at a
+    /// time until a word holds such a byte (or HTAB).
+    @inline(__always)
+    static func fieldValueEnd(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
+        var i = start
+        while i + 8 <= end, isPlainFieldValue(word: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+        while i < end, isFieldValue(bytes[i]) { i += 1 }
+        return i
+    }
+
+    /// Whether every byte may appear in a field value.
     static func allFieldValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        if let base = bytes.baseAddress {
-            while i + 8 <= bytes.count {
-                let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                // Non-zero exactly when some byte is below 0x20, or is 0x7F.
-                let below = (x &- 0x2020_2020_2020_2020) & ~x & 0x8080_8080_8080_8080
-                let d = x ^ 0x7F7F_7F7F_7F7F_7F7F
-                let del = (d &- 0x0101_0101_0101_0101) & ~d & 0x8080_8080_8080_8080
-                if below | del != 0 { break }
-                i += 8
-            }
-        }
-        while i < bytes.count {
-            guard isFieldValue(bytes[i]) else { return false }
-            i += 1
-        }
-        return true
+        fieldValueEnd(UnsafeRawBufferPointer(bytes), from: 0, to: bytes.count) == bytes.count
     }
 
     /// Whether `byte` may appear in a request-target: visible ASCII.

@@ -170,21 +170,19 @@ extension HTTPRequestParser {
                 }
 
             case .fieldValue:
-                // The value's first and last visible bytes, kept in locals
-                // while the loop runs (OWS around them is not the value).
-                var first = valueStart, last = valueEnd
-                while i < end {
-                    let b = input[i]
-                    if b > Self.sp && b != 0x7F {
-                        if first < 0 { first = base + i }
-                        last = base + i + 1
-                    } else if !ByteClass.isWhitespace(b) {
-                        break
+                let segment = i
+                i = ByteClass.fieldValueEnd(input, from: i, to: end)
+                // The value runs from its first to its last visible byte
+                // (OWS around it is not the value), over however many reads.
+                var lo = segment, hi = i
+                while hi > lo, ByteClass.isWhitespace(input[hi - 1]) { hi -= 1 }
+                if hi > lo {
+                    if valueStart < 0 {
+                        while ByteClass.isWhitespace(input[lo]) { lo += 1 }
+                        valueStart = base + lo
                     }
-                    i += 1
+                    valueEnd = base + hi
                 }
-                valueStart = first
-                valueEnd = last
                 if i == end { continue }
                 let b = input[i]
                 if b == Self.cr {

@@ -65,6 +65,15 @@ final class HTTPRequestParserRejectionTests: XCTestCase {
         assertRejects([UInt8]("GET / HTTP/1.1\r\nHost: h\r\nX: a") + [0x7F] + Array("\r\n\r\n"), .invalidFieldValue, status: 400)
         assertRejects([UInt8]("GET / HTTP/1.1\r\nHost: h\r\nX: a") + [0x01] + Array("\r\n\r\n"), .invalidFieldValue, status: 400)
         assertRejects([UInt8]("GET / HTTP/1.1\r\nHost: h\r\nX") + [0] + Array(": a\r\n\r\n"), .invalidFieldName, status: 400)
+        // A control byte far into a long value, past whole words of valid ones.
+        for control: UInt8 in [0, 0x01, 0x0A, 0x1F, 0x7F] {
+            for at in [8, 9, 15, 16, 23] {
+                var value = [UInt8](repeating: UInt8(ascii: "v"), count: 30)
+                value[at] = control
+                let expected: HTTPParseError.Kind = control == 0x0A ? .invalidLineEnding : .invalidFieldValue
+                assertRejects([UInt8]("GET / HTTP/1.1\r\nHost: h\r\nX: ") + value + Array("\r\n\r\n"), expected, status: 400)
+            }
+        }
     }
 
     func testHost() {

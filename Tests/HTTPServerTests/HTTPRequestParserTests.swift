@@ -112,6 +112,20 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertEqual(r.first?.0.headers["x-name"], "café")
     }
 
+    /// A value is what lies between its first and last visible byte: OWS
+    /// (spaces, tabs) around it goes, inside it stays, however it is split.
+    func testFieldValuesAreTrimmedOfOWSOnly() {
+        let values: [(String, String)] = [
+            ("a", "a"), (" \t a \t ", "a"), ("\t\t\t\t\t\t\t\t\tlong value with\tinner tabs and spaces   ", "long value with\tinner tabs and spaces"),
+            ("        ", ""), ("\t", ""), ("x\ty", "x\ty"), (String(repeating: "0123456789", count: 5) + " \t", String(repeating: "0123456789", count: 5)),
+        ]
+        for (raw, want) in values {
+            let r = requests(parseEverySplit(Array("GET / HTTP/1.1\r\nHost: h\r\nX-V:\(raw)\r\nX-After:  b \r\n\r\n")))
+            XCTAssertEqual(r.first?.0.headers["x-v"], want, raw.debugDescription)
+            XCTAssertEqual(r.first?.0.headers["x-after"], "b")
+        }
+    }
+
     func testParserIsReusableAfterManyRequests() {
         var raw = ""
         for i in 0..<50 { raw += "GET /\(i) HTTP/1.1\r\nHost: h\r\n\r\n" }

@@ -263,6 +263,12 @@ public struct CompiledScene: Sendable {
         return order[Int(node.childStart)..<Int(node.childStart + node.childCount)]
     }
 
+    /// The parent of layer `n`; nil for a top-level layer.
+    public func parent(of n: Int) -> Int? {
+        let parent = nodes[n].parent
+        return parent >= 0 ? Int(parent) : nil
+    }
+
     /// Ids from the top-level layer down to layer `n`.
     public func path(to n: Int) -> [String] {
         var out: [String] = []
