@@ -93,15 +93,18 @@ func asciiEqualsLowercased<C: Collection>(_ bytes: C, _ lowercased: StaticString
     }
 }
 
+/// ASCII case-insensitive equality of two byte strings.
+@inline(__always)
+func asciiCaseInsensitiveEquals(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard x.count == y.count else { return false }
+    for i in 0..<x.count where x[i] != y[i] && ByteClass.lower(x[i]) != ByteClass.lower(y[i]) { return false }
+    return true
+}
+
 /// ASCII case-insensitive equality of two strings, without allocating.
 @inline(__always)
 func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
     var a = a, b = b
-    return a.withUTF8 { x in
-        b.withUTF8 { y in
-            for i in 0..<x.count where x[i] != y[i] && ByteClass.lower(x[i]) != ByteClass.lower(y[i]) { return false }
-            return true
-        }
-    }
+    return a.withUTF8 { x in b.withUTF8 { y in asciiCaseInsensitiveEquals(x, y) } }
 }

@@ -3,6 +3,12 @@
 /// Order and duplicates are preserved as received. Lookups compare names
 /// byte by byte without allocating.
 ///
+/// Received fields stay as the bytes they came as (the request's field
+/// lines, checked by the parser) until they are changed: a lookup reads
+/// them in place and makes a string only of the value it returns, so a
+/// request whose handler asks for one field builds one string, not two
+/// per field.
+///
 /// ```swift
 /// var headers = HTTPHeaders([("Content-Type", "text/plain")])
 /// headers["content-type"]        // "text/plain"
@@ -10,8 +16,11 @@
 /// headers.set("Content-Type", "application/json")
 /// ```
 public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionaryLiteral {
-    @usableFromInline
-    var storage: [(name: String, value: String)]
+    /// The fields as strings: a handler's, or received ones once changed.
+    private var storage: [(name: String, value: String)]
+    /// Received field lines, `name:` OWS value OWS CRLF each, as the parser
+    /// accepted them; read in place. While not empty, `storage` is.
+    private var received: [UInt8] = []
 
     /// Creates a header list from `(name, value)` pairs, in order.
     public init(_ pairs: [(String, String)] = []) {
@@ -22,49 +31,69 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         self.init(elements)
     }
 
-    init(reservingCapacity capacity: Int) {
+    /// Fields from lines the parser has checked: every name a token, every
+    /// value free of CR and LF, every line ending in CRLF.
+    init(receivedLines lines: [UInt8]) {
         storage = []
-        storage.reserveCapacity(capacity)
+        received = lines
     }
 
     /// Makes room for `capacity` fields in all.
     public mutating func reserveCapacity(_ capacity: Int) {
+        materialize()
         storage.reserveCapacity(capacity)
     }
 
     /// The number of fields (a name repeated counts once per occurrence).
-    public var count: Int { storage.count }
+    public var count: Int {
+        received.isEmpty ? storage.count : received.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
 
     /// Whether there are no fields.
-    public var isEmpty: Bool { storage.isEmpty }
+    public var isEmpty: Bool { storage.isEmpty && received.isEmpty }
 
     /// The first value of the field `name` (case-insensitive), or `nil`.
-    /// - Complexity: O(n) in the number of fields; no allocation.
+    /// - Complexity: O(n) in the bytes of the fields; allocates only the
+    ///   string returned.
     public subscript(name: String) -> String? {
-        for field in storage where asciiCaseInsensitiveEquals(field.name, name) {
-            return field.value
+        var found: String?
+        forEachField(named: name) { value in
+            found = String(decoding: value, as: UTF8.self)
+            return false
         }
-        return nil
+        return found
     }
 
     /// Every value of the field `name` (case-insensitive), in order.
     public func values(_ name: String) -> [String] {
-        storage.compactMap { asciiCaseInsensitiveEquals($0.name, name) ? $0.value : nil }
+        var found: [String] = []
+        forEachField(named: name) { value in
+            found.append(String(decoding: value, as: UTF8.self))
+            return true
+        }
+        return found
     }
 
     /// Whether a field named `name` is present (case-insensitive).
     public func contains(_ name: String) -> Bool {
-        storage.contains { asciiCaseInsensitiveEquals($0.name, name) }
+        var found = false
+        forEachField(named: name) { _ in
+            found = true
+            return false
+        }
+        return found
     }
 
     /// Appends a field, keeping any existing ones of the same name.
     public mutating func add(_ name: String, _ value: String) {
+        materialize()
         storage.append((name: name, value: value))
     }
 
     /// Replaces every field named `name` (case-insensitive) with one field,
     /// placed where the first one was (or at the end).
     public mutating func set(_ name: String, _ value: String) {
+        materialize()
         if let first = storage.firstIndex(where: { asciiCaseInsensitiveEquals($0.name, name) }) {
             storage[first] = (name: name, value: value)
             var i = storage.count - 1
@@ -79,15 +108,83 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     /// Removes every field named `name` (case-insensitive).
     public mutating func remove(_ name: String) {
+        materialize()
         storage.removeAll { asciiCaseInsensitiveEquals($0.name, name) }
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
-        storage.makeIterator()
+        fields.makeIterator()
     }
 
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        lhs.storage.count == rhs.storage.count
-            && zip(lhs.storage, rhs.storage).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+        let a = lhs.fields, b = rhs.fields
+        return a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    // MARK: Bytes
+
+    /// Calls `body` with each field's name and value bytes, in order,
+    /// until it returns false; no strings are made for received fields.
+    func forEachField(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool) {
+        guard received.isEmpty else {
+            received.withUnsafeBufferPointer { Self.forEachLine($0, body) }
+            return
+        }
+        for (name, value) in storage {
+            let more = withUTF8(name) { name in withUTF8(value) { value in body(name, value) } }
+            if !more { return }
+        }
+    }
+
+    /// `forEachField` over the fields named `name` (case-insensitive), with their values.
+    private func forEachField(named name: String, _ body: (_ value: UnsafeBufferPointer<UInt8>) -> Bool) {
+        withUTF8(name) { wanted in
+            forEachField { name, value in
+                asciiCaseInsensitiveEquals(name, wanted) ? body(value) : true
+            }
+        }
+    }
+
+    /// The fields as strings.
+    private var fields: [(name: String, value: String)] {
+        guard !received.isEmpty else { return storage }
+        var out: [(name: String, value: String)] = []
+        forEachField { name, value in
+            out.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            return true
+        }
+        return out
+    }
+
+    /// Turns received fields into strings, before a change.
+    private mutating func materialize() {
+        guard !received.isEmpty else { return }
+        storage = fields
+        received = []
+    }
+
+    /// Splits checked field lines into names and values (OWS trimmed).
+    private static func forEachLine(
+        _ lines: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool
+    ) {
+        var i = 0
+        while i < lines.count {
+            var colon = i
+            while lines[colon] != UInt8(ascii: ":") { colon += 1 }
+            var cr = colon + 1
+            while lines[cr] != 0x0D { cr += 1 }
+            var lo = colon + 1, hi = cr
+            while lo < hi, ByteClass.isWhitespace(lines[lo]) { lo += 1 }
+            while hi > lo, ByteClass.isWhitespace(lines[hi - 1]) { hi -= 1 }
+            guard body(UnsafeBufferPointer(rebasing: lines[i..<colon]), UnsafeBufferPointer(rebasing: lines[lo..<hi])) else { return }
+            i = cr + 2
+        }
+    }
+
+    /// `body` over the UTF-8 of `text`, without copying a native string.
+    private func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 }

@@ -10,12 +10,10 @@ extension HTTPRequestParser {
     /// (413), Expect (417).
     mutating func finishHead() -> Event {
         let end = consumed - 1
-        let method = String(decoding: head[methodStart..<methodEnd], as: UTF8.self)
-        guard Self.isKnownMethod(method) else { return fail(.unknownMethod, at: methodStart) }
+        guard let method = Self.knownMethod(head[methodStart..<methodEnd]) else { return fail(.unknownMethod, at: methodStart) }
         guard targetIsValid(method: method) else { return fail(.invalidTarget, at: targetStart) }
         let version: HTTPVersion = versionMinor == 0 ? .http1_0 : .http1_1
 
-        var headers = HTTPHeaders(reservingCapacity: fields.count)
         var hostCount = 0
         var contentLength: Int?
         var sawContentLength = false
@@ -33,7 +31,6 @@ extension HTTPRequestParser {
             let valueRange = Int(field.valueStart)..<Int(field.valueEnd)
             let name = head[nameRange]
             let value = head[valueRange]
-            headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
             switch name.count {
             case 4 where asciiEqualsLowercased(name, "host"):
                 hostCount += 1
@@ -98,6 +95,8 @@ extension HTTPRequestParser {
             path = pathRange.isEmpty ? "/" : String(decoding: head[pathRange], as: UTF8.self)
         }
         let query = queryRange.map { String(decoding: head[$0], as: UTF8.self) }
+        // The field lines, without the empty line that ends them.
+        let headers = HTTPHeaders(receivedLines: Array(head[sectionStart..<(consumed - 2)]))
         pending = HTTPRequest(
             method: method, target: target, path: path, query: query,
             version: version, headers: headers, body: [])
@@ -128,12 +127,15 @@ extension HTTPRequestParser {
         return .request(request, keepAlive: keepAlive)
     }
 
-    static func isKnownMethod(_ method: String) -> Bool {
-        switch method {
-        case "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT": return true
-        default: return false
-        }
+    /// The method spelt by `bytes` (one of RFC 9110's, case-sensitive), as
+    /// a literal string; nil for any other.
+    static func knownMethod(_ bytes: ArraySlice<UInt8>) -> String? {
+        for (spelling, method) in knownMethods where bytes.elementsEqual(spelling) { return method }
+        return nil
     }
+
+    private static let knownMethods: [(bytes: [UInt8], String)] =
+        ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"].map { (Array($0.utf8), $0) }
 
     /// origin-form (`/…`), absolute-form (`scheme://…`), asterisk-form (`*`,
     /// OPTIONS only) or authority-form (CONNECT only).

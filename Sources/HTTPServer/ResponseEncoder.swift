@@ -33,7 +33,10 @@ enum ResponseEncoder {
         // Date, Content-Length and Connection lines, the blank line and an
         // inline body (`fixedBound` covers all but the date and the body).
         var bound = fixedBound + date.count + (inlineBody ? body.count : 0)
-        for (name, value) in response.headers.storage { bound += name.utf8.count + value.utf8.count + 4 }
+        response.headers.forEachField { name, value in
+            bound += name.count + value.count + 4
+            return true
+        }
 
         out.appendOwned { buf in
             let start = buf.count
@@ -46,12 +49,9 @@ enum ResponseEncoder {
                 w.put(UInt8(ascii: " "))
                 w.put(reasonPhrase(status))
                 w.put("\r\n")
-                for var (name, value) in response.headers.storage {
-                    name.withUTF8 { name in
-                        value.withUTF8 { value in
-                            putField(name, value, to: &w, close: &close, handlerLength: &handlerLength, keepLength: keepLength)
-                        }
-                    }
+                response.headers.forEachField { name, value in
+                    putField(name, value, to: &w, close: &close, handlerLength: &handlerLength, keepLength: keepLength)
+                    return true
                 }
                 w.put("Date: ")
                 date.withUnsafeBufferPointer { w.put($0) }

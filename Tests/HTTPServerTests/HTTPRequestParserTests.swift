@@ -126,6 +126,37 @@ final class HTTPRequestParserTests: XCTestCase {
         }
     }
 
+    /// Received fields are read in place and behave like fields made of
+    /// strings: lookups, order, repeats, iteration, equality, and changes.
+    func testReceivedFieldsActLikeStringFields() throws {
+        let raw = "GET / HTTP/1.1\r\nHost: h\r\nX-A:1\r\nx-a: \t2 \r\nEmpty:\r\nContent-Type: application/json\r\n\r\n"
+        var received = try XCTUnwrap(requests(parseEverySplit(Array(raw))).first?.0.headers)
+        let strings = HTTPHeaders([("Host", "h"), ("X-A", "1"), ("x-a", "2"), ("Empty", ""), ("Content-Type", "application/json")])
+        XCTAssertEqual(received, strings)
+        XCTAssertEqual(received.count, 5)
+        XCTAssertFalse(received.isEmpty)
+        XCTAssertEqual(received["X-a"], "1")
+        XCTAssertEqual(received.values("X-A"), ["1", "2"])
+        XCTAssertEqual(received["empty"], "")
+        XCTAssertTrue(received.contains("content-type"))
+        XCTAssertFalse(received.contains("Content-Typ"))
+        XCTAssertNil(received["Host2"])
+        XCTAssertEqual(received.map { "\($0.name)=\($0.value)" }, ["Host=h", "X-A=1", "x-a=2", "Empty=", "Content-Type=application/json"])
+        var names: [String] = []
+        received.forEachField { name, _ in
+            names.append(String(decoding: name, as: UTF8.self))
+            return names.count < 2
+        }
+        XCTAssertEqual(names, ["Host", "X-A"])
+        received.set("x-A", "3")
+        received.add("Vary", "Origin")
+        XCTAssertEqual(received.map { "\($0.name)=\($0.value)" }, ["Host=h", "x-A=3", "Empty=", "Content-Type=application/json", "Vary=Origin"])
+        XCTAssertNotEqual(received, strings)
+        let none = try XCTUnwrap(requests(parseEverySplit(Array("GET / HTTP/1.0\r\n\r\n"))).first?.0.headers)
+        XCTAssertTrue(none.isEmpty)
+        XCTAssertEqual(none, HTTPHeaders())
+    }
+
     func testParserIsReusableAfterManyRequests() {
         var raw = ""
         for i in 0..<50 { raw += "GET /\(i) HTTP/1.1\r\nHost: h\r\n\r\n" }
