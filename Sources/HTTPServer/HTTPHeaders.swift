@@ -1,3 +1,5 @@
+import Glibc
+
 /// An ordered list of header fields with ASCII case-insensitive lookup.
 ///
 /// Order and duplicates are preserved as received. Lookups compare names
@@ -16,15 +18,22 @@
 /// headers.set("Content-Type", "application/json")
 /// ```
 public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionaryLiteral {
+    /// One field as strings (a struct, not a tuple: an array of these is
+    /// destroyed by specialized code, not the runtime's generic tuple walk).
+    private struct Field {
+        var name: String
+        var value: String
+    }
+
     /// The fields as strings: a handler's, or received ones once changed.
-    private var storage: [(name: String, value: String)]
+    private var storage: [Field]
     /// Received field lines, `name:` OWS value OWS CRLF each, as the parser
     /// accepted them; read in place. While not empty, `storage` is.
     private var received: [UInt8] = []
 
     /// Creates a header list from `(name, value)` pairs, in order.
     public init(_ pairs: [(String, String)] = []) {
-        storage = pairs.map { (name: $0.0, value: $0.1) }
+        storage = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
@@ -84,10 +93,22 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         return found
     }
 
+    /// Whether the first field named `name` (case-insensitive) has exactly
+    /// the value `value`; false when there is none. No string is made.
+    public func first(_ name: String, is value: StaticString) -> Bool {
+        var equal = false
+        forEachField(named: name) { found in
+            equal = found.count == value.utf8CodeUnitCount
+                && (found.isEmpty || memcmp(found.baseAddress!, value.utf8Start, found.count) == 0)
+            return false
+        }
+        return equal
+    }
+
     /// Appends a field, keeping any existing ones of the same name.
     public mutating func add(_ name: String, _ value: String) {
         materialize()
-        storage.append((name: name, value: value))
+        storage.append(Field(name: name, value: value))
     }
 
     /// Replaces every field named `name` (case-insensitive) with one field,
@@ -95,14 +116,14 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     public mutating func set(_ name: String, _ value: String) {
         materialize()
         if let first = storage.firstIndex(where: { asciiCaseInsensitiveEquals($0.name, name) }) {
-            storage[first] = (name: name, value: value)
+            storage[first] = Field(name: name, value: value)
             var i = storage.count - 1
             while i > first {
                 if asciiCaseInsensitiveEquals(storage[i].name, name) { storage.remove(at: i) }
                 i -= 1
             }
         } else {
-            storage.append((name: name, value: value))
+            storage.append(Field(name: name, value: value))
         }
     }
 
@@ -113,7 +134,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
-        fields.makeIterator()
+        fields.map { (name: $0.name, value: $0.value) }.makeIterator()
     }
 
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
@@ -130,8 +151,8 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
             received.withUnsafeBufferPointer { Self.forEachLine($0, body) }
             return
         }
-        for (name, value) in storage {
-            let more = withUTF8(name) { name in withUTF8(value) { value in body(name, value) } }
+        for i in storage.indices {
+            let more = withUTF8(storage[i].name) { name in withUTF8(storage[i].value) { value in body(name, value) } }
             if !more { return }
         }
     }
@@ -146,11 +167,11 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     }
 
     /// The fields as strings.
-    private var fields: [(name: String, value: String)] {
+    private var fields: [Field] {
         guard !received.isEmpty else { return storage }
-        var out: [(name: String, value: String)] = []
+        var out: [Field] = []
         forEachField { name, value in
-            out.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            out.append(Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
             return true
         }
         return out
@@ -169,16 +190,21 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     ) {
         var i = 0
         while i < lines.count {
-            var colon = i
-            while lines[colon] != UInt8(ascii: ":") { colon += 1 }
-            var cr = colon + 1
-            while lines[cr] != 0x0D { cr += 1 }
+            let colon = Self.index(of: UInt8(ascii: ":"), in: lines, from: i)
+            let cr = Self.index(of: 0x0D, in: lines, from: colon + 1)
             var lo = colon + 1, hi = cr
             while lo < hi, ByteClass.isWhitespace(lines[lo]) { lo += 1 }
             while hi > lo, ByteClass.isWhitespace(lines[hi - 1]) { hi -= 1 }
             guard body(UnsafeBufferPointer(rebasing: lines[i..<colon]), UnsafeBufferPointer(rebasing: lines[lo..<hi])) else { return }
             i = cr + 2
         }
+    }
+
+    /// The index of the first `byte` at or after `start`, which must exist.
+    @inline(__always)
+    private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let found = memchr(bytes.baseAddress! + start, Int32(byte), bytes.count - start)!
+        return bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// `body` over the UTF-8 of `text`, without copying a native string.

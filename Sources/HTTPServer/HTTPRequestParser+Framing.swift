@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a complete head means: the request's strings, and how its body is
 /// framed (RFC 9112 §6). Ambiguous framing is rejected, never guessed.
 extension HTTPRequestParser {
@@ -130,12 +132,20 @@ extension HTTPRequestParser {
     /// The method spelt by `bytes` (one of RFC 9110's, case-sensitive), as
     /// a literal string; nil for any other.
     static func knownMethod(_ bytes: ArraySlice<UInt8>) -> String? {
-        for (spelling, method) in knownMethods where bytes.elementsEqual(spelling) { return method }
-        return nil
+        bytes.withUnsafeBufferPointer { bytes in
+            func spelt(_ method: StaticString) -> Bool {
+                bytes.count == method.utf8CodeUnitCount && memcmp(bytes.baseAddress!, method.utf8Start, bytes.count) == 0
+            }
+            switch bytes.count {
+            case 3: return spelt("GET") ? "GET" : spelt("PUT") ? "PUT" : nil
+            case 4: return spelt("POST") ? "POST" : spelt("HEAD") ? "HEAD" : nil
+            case 5: return spelt("PATCH") ? "PATCH" : spelt("TRACE") ? "TRACE" : nil
+            case 6: return spelt("DELETE") ? "DELETE" : nil
+            case 7: return spelt("OPTIONS") ? "OPTIONS" : spelt("CONNECT") ? "CONNECT" : nil
+            default: return nil
+            }
+        }
     }
-
-    private static let knownMethods: [(bytes: [UInt8], String)] =
-        ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"].map { (Array($0.utf8), $0) }
 
     /// origin-form (`/…`), absolute-form (`scheme://…`), asterisk-form (`*`,
     /// OPTIONS only) or authority-form (CONNECT only).

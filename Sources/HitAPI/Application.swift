@@ -90,8 +90,8 @@ public final class Application: Sendable {
 
     /// SPEC §4: JSON, any `+json`, text/plain, form-urlencoded (curl -d) or none.
     private func checkContentType(_ request: HTTPRequest) throws(Problem) {
+        if request.headers.first("Content-Type", is: "application/json") { return }  // the usual case, without a string
         guard let raw = request.headers["Content-Type"] else { return }
-        if raw == "application/json" { return }  // the usual case, without parsing
         let type = raw.split(separator: ";", maxSplits: 1).first.map { String($0).trimmed.lowercased() } ?? ""
         let accepted = type == "application/json" || type.hasSuffix("+json") || type == "text/plain"
             || type == "application/x-www-form-urlencoded" || type.isEmpty

@@ -131,6 +131,12 @@ final class HTTPRequestParserRejectionTests: XCTestCase {
     func testUnknownMethod() {
         assertRejects("BREW /pot HTTP/1.1\r\nHost: h\r\n\r\n", .unknownMethod, status: 501)
         assertRejects("get / HTTP/1.1\r\nHost: h\r\n\r\n", .unknownMethod, status: 501)
+        for near in ["GETS", "GE", "PUTS", "POSt", "HEAD_", "PATCHY", "TRACK", "DELETED", "OPTION", "CONNECTS", "GOT", "PST"] {
+            assertRejects("\(near) / HTTP/1.1\r\nHost: h\r\n\r\n", .unknownMethod, status: 501)
+        }
+        for method in ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"] {
+            XCTAssertEqual(requests(parseEverySplit(Array("\(method) / HTTP/1.1\r\nHost: h\r\n\r\n"))).first?.0.method, method)
+        }
     }
 
     func testUnsupportedExpectation() {

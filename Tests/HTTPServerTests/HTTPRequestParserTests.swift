@@ -141,6 +141,12 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertTrue(received.contains("content-type"))
         XCTAssertFalse(received.contains("Content-Typ"))
         XCTAssertNil(received["Host2"])
+        XCTAssertTrue(received.first("content-type", is: "application/json"))
+        XCTAssertFalse(received.first("content-type", is: "application/jso"))
+        XCTAssertTrue(received.first("x-a", is: "1"))
+        XCTAssertFalse(received.first("x-a", is: "2"))  // the first one only
+        XCTAssertFalse(received.first("missing", is: ""))
+        XCTAssertTrue(strings.first("X-A", is: "1"))
         XCTAssertEqual(received.map { "\($0.name)=\($0.value)" }, ["Host=h", "X-A=1", "x-a=2", "Empty=", "Content-Type=application/json"])
         var names: [String] = []
         received.forEachField { name, _ in
