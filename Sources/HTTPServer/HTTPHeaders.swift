@@ -30,10 +30,15 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     /// Received field lines, `name:` OWS value OWS CRLF each, as the parser
     /// accepted them; read in place. While not empty, `storage` is.
     private var received: [UInt8] = []
+    /// Every field's name is a token and every value free of CR, LF and
+    /// other controls: checked as fields are added, so that a list built
+    /// once (a handler's fixed fields) is not checked again per response.
+    private(set) var allValid = true
 
     /// Creates a header list from `(name, value)` pairs, in order.
     public init(_ pairs: [(String, String)] = []) {
         storage = pairs.map { Field(name: $0.0, value: $0.1) }
+        allValid = storage.allSatisfy(Self.isValid)
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
@@ -109,12 +114,21 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     public mutating func add(_ name: String, _ value: String) {
         materialize()
         storage.append(Field(name: name, value: value))
+        allValid = allValid && Self.isValid(storage[storage.count - 1])
+    }
+
+    /// Appends `other`'s fields, in order.
+    public mutating func add(contentsOf other: HTTPHeaders) {
+        materialize()
+        storage.append(contentsOf: other.fields)
+        allValid = allValid && other.allValid
     }
 
     /// Replaces every field named `name` (case-insensitive) with one field,
     /// placed where the first one was (or at the end).
     public mutating func set(_ name: String, _ value: String) {
         materialize()
+        allValid = allValid && Self.isValid(Field(name: name, value: value))
         if let first = storage.firstIndex(where: { asciiCaseInsensitiveEquals($0.name, name) }) {
             storage[first] = Field(name: name, value: value)
             var i = storage.count - 1
@@ -182,6 +196,15 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         guard !received.isEmpty else { return }
         storage = fields
         received = []
+    }
+
+    /// Whether a field may be sent as it is: a token for a name, a value
+    /// without CR, LF, NUL or other controls (a handler bug must not split
+    /// the response).
+    private static func isValid(_ field: Field) -> Bool {
+        var name = field.name, value = field.value
+        return name.withUTF8 { !$0.isEmpty && $0.allSatisfy(ByteClass.isToken) }
+            && value.withUTF8 { ByteClass.allFieldValue($0) }
     }
 
     /// Splits checked field lines into names and values (OWS trimmed).

@@ -49,8 +49,9 @@ enum ResponseEncoder {
                 w.put(UInt8(ascii: " "))
                 w.put(reasonPhrase(status))
                 w.put("\r\n")
+                        let checked = response.headers.allValid
                 response.headers.forEachField { name, value in
-                    putField(name, value, to: &w, close: &close, handlerLength: &handlerLength, keepLength: keepLength)
+                    putField(name, value, checked: checked, to: &w, close: &close, handlerLength: &handlerLength, keepLength: keepLength)
                     return true
                 }
                 w.put("Date: ")
@@ -90,12 +91,13 @@ enum ResponseEncoder {
 
     /// Writes one of the handler's fields, unless the server writes that
     /// field itself or it is not valid (a handler bug must not split the
-    /// response). `Connection: close` sets `close`. With `keepLength`
-    /// (HEAD), a `Content-Length` is kept aside in `handlerLength`: the last
-    /// one counts, and an invalid one gives way to the real length.
+    /// response; `checked`: the list's fields are known valid already).
+    /// `Connection: close` sets `close`. With `keepLength` (HEAD), a
+    /// `Content-Length` is kept aside in `handlerLength`: the last one
+    /// counts, and an invalid one gives way to the real length.
     @inline(__always)
     static func putField(
-        _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, to w: inout ByteCursor,
+        _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, checked: Bool, to w: inout ByteCursor,
         close: inout Bool, handlerLength: inout String?, keepLength: Bool
     ) {
         switch name.count {
@@ -114,7 +116,7 @@ enum ResponseEncoder {
         default:
             break
         }
-        guard !name.isEmpty, name.allSatisfy(ByteClass.isToken), ByteClass.allFieldValue(value) else { return }
+        guard checked || (!name.isEmpty && name.allSatisfy(ByteClass.isToken) && ByteClass.allFieldValue(value)) else { return }
         w.put(name)
         w.put(": ")
         w.put(value)

@@ -10,6 +10,9 @@ public final class Application: Sendable {
     public let store: SceneStore
     /// Reports whether the server is draining (for `/readyz`).
     let isShuttingDown: @Sendable () -> Bool
+    /// A JSON answer's fields: its content type, and the CORS fields when
+    /// every origin is allowed. Built and checked once, shared by answers.
+    let jsonHeaders: HTTPHeaders
 
     public init(
         configuration: Configuration, store: SceneStore? = nil,
@@ -18,7 +21,13 @@ public final class Application: Sendable {
         self.configuration = configuration
         self.store = store ?? SceneStore(limits: configuration.store)
         self.isShuttingDown = isShuttingDown
+        var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
+        if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }
+        jsonHeaders = h
     }
+
+    /// The CORS fields that let any origin read an answer.
+    static let corsAnyOrigin = HTTPHeaders([("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, Location")])
 
     /// An HTTP server running this application (not yet started).
     public static func makeServer(_ configuration: Configuration) -> (HTTPServer, Application) {
@@ -81,10 +90,11 @@ public final class Application: Sendable {
     func json(_ status: Int, headers: HTTPHeaders = HTTPHeaders(), capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> HTTPResponse {
         var w = JSONWriter(capacity: capacity)
         body(&w)
-        var h = headers
-        // Room for the CORS fields that `respond` adds, without regrowing.
-        h.reserveCapacity(h.count + 4)
-        h.add("Content-Type", "application/json; charset=utf-8")
+        var h = jsonHeaders
+        if !headers.isEmpty {
+            h = headers
+            h.add(contentsOf: jsonHeaders)
+        }
         return HTTPResponse(status: status, headers: h, body: w.finish())
     }
 
@@ -112,16 +122,15 @@ public final class Application: Sendable {
 
     private func addCORS(to response: inout HTTPResponse, request: HTTPRequest) {
         let origins = configuration.corsOrigins
-        // Handlers never set these, so `add` (no search) is enough.
+        // Handlers set none of these but through `jsonHeaders`, which has them all.
+        if response.headers.contains("Access-Control-Allow-Origin") { return }
         if origins.contains("*") {
-            response.headers.add("Access-Control-Allow-Origin", "*")
+            response.headers.add(contentsOf: Application.corsAnyOrigin)
         } else if let origin = request.headers["Origin"], origins.contains(origin) {
             response.headers.add("Access-Control-Allow-Origin", origin)
             response.headers.add("Vary", "Origin")
-        } else {
-            return
+            response.headers.add("Access-Control-Expose-Headers", "ETag, Location")
         }
-        response.headers.add("Access-Control-Expose-Headers", "ETag, Location")
     }
 
     /// Runs `body` over the request body's bytes.

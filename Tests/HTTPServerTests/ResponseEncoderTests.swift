@@ -82,6 +82,25 @@ final class ResponseEncoderTests: XCTestCase {
         XCTAssertEqual(text, "HTTP/1.1 200 OK\r\nX-Good: fine\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\n\r\n")
     }
 
+    /// A list known valid is written without a second look; one that gained
+    /// a bad field by `add` or `set` is checked field by field again.
+    func testFieldsAddedLaterAreStillChecked() {
+        var headers = HTTPHeaders([("X-Good", "fine")])
+        XCTAssertTrue(headers.allValid)
+        headers.add("X-Bad", "a\r\nSet-Cookie: evil")
+        XCTAssertFalse(headers.allValid)
+        var set = HTTPHeaders([("X-Good", "fine")])
+        set.set("Bad Name", "v")
+        XCTAssertFalse(set.allValid)
+        var joined = HTTPHeaders([("X-Good", "fine")])
+        joined.add(contentsOf: HTTPHeaders([("X-Bad", "\u{1}")]))
+        XCTAssertFalse(joined.allValid)
+        for list in [headers, set, joined] {
+            let (text, _, _) = encode(HTTPResponse(status: 200, headers: list))
+            XCTAssertEqual(text, "HTTP/1.1 200 OK\r\nX-Good: fine\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\n\r\n")
+        }
+    }
+
     func testInformationalStatusFromHandlerIsAnError() {
         let (text, _, _) = encode(HTTPResponse(status: 101))
         XCTAssertTrue(text.hasPrefix("HTTP/1.1 500 "), text)

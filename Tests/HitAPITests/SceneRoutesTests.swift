@@ -174,4 +174,26 @@ final class SceneRoutesTests: XCTestCase {
         XCTAssertEqual(strict.call("GET", "/healthz", headers: [("Origin", "https://good.example")]).headers["Access-Control-Allow-Origin"], "https://good.example")
         XCTAssertNil(strict.call("GET", "/healthz", headers: [("Origin", "https://evil.example")]).headers["Access-Control-Allow-Origin"])
     }
+
+    /// Every answer carries each CORS field once, after its own fields:
+    /// JSON answers, answers with fields of their own, problems, preflights.
+    func testCORSFieldsAppearOnceInOrder() {
+        func fields(_ r: Reply) -> [String] { r.headers.map { "\($0.name): \($0.value)" } }
+        let cors = ["Access-Control-Allow-Origin: *", "Access-Control-Expose-Headers: ETag, Location"]
+        XCTAssertEqual(fields(app.call("GET", "/healthz")), ["Content-Type: application/json; charset=utf-8"] + cors)
+        let created = fields(app.call("PUT", "/scenes/cors", #"{"layers":[]}"#))
+        XCTAssertEqual(Array(created.suffix(3)), ["Content-Type: application/json; charset=utf-8"] + cors, "\(created)")
+        XCTAssertTrue(created.contains { $0.hasPrefix("ETag: ") }, "\(created)")
+        let problem = fields(app.call("GET", "/scenes/none"))
+        XCTAssertEqual(Array(problem.suffix(2)), cors, "\(problem)")
+        XCTAssertEqual(problem.filter { $0.hasPrefix("Access-Control-Allow-Origin") }.count, 1)
+        let pre = fields(app.call("OPTIONS", "/scenes/x/hit", headers: [("Origin", "https://a")]))
+        XCTAssertEqual(Array(pre.suffix(2)), cors, "\(pre)")
+        let strict = Application.testing { $0.corsOrigins = ["https://good.example"] }
+        XCTAssertEqual(fields(strict.call("GET", "/healthz", headers: [("Origin", "https://good.example")])), [
+            "Content-Type: application/json; charset=utf-8", "Access-Control-Allow-Origin: https://good.example",
+            "Vary: Origin", "Access-Control-Expose-Headers: ETag, Location",
+        ])
+        XCTAssertEqual(fields(strict.call("GET", "/healthz")), ["Content-Type: application/json; charset=utf-8"])
+    }
 }
