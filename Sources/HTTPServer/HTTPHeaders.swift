@@ -23,6 +23,8 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     private struct Field {
         var name: String
         var value: String
+        /// Bytes of `name: value` CRLF.
+        var size: Int { name.utf8.count + value.utf8.count + 4 }
     }
 
     /// The fields as strings: a handler's, or received ones once changed.
@@ -34,11 +36,14 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     /// other controls: checked as fields are added, so that a list built
     /// once (a handler's fixed fields) is not checked again per response.
     private(set) var allValid = true
+    /// The bytes `storage`'s fields take as `name: value` CRLF lines.
+    private var storageSize = 0
 
     /// Creates a header list from `(name, value)` pairs, in order.
     public init(_ pairs: [(String, String)] = []) {
         storage = pairs.map { Field(name: $0.0, value: $0.1) }
         allValid = storage.allSatisfy(Self.isValid)
+        storageSize = storage.reduce(0) { $0 + $1.size }
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
@@ -115,6 +120,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         materialize()
         storage.append(Field(name: name, value: value))
         allValid = allValid && Self.isValid(storage[storage.count - 1])
+        storageSize += storage[storage.count - 1].size
     }
 
     /// Appends `other`'s fields, in order.
@@ -122,6 +128,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         materialize()
         storage.append(contentsOf: other.fields)
         allValid = allValid && other.allValid
+        storageSize += other.writtenBound
     }
 
     /// Replaces every field named `name` (case-insensitive) with one field,
@@ -139,12 +146,14 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         } else {
             storage.append(Field(name: name, value: value))
         }
+        storageSize = storage.reduce(0) { $0 + $1.size }
     }
 
     /// Removes every field named `name` (case-insensitive).
     public mutating func remove(_ name: String) {
         materialize()
         storage.removeAll { asciiCaseInsensitiveEquals($0.name, name) }
+        storageSize = storage.reduce(0) { $0 + $1.size }
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
@@ -157,6 +166,10 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     }
 
     // MARK: Bytes
+
+    /// At least the bytes the fields take as `name: value` CRLF lines (a
+    /// received line, `name:value` CRLF at the least, at most doubles).
+    var writtenBound: Int { received.isEmpty ? storageSize : 2 * received.count }
 
     /// Calls `body` with each field's name and value bytes, in order,
     /// until it returns false; no strings are made for received fields.
@@ -196,6 +209,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         guard !received.isEmpty else { return }
         storage = fields
         received = []
+        storageSize = storage.reduce(0) { $0 + $1.size }
     }
 
     /// Whether a field may be sent as it is: a token for a name, a value

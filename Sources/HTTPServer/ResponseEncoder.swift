@@ -32,11 +32,7 @@ enum ResponseEncoder {
         // At most: every field with ": " and CRLF, plus the status line,
         // Date, Content-Length and Connection lines, the blank line and an
         // inline body (`fixedBound` covers all but the date and the body).
-        var bound = fixedBound + date.count + (inlineBody ? body.count : 0)
-        response.headers.forEachField { name, value in
-            bound += name.count + value.count + 4
-            return true
-        }
+        let bound = fixedBound + date.count + (inlineBody ? body.count : 0) + response.headers.writtenBound
 
         out.appendOwned { buf in
             let start = buf.count
