@@ -45,7 +45,7 @@ enum ResponseEncoder {
                 w.put(UInt8(ascii: " "))
                 w.put(reasonPhrase(status))
                 w.put("\r\n")
-                        let checked = response.headers.allValid
+                let checked = response.headers.allValid
                 response.headers.forEachField { name, value in
                     putField(name, value, checked: checked, to: &w, close: &close, handlerLength: &handlerLength, keepLength: keepLength)
                     return true

@@ -180,21 +180,7 @@ final class BatchFastPathTests: XCTestCase {
     /// replaced, dropped or doubled, decodes the same both ways.
     func testEveryTruncationAndOneByteEditAgrees() {
         let body = Array(#"{"points":[{"x":1.5,"y":-2e1},{"y":0,"x":-0},{"pointer":"p","phase":"move","x":3,"y":4}],"trace":false}"#.utf8)
-        let replacements = Array(#"{}[],:" xyp0-1.eE\u"#.utf8) + [0x00, 0x80, 0xC3]
-        for n in 0...body.count { decodeBoth(Array(body[0..<n])) }
-        for i in body.indices {
-            for r in replacements {
-                var b = body
-                b[i] = r
-                decodeBoth(b)
-            }
-            var dropped = body
-            dropped.remove(at: i)
-            decodeBoth(dropped)
-            var doubled = body
-            doubled.insert(body[i], at: i)
-            decodeBoth(doubled)
-        }
+        forEachEdit(of: body, replacements: Array(#"{}[],:" xyp0-1.eE\u"#.utf8) + [0x00, 0x80, 0xC3]) { decodeBoth($0) }
     }
 
     /// Seeded random batches built from plain and unusual points agree both ways.
@@ -294,21 +280,7 @@ final class BatchFastPathTests: XCTestCase {
     /// replaced, dropped or doubled, decodes the same both ways.
     func testEveryHitTruncationAndOneByteEditAgrees() {
         let body = Array(#"{"x":1.5,"trace":false,"y":-2e1,"all":true,"pointer":"p","phase":"move"}"#.utf8)
-        let replacements = Array(#"{}[],:" xyatf0-1.eE\u"#.utf8) + [0x00, 0x80]
-        for n in 0...body.count { decodeHitBoth(Array(body[0..<n])) }
-        for i in body.indices {
-            for r in replacements {
-                var b = body
-                b[i] = r
-                decodeHitBoth(b)
-            }
-            var dropped = body
-            dropped.remove(at: i)
-            decodeHitBoth(dropped)
-            var doubled = body
-            doubled.insert(body[i], at: i)
-            decodeHitBoth(doubled)
-        }
+        forEachEdit(of: body, replacements: Array(#"{}[],:" xyatf0-1.eE\u"#.utf8) + [0x00, 0x80]) { decodeHitBoth($0) }
     }
 
     // MARK: - Encoding

@@ -71,15 +71,7 @@ final class JSONReaderKeyBytesTests: XCTestCase {
 
     func testEveryTruncationAndOneByteEditAgrees() {
         let body = Array(#"{"x":1,"pointer":"p","\u0070hase":{"a":[1,"\""]}, "é":null}"#.utf8)
-        let replacements = Array(#"{}[],:"\ xu0"#.utf8) + [0x00, 0x80, 0xC3]
-        for n in 0...body.count { assertAgree(Array(body[0..<n])) }
-        for i in body.indices {
-            for r in replacements {
-                var b = body
-                b[i] = r
-                assertAgree(b)
-            }
-        }
+        forEachEdit(of: body, replacements: Array(#"{}[],:"\ xu0"#.utf8) + [0x00, 0x80, 0xC3]) { assertAgree($0) }
     }
 
     /// A reader rewound to a checkpoint at an array element reads that

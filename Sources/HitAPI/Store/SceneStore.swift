@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// The scene sits behind one reference, so a snapshot copies (and a
 /// request passes it around) for the price of two retains, not one per
-/// array of the scene; `live` and `compiled` are read in place.
+/// array of the scene. `withCompiled` lends the compiled scene without a
+/// copy; reading `compiled` may copy its arrays' references (measured: two
+/// copies a single hit, before `withCompiled`).
 public struct SceneSnapshot: Sendable {
     public let id: String
     public let version: Int
