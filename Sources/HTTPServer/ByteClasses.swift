@@ -1,3 +1,5 @@
+import Glibc
+
 /// Character classes of RFC 9110 as branch-free bitmap tests.
 ///
 /// The masks are compile-time constants (a `static let` table would cost a
@@ -49,6 +51,13 @@ enum ByteClass {
         fieldValueEnd(UnsafeRawBufferPointer(bytes), from: 0, to: bytes.count) == bytes.count
     }
 
+    /// Whether a field may be sent as it is: a token for a name, a value
+    /// without CR, LF, NUL or other controls (a handler bug must not split
+    /// the response).
+    static func isSendable(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        !name.isEmpty && name.allSatisfy(isToken) && allFieldValue(value)
+    }
+
     /// Whether `byte` may appear in a request-target: visible ASCII.
     @inline(__always)
     static func isTarget(_ byte: UInt8) -> Bool {
@@ -91,6 +100,12 @@ func asciiEqualsLowercased<C: Collection>(_ bytes: C, _ lowercased: StaticString
         }
         return true
     }
+}
+
+/// Whether `bytes` are exactly `text`'s UTF-8.
+@inline(__always)
+func bytesEqual(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+    bytes.count == text.utf8CodeUnitCount && (bytes.isEmpty || memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0)
 }
 
 /// ASCII case-insensitive equality of two byte strings.

@@ -57,12 +57,6 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         received = lines
     }
 
-    /// Makes room for `capacity` fields in all.
-    public mutating func reserveCapacity(_ capacity: Int) {
-        materialize()
-        storage.reserveCapacity(capacity)
-    }
-
     /// The number of fields (a name repeated counts once per occurrence).
     public var count: Int {
         received.isEmpty ? storage.count : received.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
@@ -108,8 +102,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     public func first(_ name: String, is value: StaticString) -> Bool {
         var equal = false
         forEachField(named: name) { found in
-            equal = found.count == value.utf8CodeUnitCount
-                && (found.isEmpty || memcmp(found.baseAddress!, value.utf8Start, found.count) == 0)
+            equal = bytesEqual(found, value)
             return false
         }
         return equal
@@ -212,13 +205,10 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         storageSize = storage.reduce(0) { $0 + $1.size }
     }
 
-    /// Whether a field may be sent as it is: a token for a name, a value
-    /// without CR, LF, NUL or other controls (a handler bug must not split
-    /// the response).
+    /// Whether a field may be sent as it is (`ByteClass.isSendable`).
     private static func isValid(_ field: Field) -> Bool {
         var name = field.name, value = field.value
-        return name.withUTF8 { !$0.isEmpty && $0.allSatisfy(ByteClass.isToken) }
-            && value.withUTF8 { ByteClass.allFieldValue($0) }
+        return name.withUTF8 { name in value.withUTF8 { value in ByteClass.isSendable(name: name, value: value) } }
     }
 
     /// Splits checked field lines into names and values (OWS trimmed).

@@ -1,5 +1,3 @@
-import Glibc
-
 /// What a complete head means: the request's strings, and how its body is
 /// framed (RFC 9112 §6). Ambiguous framing is rejected, never guessed.
 extension HTTPRequestParser {
@@ -133,9 +131,7 @@ extension HTTPRequestParser {
     /// a literal string; nil for any other.
     static func knownMethod(_ bytes: ArraySlice<UInt8>) -> String? {
         bytes.withUnsafeBufferPointer { bytes in
-            func spelt(_ method: StaticString) -> Bool {
-                bytes.count == method.utf8CodeUnitCount && memcmp(bytes.baseAddress!, method.utf8Start, bytes.count) == 0
-            }
+            func spelt(_ method: StaticString) -> Bool { bytesEqual(bytes, method) }
             switch bytes.count {
             case 3: return spelt("GET") ? "GET" : spelt("PUT") ? "PUT" : nil
             case 4: return spelt("POST") ? "POST" : spelt("HEAD") ? "HEAD" : nil

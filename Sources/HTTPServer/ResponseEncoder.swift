@@ -23,10 +23,10 @@ enum ResponseEncoder {
         let status = (200...999).contains(response.status) ? response.status : 500
         let bodyAllowed = status != 204 && status != 304
         let sendBody = bodyAllowed && !framing.isHead
-        let keepLength = response.body.isEmpty && !sendBody && status != 204
+        let body = response.body
+        let keepLength = body.isEmpty && !sendBody && status != 204
         var handlerLength: String?
         var close = framing.close
-        let body = response.body
         let inlineBody = sendBody && body.count < OutboundBuffer.copyThreshold
 
         // At most: every field with ": " and CRLF, plus the status line,
@@ -112,7 +112,7 @@ enum ResponseEncoder {
         default:
             break
         }
-        guard checked || (!name.isEmpty && name.allSatisfy(ByteClass.isToken) && ByteClass.allFieldValue(value)) else { return }
+        guard checked || ByteClass.isSendable(name: name, value: value) else { return }
         w.put(name)
         w.put(": ")
         w.put(value)

@@ -90,11 +90,8 @@ public final class Application: Sendable {
     func json(_ status: Int, headers: HTTPHeaders = HTTPHeaders(), capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> HTTPResponse {
         var w = JSONWriter(capacity: capacity)
         body(&w)
-        var h = jsonHeaders
-        if !headers.isEmpty {
-            h = headers
-            h.add(contentsOf: jsonHeaders)
-        }
+        var h = headers
+        if h.isEmpty { h = jsonHeaders } else { h.add(contentsOf: jsonHeaders) }
         return HTTPResponse(status: status, headers: h, body: w.finish())
     }
 

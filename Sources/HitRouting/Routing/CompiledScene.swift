@@ -271,11 +271,11 @@ public struct CompiledScene: Sendable {
 
     /// Ids from the top-level layer down to layer `n`.
     public func path(to n: Int) -> [String] {
-        var out: [String] = []
-        var k = Int32(n)
-        while k >= 0 {
-            out.append(ids[Int(k)])
-            k = nodes[Int(k)].parent
+        var out = [ids[n]]
+        var k = n
+        while let parent = parent(of: k) {
+            out.append(ids[parent])
+            k = parent
         }
         return out.reversed()
     }
