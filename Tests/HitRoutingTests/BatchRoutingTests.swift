@@ -3,22 +3,22 @@ import XCTest
 @testable import HitRouting
 
 /// `CompiledScene.targets(at:into:)` must answer exactly as `target(at:)`
-/// point by point, pipelined or not, whatever the scene's shape.
+/// point by point, interleaved or not, whatever the scene's shape.
 final class BatchRoutingTests: XCTestCase {
-    /// Every point's answer from a batch, pipelined (`pipelineFrom: 0`)
-    /// in the grid's order or as given, unpipelined, and as the public call
+    /// Every point's answer from a batch, interleaved (`interleavedFrom: 0`)
+    /// in the grid's order or as given, one by one, and as the public call
     /// decides, against `target(at:)`.
     func assertBatchesMatchOneByOne(_ scene: CompiledScene, _ points: [Point], file: StaticString = #filePath, line: UInt = #line) {
         let expected = points.map { Int32(scene.target(at: $0) ?? -1) }
-        for (pipeline, gridOrder) in [(0, 0), (0, Int.max), (Int.max, 0)] {
+        for (interleaved, gridOrder) in [(0, 0), (0, Int.max), (Int.max, 0)] {
             var answers = [Int32](repeating: -7, count: points.count + 3)
             points.withUnsafeBufferPointer { points in
                 answers.withUnsafeMutableBufferPointer {
-                    scene.targets(at: points, into: $0, pipelineFrom: pipeline, gridOrderFrom: gridOrder)
+                    scene.targets(at: points, into: $0, interleavedFrom: interleaved, gridOrderFrom: gridOrder)
                 }
             }
             if let i = points.indices.first(where: { answers[$0] != expected[$0] }) {
-                XCTFail("pipelineFrom \(pipeline), gridOrderFrom \(gridOrder): point \(i) of \(points.count), \(points[i]): \(answers[i]), one by one \(expected[i])",
+                XCTFail("interleavedFrom \(interleaved), gridOrderFrom \(gridOrder): point \(i) of \(points.count), \(points[i]): \(answers[i]), one by one \(expected[i])",
                         file: file, line: line)
             }
             XCTAssertEqual(Array(answers.suffix(3)), [-7, -7, -7], "slots past the points are left alone", file: file, line: line)

@@ -6,30 +6,30 @@ extension CompiledScene {
     ///
     /// The answers are exactly those of `target(at:)`; only the memory
     /// traffic differs. In a big scene each point waits on a chain of cache
-    /// misses (its grid cell, the cell's entries, its candidates' covers,
-    /// nodes and vertices), each link needing the one before. Here
-    /// the points go in groups through a software pipeline: while one group
-    /// is routed, the groups behind it have their next link requested, so
-    /// that the misses of many points overlap instead of queueing. Scenes
-    /// small enough to stay in cache are routed point by point, where the
-    /// requests would only add work. Batches of many points, in any scene
-    /// with a root grid, go in the grid's order (`GridOrder`).
+    /// misses (its grid cell's entries, its candidates' covers, nodes and
+    /// vertices), each link needing the one before. Here many points are
+    /// routed at once (`InterleavedWalks`): each requests its next link and
+    /// gives way to the others while it comes, so that the misses of many
+    /// points overlap instead of queueing. Scenes small enough to stay in
+    /// cache are routed point by point, where the requests would only add
+    /// work. Batches of many points, in any scene with a root grid, go in
+    /// the grid's order (`GridOrder`).
     ///
     /// - Parameters:
     ///   - points: scene coordinates, y-down.
     ///   - answers: at least `points.count` slots.
-    /// - Complexity: that of `target(at:)` per point, plus O(1) per point
-    ///   for the requests.
+    /// - Complexity: that of `target(at:)` per point, plus O(1) per step
+    ///   of a walk for the requests.
     public func targets(at points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>) {
-        targets(at: points, into: answers, pipelineFrom: PrefetchPipeline.minimumSiblings)
+        targets(at: points, into: answers, interleavedFrom: InterleavedWalks.minimumSiblings)
     }
 
-    /// `targets(at:into:)`, pipelined when the root grid holds at least
+    /// `targets(at:into:)`, interleaved when the root grid holds at least
     /// `minimumSiblings` siblings, and in the grid's order from
     /// `minimumPoints` points (by default as `GridOrder` says). Tests pass
     /// 0 to force either and `Int.max` to refuse it.
     func targets(at points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>,
-                 pipelineFrom minimumSiblings: Int, gridOrderFrom minimumPoints: Int? = nil) {
+                 interleavedFrom minimumSiblings: Int, gridOrderFrom minimumPoints: Int? = nil) {
         precondition(answers.count >= points.count, "one answer slot per point")
         withTables { tables in
             func oneByOne(_ points: UnsafeBufferPointer<Point>, _ answers: UnsafeMutableBufferPointer<Int32>) {
@@ -37,38 +37,16 @@ extension CompiledScene {
                 for (i, p) in points.enumerated() { answers[i] = tables.target(at: p, rootIndex: rootIndex, &walk) }
             }
             guard rootIndex >= 0, let grid = tables.indexes[Int(rootIndex)].gridView else { return oneByOne(points, answers) }
-            let usePipeline = roots.count >= minimumSiblings
+            let interleaved = roots.count >= minimumSiblings
             func route(_ points: UnsafeBufferPointer<Point>, _ answers: UnsafeMutableBufferPointer<Int32>) {
-                if usePipeline { pipelined(tables, grid, points, answers) } else { oneByOne(points, answers) }
+                guard interleaved else { return oneByOne(points, answers) }
+                var walks = InterleavedWalks(tables: tables, grid: grid)
+                walks.route(points, into: answers)
             }
             if points.count >= minimumPoints ?? GridOrder.minimumPoints(grid) {
                 GridOrder.apply(grid, points, answers, route: route)
             } else {
                 route(points, answers)
-            }
-        }
-    }
-
-    /// Routes `points` through `PrefetchPipeline`.
-    private func pipelined(_ tables: Tables, _ grid: SiblingGrid.View,
-                           _ points: UnsafeBufferPointer<Point>, _ answers: UnsafeMutableBufferPointer<Int32>) {
-        let size = PrefetchPipeline.groupSize, stages = PrefetchPipeline.stages
-        let slotSize = size * PrefetchPipeline.slotsPerPoint
-        let groups = (points.count + size - 1) / size
-        func range(_ g: Int) -> Range<Int> { g * size..<min(g * size + size, points.count) }
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: slotSize * (stages + 1)) { memory in
-            let pipeline = PrefetchPipeline(tables: tables, grid: grid)
-            var walk = Walk(tracing: false, wantsLocal: false)
-            // Group g gets stage s at step g + s and is routed at step g + stages;
-            // it keeps slot g % (stages + 1) of `memory` meanwhile.
-            for step in 0..<groups + stages {
-                for s in 0..<stages where 0 <= step - s && step - s < groups {
-                    let g = step - s
-                    let slot = memory.baseAddress.unsafelyUnwrapped + slotSize * (g % (stages + 1))
-                    pipeline.run(stage: s, UnsafeBufferPointer(rebasing: points[range(g)]), slot)
-                }
-                guard step >= stages else { continue }
-                for i in range(step - stages) { answers[i] = tables.target(at: points[i], rootIndex: rootIndex, &walk) }
             }
         }
     }
@@ -96,109 +74,136 @@ extension Tables {
     }
 }
 
-/// The memory requests of `CompiledScene.targets(at:into:)`, in the order
-/// routing a point through the root grid reads it. Each stage reads only
-/// what the stage before requested (one pipeline step earlier) and requests
-/// the next link. A hint only: answers never depend on it.
+/// Many points routed through the root grid at once, each by a small
+/// state machine that stops before every read likely to miss the cache:
+/// it requests the memory, and the other walks take a step while it comes.
+/// In a big scene one point's routing is a chain of misses (its cell's
+/// bounds, the cell's entries, each candidate's cover, node and vertices),
+/// each needing the one before; interleaved, the misses of many points
+/// overlap instead of queueing, and no work is done twice.
 ///
-/// Measured with `hitroute-inproc --side-by-side` on `hitroute-bench
-/// generate N` scenes (see Benchmarks/README.md): about half the time per
-/// point at 10⁵ and 2.5·10⁵ layers. At 10³–10⁴ layers, whose routing
-/// data (about 1 KB per polygon layer) stay in cache, the requests only
-/// added work while this was tuned, hence `minimumSiblings`.
+/// A walk takes exactly the steps of `Tables.target(at:rootIndex:_:)`
+/// through a root grid: the same siblings (`SiblingGrid.View.Cursor`),
+/// the same cover verdicts, the same visits; only their order in time
+/// differs. A hint only: answers never depend on the requests.
 ///
 /// The requests go to the second-level cache (`hitroute_prefetch_l2`):
 /// requests into the first level stalled the thread once its few miss
-/// buffers were full, and took 15–20% longer. They cost memory bandwidth,
-/// so only lines about to be read are requested: a node only when its
-/// cover leaves the point open, and none past a cover that settles it.
-/// Tuned with `Benchmarks/inproc-ab.py` at 2.5·10⁵ layers: groups of 8
-/// (4 to 16 measured alike, 32 slower), 2 candidates (1 or 3 slower).
-private struct PrefetchPipeline {
-    /// Points per group.
-    static let groupSize = 8
-    static let stages = 5
-    /// Siblings per point whose memory is requested (front to back).
-    static let candidates = 2
-    /// Slots per point: its cell, and its steps or its candidates.
-    static let slotsPerPoint = 1 + candidates
-    /// Root siblings below which the pipeline is not used.
+/// buffers were full.
+private struct InterleavedWalks {
+    /// Walks in flight.
+    static let width = 16
+    /// Root siblings below which the walks are not interleaved: smaller
+    /// scenes stay in cache, where the steps would only add work.
     static let minimumSiblings = 32_768
+
+    /// What a walk does at its next step.
+    enum Stage {
+        /// Find the next candidate (entries requested), request its cover.
+        case entries
+        /// Read the candidate's cover (requested): settled, or request the node.
+        case cover
+        /// Read the node (requested), request its vertices.
+        case node
+        /// Visit the candidate.
+        case visit
+    }
+
+    struct Walker {
+        /// The point's place in the batch; -1 for an idle walker.
+        var place: Int
+        var p: Point
+        var cursor: SiblingGrid.View.Cursor
+        var layer: Int32
+        var stage: Stage
+    }
 
     let tables: Tables
     let grid: SiblingGrid.View
+    var walk = Walk(tracing: false, wantsLocal: false)
+    /// `CompiledScene.Node`'s, read once (each is a lazy global).
+    let coverBytes = CompiledScene.Node.coverBytes, hotBytes = CompiledScene.Node.hotBytes
 
-    /// Runs `stage` for one group of points. `slot` (`slotsPerPoint` per
-    /// point) carries from stage to stage each point's cell, then its steps
-    /// in the cell, then its first `candidates` siblings' layers (-1 past
-    /// the last).
-    func run(stage: Int, _ points: UnsafeBufferPointer<Point>, _ slot: UnsafeMutablePointer<Int32>) {
-        let count = points.count, cells = slot
-        @inline(__always) func found(_ c: Int) -> UnsafeMutablePointer<Int32> { slot + count * (1 + c) }
-        switch stage {
-        case 0:  // The cell's bounds.
-            for (k, p) in points.enumerated() {
-                guard let spot = grid.locate(p) else {
-                    cells[k] = -1
-                    continue
-                }
-                cells[k] = Int32(spot.cell)
-                found(0)[k] = Int32(spot.sx) | Int32(spot.sy) << 8
-                request(grid.cellStart, spot.cell)
+    init(tables: Tables, grid: SiblingGrid.View) {
+        self.tables = tables
+        self.grid = grid
+    }
+
+    /// `answers[i]` becomes `points[i]`'s target, or -1.
+    mutating func route(_ points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>) {
+        let idle = Walker(place: -1, p: .zero, cursor: .init(grid, .zero, at: nil), layer: -1, stage: .entries)
+        withUnsafeTemporaryAllocation(of: Walker.self, capacity: Self.width) { walkers in
+            walkers.initialize(repeating: idle)
+            var next = 0, active = 0
+            func start(_ k: Int) {
+                let p = points[next], cursor = SiblingGrid.View.Cursor(grid, p, at: grid.locate(p))
+                request(grid.entries, cursor.nextEntry)
+                walkers[k] = Walker(place: next, p: p, cursor: cursor, layer: -1, stage: .entries)
+                next += 1
             }
-        case 1:  // The cell's first entries.
-            for k in 0..<count where cells[k] >= 0 {
-                request(grid.entries, Int(grid.cellStart[Int(cells[k])]))
+            while active < Self.width && next < points.count {
+                start(active)
+                active += 1
             }
-        case 2:  // The first entries holding the point: their siblings' covers (at the start of their nodes).
-            for k in 0..<count {
-                let cell = Int(cells[k]), steps = found(0)[k]
-                var c = 0
-                if cell >= 0 {
-                    let sx = UInt8(steps & 255), sy = UInt8(steps >> 8)
-                    var i = Int(grid.cellStart[cell])
-                    let end = Int(grid.cellStart[cell + 1])
-                    while c < Self.candidates {
-                        i = grid.firstEntry(from: i, to: end, sx, sy)
-                        guard i < end else { break }
-                        let n = Int(grid.entries[i].layer)
-                        found(c)[k] = Int32(n)
-                        requestLines(tables.nodes.baseAddress.unsafelyUnwrapped + n, bytes: CompiledScene.Node.coverBytes)
-                        c += 1
-                        i += 1
+            while active > 0 {
+                for k in 0..<Self.width where walkers[k].place >= 0 {
+                    guard let answer = step(&walkers[k]) else { continue }
+                    answers[walkers[k].place] = answer
+                    if next < points.count {
+                        start(k)
+                    } else {
+                        walkers[k].place = -1
+                        active -= 1
                     }
-                }
-                for c in c..<Self.candidates { found(c)[k] = -1 }
-            }
-        case 3:  // The rest of the nodes the covers leave open, up to one that certainly holds the point.
-            for (k, p) in points.enumerated() {
-                var open = 0
-                for c in 0..<Self.candidates {
-                    let n = Int(found(c)[k])
-                    guard n >= 0 else { break }
-                    let cover = tables.nodes[n].cover, bit = cover.bit(p)
-                    guard cover.maybe & bit != 0 else { continue }
-                    guard cover.filled & bit == 0 else { break }
-                    found(open)[k] = Int32(n)
-                    open += 1
-                    let coverBytes = CompiledScene.Node.coverBytes  // requested in stage 2
-                    requestLines(UnsafeRawPointer(tables.nodes.baseAddress.unsafelyUnwrapped + n) + coverBytes,
-                                 bytes: CompiledScene.Node.hotBytes - coverBytes)
-                }
-                for c in open..<Self.candidates { found(c)[k] = -1 }
-            }
-        default:  // Their vertices.
-            for c in 0..<Self.candidates {
-                for k in 0..<count where found(c)[k] >= 0 {
-                    guard let polygon = tables.nodes[Int(found(c)[k])].plainPolygon else { continue }
-                    requestLines(polygon.baseAddress.unsafelyUnwrapped, bytes: polygon.count * MemoryLayout<Point>.stride)
                 }
             }
         }
     }
 
-    /// Requests the line of `array[i]`, into the second-level cache: the
-    /// pipeline keeps some hundred lines in flight.
+    /// One step of a walk; its answer when it is done.
+    private mutating func step(_ w: inout Walker) -> Int32? {
+        switch w.stage {
+        case .entries:
+            return advance(&w)
+        case .cover:
+            switch tables.coverVerdict(w.layer, w.p) {
+            case .miss:
+                return advance(&w)
+            case .hit:
+                return w.layer
+            case .open:
+                requestLines(UnsafeRawPointer(node(w.layer)) + coverBytes, bytes: hotBytes - coverBytes)  // the cover's lines came with it
+                w.stage = .node
+                return nil
+            }
+        case .node:
+            if let polygon = node(w.layer).pointee.plainPolygon {
+                requestLines(polygon.baseAddress.unsafelyUnwrapped, bytes: polygon.count * MemoryLayout<Point>.stride)
+            }
+            w.stage = .visit
+            return nil
+        case .visit:
+            if tables.visit(w.layer, w.p, &walk) { return walk.target.unsafelyUnwrapped }
+            return advance(&w)
+        }
+    }
+
+    /// Moves a walk to its next candidate and requests its cover; -1 when
+    /// there is none.
+    private func advance(_ w: inout Walker) -> Int32? {
+        let nodes = tables.nodes
+        let layer = w.cursor.next(grid, w.p, siblings: tables.roots, rank: { nodes[Int($0)].rank })
+        guard layer >= 0 else { return -1 }
+        w.layer = layer
+        requestLines(node(layer), bytes: coverBytes)
+        w.stage = .cover
+        return nil
+    }
+
+    @inline(__always)
+    private func node(_ n: Int32) -> UnsafePointer<CompiledScene.Node> { tables.nodes.baseAddress.unsafelyUnwrapped + Int(n) }
+
+    /// Requests the line of `array[i]`, into the second-level cache.
     @inline(__always)
     private func request<T>(_ array: UnsafeBufferPointer<T>, _ i: Int) {
         hitroute_prefetch_l2(array.baseAddress.unsafelyUnwrapped + i)

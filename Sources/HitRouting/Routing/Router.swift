@@ -108,6 +108,12 @@ struct Walk {
     }
 }
 
+/// What a layer's cover says of a point: outside the region, certainly
+/// inside it (a hit), or left open to a visit.
+enum CoverVerdict {
+    case miss, hit, open
+}
+
 /// Borrowed views of a `CompiledScene`'s routing arrays, valid inside
 /// `CompiledScene.withTables`; the visiting methods read through them.
 struct Tables {
@@ -178,15 +184,26 @@ struct Tables {
     /// first: outside its region, or certainly inside (a hit, as the visit
     /// would find). True when it holds the target.
     func visitIndexed(_ n: Int32, _ p: Point, _ walk: inout Walk) -> Bool {
-        let cover = nodes.baseAddress.unsafelyUnwrapped[Int(n)].cover
-        let bit = cover.bit(p)
-        guard cover.maybe & bit != 0 else { return false }
-        guard cover.filled & bit == 0 else {
+        switch coverVerdict(n, p) {
+        case .miss:
+            return false
+        case .hit:
             walk.target = n
             if walk.wantsLocal { walk.local = nodes[Int(n)].toLocal.apply(p) }
             return true
+        case .open:
+            return visit(n, p, &walk)
         }
-        return visit(n, p, &walk)
+    }
+
+    /// What layer `n`'s cover says of `p` (its parent's coordinates),
+    /// reading nothing else of the layer.
+    @inline(__always)
+    func coverVerdict(_ n: Int32, _ p: Point) -> CoverVerdict {
+        let cover = nodes.baseAddress.unsafelyUnwrapped[Int(n)].cover
+        let bit = cover.bit(p)
+        guard cover.maybe & bit != 0 else { return .miss }
+        return cover.filled & bit != 0 ? .hit : .open
     }
 
     /// Visits the subtree at `n` with `pParent` in its parent's coordinates;

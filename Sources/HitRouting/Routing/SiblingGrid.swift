@@ -198,53 +198,98 @@ struct SiblingGrid: Sendable {
         ///   - rank: a layer's rank; asked only while some siblings are
         ///     `loose`, to merge them with the cell's entries.
         /// - Returns: whether `body` returned true.
+        @inline(__always)
         func first(containing p: Point, siblings: UnsafeBufferPointer<Int32>, rank: (Int32) -> Int32,
                    where body: (Int32) -> Bool) -> Bool {
-            var i = 0, end = 0
-            var sx: UInt8 = 0, sy: UInt8 = 0
-            if let spot = locate(p) {
-                i = Int(cellStart[spot.cell])
-                end = Int(cellStart[spot.cell + 1])
+            var cursor = Cursor(self, p, at: locate(p))
+            while true {
+                let layer = cursor.next(self, p, siblings: siblings, rank: rank)
+                if layer < 0 { return false }
+                if body(layer) { return true }
+            }
+        }
+
+        /// The siblings whose boxes might contain one point, front to
+        /// back, one at a time: the entries of the point's cell merged with
+        /// the `loose` siblings that hold it. `first(containing:)` takes
+        /// them in one go; a batch keeps many cursors and takes a step of
+        /// each in turn (`CompiledScene.targets(at:into:)`).
+        struct Cursor {
+            /// The next entry of the cell to look at, and the cell's end.
+            private var i: Int
+            private let end: Int
+            /// The point's steps in its cell.
+            private let sx: UInt8
+            private let sy: UInt8
+            /// With loose siblings, once started: the next entry's layer
+            /// and rank (`Int32.max` past the last), the next loose rank
+            /// holding the point (`Int32.max` past the last), and the next
+            /// loose rank to check.
+            private var entry: Int32 = -1
+            private var entryRank: Int32 = -1
+            private var looseRank: Int32 = -1
+            private var j = 0
+
+            /// At the start of the cell `spot` (`grid.locate(p)`): reads
+            /// the cell's bounds. Without a cell, only loose siblings can
+            /// hold the point.
+            @inline(__always)
+            init(_ grid: View, _ p: Point, at spot: (cell: Int, sx: UInt8, sy: UInt8)?) {
+                guard let spot else {
+                    (i, end, sx, sy) = (0, 0, 0, 0)
+                    return
+                }
+                i = Int(grid.cellStart[spot.cell])
+                end = Int(grid.cellStart[spot.cell &+ 1])
                 sx = spot.sx
                 sy = spot.sy
             }
+
+            /// Where the next entry of the cell is read from (for a memory request).
+            var nextEntry: Int { i }
+
+            /// The next sibling's layer, or -1 when there is none. `p`,
+            /// `siblings` and `rank` as for `first(containing:)`, the same
+            /// at every step.
+            @inline(__always)
+            mutating func next(_ grid: View, _ p: Point, siblings: UnsafeBufferPointer<Int32>, rank: (Int32) -> Int32) -> Int32 {
+                guard !grid.loose.isEmpty else { return nextInCell(grid) }
+                // Merge the cell's entries and the loose ranks, both ascending.
+                if entryRank < 0 {
+                    entry = nextInCell(grid)
+                    entryRank = entry < 0 ? .max : rank(entry)
+                    looseRank = nextLoose(grid, p)
+                }
+                if entryRank == .max && looseRank == .max { return -1 }
+                if entryRank < looseRank {
+                    let layer = entry
+                    entry = nextInCell(grid)
+                    entryRank = entry < 0 ? .max : rank(entry)
+                    return layer
+                }
+                let layer = siblings[Int(looseRank)]
+                looseRank = nextLoose(grid, p)
+                return layer
+            }
+
             /// The next entry's layer, or -1.
-            func nextInCell() -> Int32 {
-                i = firstEntry(from: i, to: end, sx, sy)
+            @inline(__always)
+            private mutating func nextInCell(_ grid: View) -> Int32 {
+                i = grid.firstEntry(from: i, to: end, sx, sy)
                 guard i < end else { return -1 }
                 i &+= 1
-                return entries[i &- 1].layer
+                return grid.entries[i &- 1].layer
             }
-            guard !loose.isEmpty else {
-                while true {
-                    let layer = nextInCell()
-                    if layer < 0 { return false }
-                    if body(layer) { return true }
-                }
-            }
-            // Merge the cell's entries and the loose ranks, both ascending.
-            var j = 0
-            func nextLoose() -> Int32 {
-                while j < loose.count {
-                    let rank = loose[j]
+
+            /// The next loose rank whose box holds `p`, or `Int32.max`.
+            private mutating func nextLoose(_ grid: View, _ p: Point) -> Int32 {
+                while j < grid.loose.count {
+                    let rank = grid.loose[j]
                     j &+= 1
-                    if boxes[Int(rank)].contains(p) { return rank }
+                    if grid.boxes[Int(rank)].contains(p) { return rank }
                 }
                 return .max
             }
-            var a = nextInCell(), b = nextLoose()
-            var aRank = a < 0 ? Int32.max : rank(a)
-            while aRank != .max || b != .max {
-                if aRank < b {
-                    if body(a) { return true }
-                    a = nextInCell()
-                    aRank = a < 0 ? .max : rank(a)
-                } else {
-                    if body(siblings[Int(b)]) { return true }
-                    b = nextLoose()
-                }
-            }
-            return false
         }
     }
 
