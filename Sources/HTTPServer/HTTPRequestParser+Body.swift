@@ -122,14 +122,16 @@ extension HTTPRequestParser {
 
     /// Makes room for `take` more body bytes out of `remaining` announced
     /// ones (the rest of the body, or of the chunk). Grows by doubling until
-    /// a doubling would reach half the announced total, then to that total
-    /// exactly: a big upload ends in one buffer of its own size (no
-    /// doubling's overshoot), a client that only announces a size gets no
-    /// memory for it, and many small chunks cost amortised O(1) each.
+    /// it holds a sixteenth of the announced total, then to that total
+    /// exactly: a big upload fills one buffer of its own size after copying
+    /// at most a quarter of itself on the way (a fresh buffer also costs a
+    /// page fault per 4 KiB written), a client gets room for at most
+    /// sixteen times what it sent (or the first MiB, see `Framing`), and
+    /// many small chunks cost amortised O(1) each.
     private mutating func growBody(toAppend take: Int, of remaining: Int) {
         guard body.count + take > body.capacity else { return }
         let total = body.count + remaining
         let doubled = max(body.count + take, 2 * body.capacity)
-        body.reserveCapacity(doubled >= total / 2 && total >= doubled / 2 ? total : doubled)
+        body.reserveCapacity((body.count + take) * 16 >= total && total >= doubled / 2 ? total : doubled)
     }
 }

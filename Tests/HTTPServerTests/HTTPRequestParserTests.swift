@@ -192,4 +192,38 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertEqual(parser.phase, .idle)
         XCTAssertTrue(parser.isIdle)
     }
+
+    /// The body's buffer grows with what arrives: never more than sixteen
+    /// times the bytes received, or the first MiB (a client that only
+    /// announces a size gets little), and a big body ends in one buffer of
+    /// its own size (give or take the allocator's rounding).
+    func testBodyBufferGrowsWithWhatArrives() {
+        let total = 77_000_000, slack = 4096
+        var limits = HTTPLimits()
+        limits.maxBodyBytes = total
+        var parser = HTTPRequestParser(limits: limits)
+        let head = Array("PUT /s HTTP/1.1\r\nHost: h\r\nContent-Length: \(total)\r\n\r\n")
+        XCTAssertEqual(parser.parse(head[...]).1, .head(expectsContinue: false))
+        let piece = [UInt8](repeating: 0x61, count: 65_536)
+        var received = 0
+        var capacities: [Int] = []
+        while received < total {
+            let chunk = piece[..<min(piece.count, total - received)]
+            received += chunk.count
+            let (used, event) = parser.parse(chunk)
+            XCTAssertEqual(used, chunk.count)
+            if received < total {
+                XCTAssertEqual(event, .needMoreData)
+                XCTAssertLessThanOrEqual(parser.body.capacity, max(16 * received, (1 << 20) + slack), "after \(received) bytes")
+                if capacities.last != parser.body.capacity { capacities.append(parser.body.capacity) }
+            } else {
+                guard case .request(let request, _) = event else { return XCTFail("\(event)") }
+                XCTAssertEqual(request.body.count, total)
+                XCTAssertEqual(request.body.capacity, total, accuracy: slack, "one buffer of the body's own size")
+            }
+        }
+        XCTAssertEqual(capacities.last ?? 0, total, accuracy: slack, "the last growth goes to the announced total")
+        // Buffers copied on the way hold a quarter of the body at most.
+        XCTAssertLessThanOrEqual(capacities.dropLast().reduce(0, +), total / 4)
+    }
 }
