@@ -170,6 +170,10 @@ extension SceneDecoding {
                 while try d.reader.nextElement() { try d.reader.skipValue() }
                 return nil
             }
+            if let (x, y) = d.reader.readPlainPair() {
+                scratchPoints.append(Point(x, y))
+                continue
+            }
             d.push(scratchPoints.count)
             if let p = try d.point() { scratchPoints.append(p) } else { valid = false; scratchPoints.append(.zero) }
             d.pop()
