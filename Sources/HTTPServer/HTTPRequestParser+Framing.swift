@@ -122,6 +122,7 @@ extension HTTPRequestParser {
         guard var request = pending.take() else { preconditionFailure("no pending request") }
         request.body = body
         body = []
+        prefaulted = 0
         let keepAlive = self.keepAlive
         reset()
         return .request(request, keepAlive: keepAlive)

@@ -105,6 +105,8 @@ struct HTTPRequestParser {
     var pending: HTTPRequest?
     var keepAlive = true
     var body: [UInt8] = []
+    /// How much of `body`'s buffer is known to be backed by memory (see `prefaultAhead`).
+    var prefaulted = 0
     var chunkLineStart = 0
     var chunkSizeValue = 0
     var chunkDigits = 0
@@ -112,6 +114,10 @@ struct HTTPRequestParser {
     init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
     }
+
+    /// How far ahead of the bytes received a big body's buffer is backed
+    /// by memory at once (`prefaultAhead`), and the smallest buffer so treated.
+    static let prefaultStride = 2 << 20
 
     /// Whether no byte of a next request has been seen.
     var isIdle: Bool { consumed == 0 && state == .requestStart }

@@ -226,4 +226,29 @@ final class HTTPRequestParserTests: XCTestCase {
         // Buffers copied on the way hold a quarter of the body at most.
         XCTAssertLessThanOrEqual(capacities.dropLast().reduce(0, +), total / 4)
     }
+
+    /// A big body's buffer is backed ahead of the bytes (`prefaultAhead`):
+    /// what arrives is kept byte for byte, however it is split.
+    func testBigBodiesKeepTheirBytes() {
+        let total = 5_000_000
+        var limits = HTTPLimits()
+        limits.maxBodyBytes = total
+        let data = (0..<total).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
+        for pieceSize in [65_536, 1_000_003] {
+            var parser = HTTPRequestParser(limits: limits)
+            let head = Array("PUT /s HTTP/1.1\r\nHost: h\r\nContent-Length: \(total)\r\n\r\n")
+            XCTAssertEqual(parser.parse(head[...]).1, .head(expectsContinue: false))
+            var start = 0
+            var last: Event = .needMoreData
+            while start < total {
+                let piece = data[start..<min(total, start + pieceSize)]
+                let (used, event) = parser.parse(piece)
+                XCTAssertEqual(used, piece.count)
+                start += piece.count
+                last = event
+            }
+            guard case .request(let request, _) = last else { return XCTFail("\(last)") }
+            XCTAssertTrue(request.body == data, "pieces of \(pieceSize)")
+        }
+    }
 }
