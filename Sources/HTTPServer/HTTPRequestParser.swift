@@ -117,7 +117,7 @@ struct HTTPRequestParser {
 
     /// How far ahead of the bytes received a big body's buffer is backed
     /// by memory at once (`prefaultAhead`), and the smallest buffer so treated.
-    static let prefaultStride = 2 << 20
+    static let prefaultStride = 256 << 10
 
     /// Whether no byte of a next request has been seen.
     var isIdle: Bool { consumed == 0 && state == .requestStart }
