@@ -221,10 +221,11 @@ struct SiblingGrid: Sendable {
             /// The point's steps in its cell.
             private let sx: UInt8
             private let sy: UInt8
-            /// With loose siblings, once started: the next entry's layer
-            /// and rank (`Int32.max` past the last), the next loose rank
-            /// holding the point (`Int32.max` past the last), and the next
-            /// loose rank to check.
+            /// With loose siblings: the next entry's layer (-1 past the
+            /// last) and rank (`Int32.max` past the last, -1 before the
+            /// first step), the next loose rank holding the point
+            /// (`Int32.max` past the last), and where the next loose rank
+            /// to check is.
             private var entry: Int32 = -1
             private var entryRank: Int32 = -1
             private var looseRank: Int32 = -1
