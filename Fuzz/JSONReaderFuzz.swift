@@ -9,7 +9,8 @@
 //  2. an accepted document with finite numbers re-encodes to JSON that
 //     parses to an equal value and re-encodes to identical bytes;
 //  3. a decoder-style walk that mixes peek/read…/begin…/next… with
-//     skipValue (chosen by offset) agrees with both on verdict and offset;
+//     skipValue and readPlainPair (chosen by offset) agrees with both on
+//     verdict and offset, and a plain pair reads as the general path does;
 //  4. merge-patching the value into itself and looking for non-finite
 //     numbers do not crash.
 
@@ -78,6 +79,20 @@ func walkMixed(_ r: inout JSONReader) throws(JSONSyntaxError) {
         try r.beginObject()
         while try r.nextKey() != nil { try walkMixed(&r) }
     case .array:
+        if r.offset % 3 == 1 {
+            let start = r.checkpoint
+            if let pair = r.readPlainPair() {
+                // The general path reads the same numbers and ends there too.
+                let end = r.offset
+                r.rewind(to: start)
+                try r.beginArray()
+                var values: [UInt64] = []
+                while try r.nextElement() { values.append(try r.readNumber().bitPattern) }
+                precondition(values == [pair.0.bitPattern, pair.1.bitPattern], "plain pair \(pair), general path \(values)")
+                precondition(r.offset == end, "plain pair ended at \(end), general path at \(r.offset)")
+                return
+            }
+        }
         try r.beginArray()
         while try r.nextElement() { try walkMixed(&r) }
     case .string: _ = try r.readString()
