@@ -2,8 +2,9 @@
 # User-space instructions the server spends on one single hit, counted by
 # callgrind (valgrind, from Debian): repeatable to about 2% (the requests
 # each epoll wake gathers vary) where timings on this shared machine move
-# by 20%, so it tells a change's effect on the request path apart from noise. The count is of hitroute's own code and its
-# libraries (not the kernel's TCP, which is the larger part of a request).
+# by 20%, so it tells a change's effect on the request path apart from
+# noise. The count is of hitroute's own code and its libraries (not the
+# kernel's TCP, which is the larger part of a request).
 #
 #   bash Benchmarks/instructions-per-hit.sh [HITROUTE_BINARY [CONNECTIONS]]
 #

@@ -172,14 +172,14 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
             return
         }
         for i in storage.indices {
-            let more = withUTF8(storage[i].name) { name in withUTF8(storage[i].value) { value in body(name, value) } }
+            let more = Self.withUTF8(storage[i].name) { name in Self.withUTF8(storage[i].value) { value in body(name, value) } }
             if !more { return }
         }
     }
 
     /// `forEachField` over the fields named `name` (case-insensitive), with their values.
     private func forEachField(named name: String, _ body: (_ value: UnsafeBufferPointer<UInt8>) -> Bool) {
-        withUTF8(name) { wanted in
+        Self.withUTF8(name) { wanted in
             forEachField { name, value in
                 asciiCaseInsensitiveEquals(name, wanted) ? body(value) : true
             }
@@ -207,8 +207,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     /// Whether a field may be sent as it is (`ByteClass.isSendable`).
     private static func isValid(_ field: Field) -> Bool {
-        var name = field.name, value = field.value
-        return name.withUTF8 { name in value.withUTF8 { value in ByteClass.isSendable(name: name, value: value) } }
+        withUTF8(field.name) { name in withUTF8(field.value) { value in ByteClass.isSendable(name: name, value: value) } }
     }
 
     /// Splits checked field lines into names and values (OWS trimmed).
@@ -235,7 +234,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     }
 
     /// `body` over the UTF-8 of `text`, without copying a native string.
-    private func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    private static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = text
         return copy.withUTF8(body)

@@ -10,9 +10,7 @@ extension HTTPRequestParser {
             switch state {
             case .body(let remaining):
                 let take = min(remaining, n - i)
-                growBody(toAppend: take, of: remaining)
-                prefaultAhead(of: take)
-                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[i..<(i + take)]))
+                appendBody(UnsafeRawBufferPointer(rebasing: input[i..<(i + take)]), of: remaining)
                 i += take
                 if remaining == take {
                     consumed = base + i
@@ -82,9 +80,7 @@ extension HTTPRequestParser {
 
             case .chunkData(let remaining):
                 let take = min(remaining, n - i)
-                growBody(toAppend: take, of: remaining)
-                prefaultAhead(of: take)
-                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[i..<(i + take)]))
+                appendBody(UnsafeRawBufferPointer(rebasing: input[i..<(i + take)]), of: remaining)
                 i += take
                 state = remaining == take ? .chunkDataCR : .chunkData(remaining: remaining - take)
 
@@ -120,6 +116,14 @@ extension HTTPRequestParser {
         }
         consumed = base + n
         return (n, .needMoreData)
+    }
+
+    /// Appends body bytes, the first of `remaining` announced ones (the
+    /// rest of the body, or of the chunk).
+    private mutating func appendBody(_ bytes: UnsafeRawBufferPointer, of remaining: Int) {
+        growBody(toAppend: bytes.count, of: remaining)
+        prefaultAhead(of: bytes.count)
+        body.append(contentsOf: bytes)
     }
 
     /// Makes room for `take` more body bytes out of `remaining` announced

@@ -74,14 +74,14 @@ public struct JSONWriter: ~Copyable {
     @inlinable @inline(__always)
     mutating func append(_ byte: UInt8) {
         reserve(1).pointee = byte
-        written &+= 1
+        advance(1)
     }
 
     @inlinable @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         reserve(bytes.count).update(from: source, count: bytes.count)
-        written &+= bytes.count
+        advance(bytes.count)
     }
 
     @inlinable @inline(__always)

@@ -44,7 +44,7 @@ enum HitResponseEncoder {
         if path {
             w.field("path")
             w.beginArray()
-            writePath(to: target, scene: scene, to: &w)
+            scene.forEachLayer(onPathTo: target) { w.string(scene.ids[$0]) }
             w.endArray()
         }
         if let (action, layer) = scene.action(for: target) {
@@ -58,14 +58,6 @@ enum HitResponseEncoder {
             w.field("local")
             if let local = result.local { SceneEncoder.writeXY(local, to: &w) } else { w.null() }
         }
-    }
-
-    /// The ids from the top-level layer down to layer `n`, as array
-    /// elements, recursing up the ancestors (as deep as layers nest:
-    /// `--max-depth`, at most 1,024).
-    private static func writePath(to n: Int, scene: CompiledScene, to w: inout JSONWriter) {
-        if let parent = scene.parent(of: n) { writePath(to: parent, scene: scene, to: &w) }
-        w.string(scene.ids[n])
     }
 
     private static func writeIDs(_ layers: [Int], scene: CompiledScene, to w: inout JSONWriter) {

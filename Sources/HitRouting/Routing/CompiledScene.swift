@@ -269,15 +269,20 @@ public struct CompiledScene: Sendable {
         return parent >= 0 ? Int(parent) : nil
     }
 
+    /// Calls `body` with each layer from the top-level one down to layer
+    /// `n`, in that order, without building a list.
+    /// - Complexity: O(depth), recursing up the ancestors (as deep as
+    ///   routing recurses down them).
+    public func forEachLayer(onPathTo n: Int, _ body: (Int) -> Void) {
+        if let parent = parent(of: n) { forEachLayer(onPathTo: parent, body) }
+        body(n)
+    }
+
     /// Ids from the top-level layer down to layer `n`.
     public func path(to n: Int) -> [String] {
-        var out = [ids[n]]
-        var k = n
-        while let parent = parent(of: k) {
-            out.append(ids[parent])
-            k = parent
-        }
-        return out.reversed()
+        var out: [String] = []
+        forEachLayer(onPathTo: n) { out.append(ids[$0]) }
+        return out
     }
 
     /// The action of layer `n` or of its nearest ancestor that has one, with
