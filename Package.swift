@@ -5,8 +5,13 @@ import PackageDescription
 //
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
-//                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
+//                                  ├───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
+//                                  │          └─────▶ HitMetrics
+//                                  └───▶ HitMetrics ──▶ CCounters (relaxed atomic loads/stores in C)
 //
+// HitMetrics (no Foundation) holds the metric model, the Prometheus and
+// OpenMetrics writers, the scrape-time registry, the process collector and
+// the per-thread counter cells that the server's loops count into.
 // The core and the JSON module never import Foundation; the server knows
 // nothing of scenes. CPrefetch is two inline C functions, cache prefetch
 // hints, which Swift cannot emit itself.
@@ -18,18 +23,22 @@ let package = Package(
         .library(name: "HitJSON", targets: ["HitJSON"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "HitAPI", targets: ["HitAPI"]),
+        .library(name: "HitMetrics", targets: ["HitMetrics"]),
     ],
     targets: [
         .target(name: "CEpoll"),
-        .target(name: "HTTPServer", dependencies: ["CEpoll"]),
+        .target(name: "CCounters"),
+        .target(name: "HitMetrics", dependencies: ["CCounters"]),
+        .target(name: "HTTPServer", dependencies: ["CEpoll", "HitMetrics"]),
         .target(name: "HitJSON"),
         .target(name: "CPrefetch"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitMetrics"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "HitMetricsTests", dependencies: ["HitMetrics"]),
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),

@@ -20,21 +20,33 @@ void cepoll_set_thread_name(const char *name) {
     pthread_setname_np(pthread_self(), shortName);
 }
 
-/// Where `cepoll_on_signal` writes: set before any handler is installed.
-static volatile sig_atomic_t cepoll_signal_fd = -1;
+/// Where `cepoll_on_signal` writes, by signal number: set before the
+/// signal's handler is installed.
+#define CEPOLL_MAX_SIGNAL 65
+static volatile sig_atomic_t cepoll_signal_fds[CEPOLL_MAX_SIGNAL];
+static volatile sig_atomic_t cepoll_signal_fds_ready = 0;
 
-/// Adds 1 to the eventfd (write(2) is async-signal-safe), keeping errno.
+/// Adds 1 to the signal's eventfd (write(2) is async-signal-safe), keeping errno.
 static void cepoll_on_signal(int number) {
-    (void)number;
     int saved = errno;
-    uint64_t one = 1;
-    ssize_t written = write(cepoll_signal_fd, &one, sizeof one);
-    (void)written;
+    if (number > 0 && number < CEPOLL_MAX_SIGNAL && cepoll_signal_fds[number] >= 0) {
+        uint64_t one = 1;
+        ssize_t written = write(cepoll_signal_fds[number], &one, sizeof one);
+        (void)written;
+    }
     errno = saved;
 }
 
 int cepoll_forward_signal(int number, int eventfd) {
-    cepoll_signal_fd = eventfd;
+    if (number <= 0 || number >= CEPOLL_MAX_SIGNAL) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (!cepoll_signal_fds_ready) {
+        for (int i = 0; i < CEPOLL_MAX_SIGNAL; i++) cepoll_signal_fds[i] = -1;
+        cepoll_signal_fds_ready = 1;
+    }
+    cepoll_signal_fds[number] = eventfd;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = cepoll_on_signal;

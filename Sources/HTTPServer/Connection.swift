@@ -25,6 +25,10 @@ final class Connection {
         var method: String
         var path: String
         var start: UInt64
+        /// The request's id: sent back, logged.
+        var requestID: RequestID?
+        /// Bytes the request took on the wire (head and body).
+        var bytesIn: Int = 0
     }
 
     /// Stop parsing further (pipelined) requests while this many response
@@ -57,6 +61,11 @@ final class Connection {
     @exclusivity(unchecked) var idleSince: UInt64
     @exclusivity(unchecked) var deadline: UInt64 = .max
     @exclusivity(unchecked) var requestsServed = 0
+    /// Bytes parsed so far of the request being received.
+    @exclusivity(unchecked) var bytesIn = 0
+    /// The peer's address as `host:port` (`[v6]:port`), for the JSON log;
+    /// empty unless that log is on.
+    @exclusivity(unchecked) var remote = ""
 
     init(fd: Int32, serial: UInt32, limits: HTTPLimits, now: UInt64) {
         self.fd = fd

@@ -93,6 +93,7 @@ extension EventLoop {
             let wasIdle = connection.parser.isIdle
             let (used, event) = connection.parser.parse(rest)
             if wasIdle, used > 0 { connection.requestStart = now }
+            connection.bytesIn &+= used
             rest = UnsafeRawBufferPointer(rebasing: rest[used...])
             switch consume event {
             case .needMoreData:
@@ -104,12 +105,17 @@ extension EventLoop {
                     connection.output.appendOwned { $0.append(contentsOf: ResponseEncoder.continueBytes) }
                 }
             case let .request(request, keepAlive):
-                handle(connection, request, keepAlive: keepAlive)
+                let bytesIn = connection.bytesIn
+                connection.bytesIn = 0
+                handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn)
             case .error(let error):
+                let id = nextRequestID(given: nil)
                 let context = Connection.ResponseContext(
                     isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
-                    start: connection.requestStart)
-                respond(connection, error.response, context)
+                    start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
+                connection.bytesIn = 0
+                self.context.metrics.cells.bump(shard: index, cell: self.context.metrics.started)
+                respond(connection, error.response(requestID: id), context)
                 return
             }
         }
@@ -118,17 +124,23 @@ extension EventLoop {
     /// Offloaded requests with bodies this big are followed by `malloc_trim`.
     static let trimAfterBodyBytes = 1 << 20
 
-    private func handle(_ connection: Connection, _ request: HTTPRequest, keepAlive: Bool) {
+    private func handle(_ connection: Connection, _ request: HTTPRequest, keepAlive: Bool, bytesIn: Int) {
+        var request = request
+        let id = request.headers.withFirstValue("X-Request-Id") { nextRequestID(given: $0) }
+        request.requestID = id
+        request.eventLoop = index
+        context.metrics.cells.bump(shard: index, cell: context.metrics.started)
         let responseContext = Connection.ResponseContext(
             isHead: request.method == "HEAD", keepAlive: keepAlive, version: request.version,
-            method: request.method, path: request.path, start: connection.requestStart)
+            method: request.method, path: request.path, start: connection.requestStart,
+            requestID: id, bytesIn: bytesIn)
         if request.body.count >= context.configuration.offloadBodyBytes {
             connection.state = .awaitingHandler
             connection.inflight = responseContext
             let handler = context.handler
             let fd = connection.fd
             let serial = connection.serial
-            var request = request
+            request.eventLoop = nil
             request.makeBodyReleasable()
             let trim = request.body.count >= EventLoop.trimAfterBodyBytes
             context.offload.submit { [self, request] in
@@ -149,7 +161,10 @@ extension EventLoop {
         guard Int(fd) < connections.count, let connection = connections[Int(fd)],
               connection.serial == serial, connection.state == .awaitingHandler,
               let responseContext = connection.inflight
-        else { return }
+        else {
+            context.metrics.cells.bump(shard: index, cell: context.metrics.abandoned)
+            return
+        }
         connection.state = .open
         connection.inflight = nil
         respond(connection, response, responseContext)
@@ -163,14 +178,23 @@ extension EventLoop {
             close: !request.keepAlive || draining || connection.peerClosed
                 || context.shuttingDown.load(ordering: .relaxed))
         if connection.output.isEmpty { connection.lastWrite = now }
-        let bodyBytes = ResponseEncoder.encode(response, framing: &framing, date: date.bytes, into: &connection.output)
+        let queuedBefore = connection.output.count
+        let bodyBytes = ResponseEncoder.encode(
+            response, framing: &framing, date: date.bytes, requestID: request.requestID, into: &connection.output)
+        let bytesOut = connection.output.count &- queuedBefore
         connection.requestsServed += 1
         connection.idleSince = now
         if framing.close { connection.closeAfterWrite = true }
+        let elapsed = request.start == 0 ? 0 : MonotonicClock.now() &- request.start
+        let metrics = context.metrics
+        let route = metrics.route(response.routeLabel)
+        metrics.record(loop: index, route: route, method: request.method, status: response.status,
+                       nanoseconds: elapsed, bytesIn: request.bytesIn, bytesOut: bytesOut)
         if context.configuration.logRequests {
-            let elapsed = (MonotonicClock.now() &- request.start) / 1000
-            log.append(method: request.method, path: request.path, status: response.status,
-                       microseconds: request.start == 0 ? 0 : elapsed, bodyBytes: bodyBytes)
+            log.append(LogEntry(
+                method: request.method, path: request.path, route: metrics.routeLabels[route], status: response.status,
+                nanoseconds: elapsed, bodyBytes: bodyBytes, bytesIn: request.bytesIn, bytesOut: bytesOut,
+                remote: connection.remote, requestID: request.requestID))
         }
     }
 
@@ -278,14 +302,19 @@ extension EventLoop {
         switch connection.state {
         case .open where connection.output.isEmpty && connection.parser.phase != .idle:
             connection.stash = []
+            let id = nextRequestID(given: nil)
             let timeout = HTTPResponse.problem(
                 status: 408, slug: "request-timeout", title: "Request timeout",
                 detail: connection.parser.phase == .head
                     ? "the request head was not received in time"
-                    : "the request body stalled")
+                    : "the request body stalled",
+                requestID: id)
             let responseContext = Connection.ResponseContext(
                 isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
-                start: connection.requestStart)
+                start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
+            connection.bytesIn = 0
+            context.metrics.cells.bump(shard: index, cell: context.metrics.started)
+            context.metrics.cells.bump(shard: index, cell: context.metrics.timeouts)
             respond(connection, timeout, responseContext)
             drive(connection)
         case .open, .lingering:

@@ -42,7 +42,9 @@ final class EventLoop: @unchecked Sendable {
     /// The monotonic time at the last wake-up.
     var now: UInt64
     var date = HTTPDateCache()
-    var log = RequestLog()
+    var log: RequestLog
+    /// Requests this loop has seen, for generated request ids.
+    var requestSerial: UInt64 = 0
     var draining = false
     var drainDeadline: UInt64 = .max
     private var nextSweep: UInt64 = 0
@@ -60,6 +62,7 @@ final class EventLoop: @unchecked Sendable {
             throw error
         }
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        log = RequestLog(format: context.configuration.logFormat, fd: context.configuration.logDescriptor)
         now = MonotonicClock.now()
         do {
             try control(EPOLL_CTL_ADD, wakeFD, events: CEPOLL_IN, token: Self.wakeToken)
@@ -145,8 +148,14 @@ final class EventLoop: @unchecked Sendable {
     // MARK: Accepting
 
     private func acceptConnections() {
+        let wantsAddress = context.configuration.logRequests && context.configuration.logFormat == .json
+        var address = sockaddr_storage()
         for _ in 0..<64 where listenFD >= 0 {
-            let fd = cepoll_accept4(listenFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            let fd = wantsAddress
+                ? withUnsafeMutablePointer(to: &address) { cepoll_accept4(listenFD, $0, &length, flags) }
+                : cepoll_accept4(listenFD, nil, nil, flags)
             if fd < 0 {
                 switch errno {
                 case EINTR, ECONNABORTED, EPROTO:
@@ -166,11 +175,11 @@ final class EventLoop: @unchecked Sendable {
                 continue
             }
             try? ListeningSocket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-            register(fd)
+            register(fd, remote: wantsAddress ? ListeningSocket.describe(&address) : "")
         }
     }
 
-    private func register(_ fd: Int32) {
+    private func register(_ fd: Int32, remote: String) {
         let serial = nextSerial
         nextSerial = nextSerial >= UInt32.max - 2 ? 1 : nextSerial + 1
         let connection = Connection(fd: fd, serial: serial, limits: context.configuration.limits, now: now)
@@ -182,6 +191,8 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         connection.interest = CEPOLL_IN
+        connection.remote = remote
+        context.metrics.cells.bump(shard: index, cell: context.metrics.accepted)
         if Int(fd) >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
         }
@@ -194,14 +205,22 @@ final class EventLoop: @unchecked Sendable {
     /// Past `maxConnections`: a 503 problem, sent once without waiting, then close.
     private func refuseOverCapacity(_ fd: Int32) {
         context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        context.metrics.cells.bump(shard: index, cell: context.metrics.refusedConnections)
         var out = OutboundBuffer()
         var framing = ResponseEncoder.Framing(isHead: false, version: .http1_1, close: true)
+        let id = nextRequestID(given: nil)
         let problem = HTTPResponse.problem(
             status: 503, slug: "service-unavailable", title: "Service unavailable",
-            detail: "too many open connections")
-        _ = ResponseEncoder.encode(problem, framing: &framing, date: date.bytes, into: &out)
+            detail: "too many open connections", requestID: id)
+        _ = ResponseEncoder.encode(problem, framing: &framing, date: date.bytes, requestID: id, into: &out)
         _ = out.write(to: fd)
         Glibc.close(fd)
+    }
+
+    /// The id of the next request: the client's if valid, else a new one.
+    func nextRequestID(given value: UnsafeBufferPointer<UInt8>?) -> RequestID {
+        requestSerial &+= 1
+        return RequestID(given: value, loop: index, serial: requestSerial)
     }
 
     private func resumeListenerIfPaused() {

@@ -186,6 +186,17 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         }
     }
 
+    /// `body` over the value of the first field named `name`
+    /// (case-insensitive), nil when there is none; no string is made.
+    public func withFirstValue<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        var result: R?
+        forEachField(named: name) { value in
+            result = body(value)
+            return false
+        }
+        return result ?? body(nil)
+    }
+
     /// The fields as strings.
     private var fields: [Field] {
         guard !received.isEmpty else { return storage }

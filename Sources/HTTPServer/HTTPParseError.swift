@@ -116,7 +116,10 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { "\(status) \(kind) at byte \(offset)" }
 
     /// The problem-details response for this error.
-    public var response: HTTPResponse {
-        .problem(status: status, slug: slug, title: title, detail: detail)
+    public var response: HTTPResponse { response(requestID: nil) }
+
+    /// The problem-details response, naming the request's id.
+    public func response(requestID: RequestID?) -> HTTPResponse {
+        .problem(status: status, slug: slug, title: title, detail: detail, requestID: requestID)
     }
 }

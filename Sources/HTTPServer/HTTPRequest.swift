@@ -19,6 +19,15 @@ public struct HTTPRequest: Sendable, Equatable {
     public var query: String?
     public var version: HTTPVersion
     public var headers: HTTPHeaders
+    /// The request's id (SPEC §8): the client's valid `X-Request-Id`, else
+    /// one the server generated; the server sends it back in the response's
+    /// `X-Request-Id` and writes it in the log. Nil for a request made
+    /// in-process, not received.
+    public var requestID: RequestID?
+    /// The index of the event loop whose thread runs the handler, or nil
+    /// on a worker thread (offloaded bodies) or in-process: lets a handler
+    /// count into per-loop shards (`CounterCells`) without atomics.
+    public var eventLoop: Int?
     /// The message body, de-chunked; empty when there is none (or once
     /// released, see `releaseBody()`).
     public var body: [UInt8] {

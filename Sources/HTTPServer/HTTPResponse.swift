@@ -13,11 +13,16 @@ public struct HTTPResponse: Sendable, Equatable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The route the request matched, as an index into
+    /// ``ServerConfiguration/routeLabels`` (0: none), for the metrics and
+    /// the log. Not sent.
+    public var routeLabel: Int
 
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], routeLabel: Int = 0) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.routeLabel = routeLabel
     }
 }
 
@@ -30,10 +35,12 @@ extension HTTPResponse {
     /// HTTPResponse.problem(status: 413, slug: "payload-too-large",
     ///                      title: "Request body too large", detail: "limit is 16777216 bytes")
     /// ```
-    public static func problem(status: Int, slug: String, title: String, detail: String) -> HTTPResponse {
+    public static func problem(
+        status: Int, slug: String, title: String, detail: String, requestID: RequestID? = nil
+    ) -> HTTPResponse {
         HTTPResponse(
             status: status,
             headers: HTTPHeaders([("Content-Type", "application/problem+json")]),
-            body: ProblemJSON.encode(status: status, slug: slug, title: title, detail: detail))
+            body: ProblemJSON.encode(status: status, slug: slug, title: title, detail: detail, requestID: requestID))
     }
 }

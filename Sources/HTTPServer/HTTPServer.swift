@@ -99,6 +99,13 @@ public final class HTTPServer: Sendable {
     /// The number of connections open right now, across all loops.
     public var openConnections: Int { context.openConnections.load(ordering: .relaxed) }
 
+    /// What the server has counted so far, summed over its event loops
+    /// (for a metrics scrape; from any thread).
+    /// - Complexity: O(loops × route labels × methods × codes).
+    public func statistics() -> ServerStatistics {
+        context.metrics.snapshot(openConnections: openConnections)
+    }
+
     /// Graceful shutdown; returns at once (see ``waitUntilStopped()``).
     ///
     /// Sets ``isShuttingDown``, closes the listening sockets, closes idle

@@ -154,3 +154,27 @@ struct SocketAddress {
         }
     }
 }
+
+extension ListeningSocket {
+    /// A peer address as text: `1.2.3.4:5678`, `[::1]:5678`, or empty for
+    /// another family.
+    static func describe(_ address: inout sockaddr_storage) -> String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let family = Int32(address.ss_family)
+        return withUnsafeBytes(of: &address) { raw -> String in
+            let port = Int(UInt16(bigEndian: raw.load(fromByteOffset: 2, as: UInt16.self)))
+            switch family {
+            case AF_INET:
+                // sin_addr follows the family and the port.
+                guard inet_ntop(AF_INET, raw.baseAddress! + 4, &text, socklen_t(text.count)) != nil else { return "" }
+                return "\(String(cString: text)):\(port)"
+            case AF_INET6:
+                // sin6_addr follows the family, the port and the flow label.
+                guard inet_ntop(AF_INET6, raw.baseAddress! + 8, &text, socklen_t(text.count)) != nil else { return "" }
+                return "[\(String(cString: text))]:\(port)"
+            default:
+                return ""
+            }
+        }
+    }
+}

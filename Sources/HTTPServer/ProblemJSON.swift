@@ -1,8 +1,8 @@
 /// Hand-written RFC 9457 problem-details JSON (no Foundation).
 enum ProblemJSON {
-    /// `{"type":"/problems/<slug>","title":"…","status":N,"detail":"…"}`,
-    /// every string escaped per RFC 8259.
-    static func encode(status: Int, slug: String, title: String, detail: String) -> [UInt8] {
+    /// `{"type":"/problems/<slug>","title":"…","status":N,"detail":"…"}`
+    /// (with `"requestId":"…"` when given), every string escaped per RFC 8259.
+    static func encode(status: Int, slug: String, title: String, detail: String, requestID: RequestID? = nil) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64 + slug.utf8.count + title.utf8.count + detail.utf8.count)
         append(#"{"type":"#, to: &out)
@@ -13,6 +13,10 @@ enum ProblemJSON {
         append(String(status), to: &out)
         append(#","detail":"#, to: &out)
         appendString(detail, to: &out)
+        if let requestID {
+            append(#","requestId":"#, to: &out)
+            appendString(requestID.description, to: &out)
+        }
         out.append(UInt8(ascii: "}"))
         return out
     }

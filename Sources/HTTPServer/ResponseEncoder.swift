@@ -19,7 +19,12 @@ enum ResponseEncoder {
     /// - Returns: the number of body bytes queued.
     /// - Complexity: one pass over the handler's fields; the head (and a
     ///   small body) is written into room reserved once, then trimmed.
-    static func encode(_ response: HTTPResponse, framing: inout Framing, date: [UInt8], into out: inout OutboundBuffer) -> Int {
+    /// With a `requestID`, the response carries it as `X-Request-Id`
+    /// (in place of any the handler set).
+    static func encode(
+        _ response: HTTPResponse, framing: inout Framing, date: [UInt8], requestID: RequestID? = nil,
+        into out: inout OutboundBuffer
+    ) -> Int {
         let status = (200...999).contains(response.status) ? response.status : 500
         let bodyAllowed = status != 204 && status != 304
         let sendBody = bodyAllowed && !framing.isHead
@@ -33,6 +38,8 @@ enum ResponseEncoder {
         // Date, Content-Length and Connection lines, the blank line and an
         // inline body (`fixedBound` covers all but the date and the body).
         let bound = fixedBound + date.count + (inlineBody ? body.count : 0) + response.headers.writtenBound
+            + (requestID == nil ? 0 : requestIDBound)
+        let dropRequestID = requestID != nil
 
         out.appendOwned { buf in
             let start = buf.count
@@ -47,12 +54,18 @@ enum ResponseEncoder {
                 w.put("\r\n")
                 let checked = response.headers.allValid
                 response.headers.forEachField { name, value in
-                    putField(name, value, checked: checked, to: &w, close: &close, handlerLength: &handlerLength, keepLength: keepLength)
+                    putField(name, value, checked: checked, to: &w, close: &close, handlerLength: &handlerLength,
+                             keepLength: keepLength, dropRequestID: dropRequestID)
                     return true
                 }
                 w.put("Date: ")
                 date.withUnsafeBufferPointer { w.put($0) }
                 w.put("\r\n")
+                if let requestID {
+                    w.put("X-Request-Id: ")
+                    requestID.withBytes { w.put($0) }
+                    w.put("\r\n")
+                }
                 if var handlerLength {
                     // Room: the handler's field was counted in `bound` and not written.
                     w.put("Content-Length: ")
@@ -84,6 +97,8 @@ enum ResponseEncoder {
     /// `Content-Length: ` with up to 20 digits and CRLF (38),
     /// `Connection: keep-alive` and CRLF (24), and the blank line (2).
     static let fixedBound = 128
+    /// Room for `X-Request-Id: `, an id of up to 128 bytes, and CRLF.
+    static let requestIDBound = 16 + RequestID.maxLength
 
     /// Writes one of the handler's fields, unless the server writes that
     /// field itself or it is not valid (a handler bug must not split the
@@ -94,9 +109,11 @@ enum ResponseEncoder {
     @inline(__always)
     static func putField(
         _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, checked: Bool, to w: inout ByteCursor,
-        close: inout Bool, handlerLength: inout String?, keepLength: Bool
+        close: inout Bool, handlerLength: inout String?, keepLength: Bool, dropRequestID: Bool = false
     ) {
         switch name.count {
+        case 12 where dropRequestID && asciiEqualsLowercased(name, "x-request-id"):
+            return
         case 4 where asciiEqualsLowercased(name, "date"):
             return
         case 10 where asciiEqualsLowercased(name, "connection"):

@@ -50,6 +50,16 @@ public struct ServerConfiguration: Sendable {
     /// `<method> <path> <status> <µs>us <body bytes>B`. Lines are buffered
     /// per loop and written once per loop iteration. Default `true`.
     public var logRequests: Bool = true
+    /// The request log's line format. Default ``LogFormat/text``.
+    public var logFormat: LogFormat = .text
+    /// Where the request log is written: a file descriptor the server does
+    /// not own (tests pass a pipe). Default 2, stderr.
+    public var logDescriptor: Int32 = 2
+    /// Route labels for metrics and the log: a response's
+    /// ``HTTPResponse/routeLabel`` indexes this list. Entry 0 labels the
+    /// responses that name no route and the server's own (malformed
+    /// requests, timeouts). Default `["unmatched"]`.
+    public var routeLabels: [String] = ["unmatched"]
 
     /// The defaults documented on each property.
     public init() {}

@@ -18,6 +18,8 @@ final class ServerContext: Sendable {
     let shuttingDown = Atomic<Bool>(false)
     /// Runs the handlers of big requests, below the loops' priority.
     let offload: OffloadPool
+    /// Requests, durations, bytes and connections, one shard per loop.
+    let metrics: ServerMetrics
 
     // Timeouts in nanoseconds.
     let headerTimeout: UInt64
@@ -35,6 +37,7 @@ final class ServerContext: Sendable {
         self.configuration = configuration
         self.handler = handler
         offload = OffloadPool(threads: configuration.eventLoops)
+        metrics = ServerMetrics(routeLabels: configuration.routeLabels, loops: max(1, configuration.eventLoops))
         headerTimeout = configuration.headerReadTimeout.nanoseconds
         bodyTimeout = configuration.bodyReadTimeout.nanoseconds
         idleTimeout = configuration.idleTimeout.nanoseconds

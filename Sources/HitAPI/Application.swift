@@ -1,5 +1,6 @@
 import HTTPServer
 import HitJSON
+import HitMetrics
 import HitRouting
 
 /// The hitroute API over HTTP: routes requests to handlers, applies CORS,
@@ -8,6 +9,12 @@ import HitRouting
 public final class Application: Sendable {
     public let configuration: Configuration
     public let store: SceneStore
+    /// Who may do what (SPEC §8); open without a key file.
+    public let access: AccessControl
+    /// The collectors `GET /metrics` gathers.
+    public let metrics = MetricsRegistry()
+    /// Points routed, counted per event loop.
+    let counters: APICounters
     /// Reports whether the server is draining (for `/readyz`).
     let isShuttingDown: @Sendable () -> Bool
     /// A JSON answer's fields: its content type, and the CORS fields when
@@ -15,43 +22,68 @@ public final class Application: Sendable {
     let jsonHeaders: HTTPHeaders
 
     public init(
-        configuration: Configuration, store: SceneStore? = nil,
+        configuration: Configuration, store: SceneStore? = nil, access: AccessControl = .open,
         isShuttingDown: @escaping @Sendable () -> Bool = { false }
     ) {
         self.configuration = configuration
-        self.store = store ?? SceneStore(limits: configuration.store)
+        let store = store ?? SceneStore(limits: configuration.store)
+        self.store = store
+        self.access = access
         self.isShuttingDown = isShuttingDown
+        let counters = APICounters(loops: configuration.server.eventLoops)
+        self.counters = counters
+        metrics.register { ServiceMetrics.buildInfo() }
+        metrics.register { ServiceMetrics.api(counters) }
+        metrics.register { ServiceMetrics.store(store) }
+        metrics.register { ServiceMetrics.access(access) }
         var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }
         jsonHeaders = h
     }
 
     /// The CORS fields that let any origin read an answer.
-    static let corsAnyOrigin = HTTPHeaders([("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, Location")])
+    static let corsAnyOrigin = HTTPHeaders([("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", exposedHeaders)])
+    /// The response fields a browser script may read.
+    static let exposedHeaders = "ETag, Location, WWW-Authenticate, X-Request-Id"
+
 
     /// An HTTP server running this application (not yet started).
-    public static func makeServer(_ configuration: Configuration) -> (HTTPServer, Application) {
+    public static func makeServer(_ configuration: Configuration, access: AccessControl = .open) -> (HTTPServer, Application) {
         let box = ServerBox()
-        let app = Application(configuration: configuration, isShuttingDown: { box.server?.isShuttingDown ?? false })
-        let server = HTTPServer(configuration: configuration.server) { request in app.respond(to: request) }
+        let app = Application(configuration: configuration, access: access, isShuttingDown: { box.server?.isShuttingDown ?? false })
+        var serverConfiguration = configuration.server
+        serverConfiguration.routeLabels = Route.templates
+        let server = HTTPServer(configuration: serverConfiguration) { request in app.respond(to: request) }
         box.server = server
+        app.registerServerMetrics { box.server?.statistics() }
         return (server, app)
+    }
+
+    /// Adds the server's families (requests, durations, connections) and
+    /// the `process_*` ones to `/metrics`, in that order after the build
+    /// info. `statistics` is the running server's
+    /// (``HTTPServer/statistics()``); nil leaves the server's out.
+    public func registerServerMetrics(_ statistics: @escaping @Sendable () -> ServerStatistics?) {
+        metrics.register { statistics().map(ServiceMetrics.http) ?? [] }
+        metrics.register(ProcessMetrics())
     }
 
     /// Answers one request. Never traps on client input: every failure is a problem response.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let matched = Route(path: request.path)
         var response: HTTPResponse
         do {
-            response = try route(request)
+            response = try route(matched, request)
         } catch {
-            response = error.response
+            response = error.response(requestID: request.requestID)
         }
+        response.routeLabel = matched?.metricsLabel ?? 0
         addCORS(to: &response, request: request)
         return response
     }
 
-    private func route(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        guard let route = Route(path: request.path) else {
+    private func route(_ matched: Route?, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        guard let route = matched else {
             throw Problem.notFound("no route \(request.path); see GET /openapi.yaml")
         }
         let method = request.method == "HEAD" ? "GET" : request.method
@@ -59,6 +91,7 @@ public final class Application: Sendable {
             throw Problem.methodNotAllowed(request.method, allowed: route.methods)
         }
         if method == "OPTIONS" { return preflight(route, request) }
+        let granted = try access.authorize(request, needs: route.requiredScope(method: method))
         switch method {
         case "POST", "PUT", "PATCH": try checkContentType(request)
         default: break
@@ -73,13 +106,14 @@ public final class Application: Sendable {
             var h = HTTPHeaders()
             h.set("Content-Type", "application/yaml; charset=utf-8")
             return HTTPResponse(status: 200, headers: h, body: Array(OpenAPIDocument.yaml.utf8))
+        case (.metrics, _): return scrape(request)
         case (.scenes, "GET"): return listScenes()
         case (.scenes, _): return try createScene(request)
         case (.scene(let id), "GET"): return try getScene(id)
         case (.scene(let id), "PUT"): return try putScene(id, request)
         case (.scene(let id), _): return try deleteScene(id)
-        case (.hit(let id), _): return try hit(id, request)
-        case (.hits(let id), _): return try hits(id, request)
+        case (.hit(let id), _): return try hit(id, request, granted: granted)
+        case (.hits(let id), _): return try hits(id, request, granted: granted)
         case (.layer(let id, let layer), _): return try patchLayer(id, layer, request)
         }
     }
@@ -112,7 +146,7 @@ public final class Application: Sendable {
         var h = HTTPHeaders()
         h.set("Allow", route.methods.joined(separator: ", "))
         h.set("Access-Control-Allow-Methods", route.methods.joined(separator: ", "))
-        h.set("Access-Control-Allow-Headers", request.headers["Access-Control-Request-Headers"] ?? "Content-Type, If-Match")
+        h.set("Access-Control-Allow-Headers", request.headers["Access-Control-Request-Headers"] ?? "Authorization, Content-Type, If-Match, X-Request-Id")
         h.set("Access-Control-Max-Age", "600")
         return HTTPResponse(status: 204, headers: h)
     }
@@ -126,7 +160,7 @@ public final class Application: Sendable {
         } else if let origin = request.headers["Origin"], origins.contains(origin) {
             response.headers.add("Access-Control-Allow-Origin", origin)
             response.headers.add("Vary", "Origin")
-            response.headers.add("Access-Control-Expose-Headers", "ETag, Location")
+            response.headers.add("Access-Control-Expose-Headers", Application.exposedHeaders)
         }
     }
 

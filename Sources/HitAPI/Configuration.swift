@@ -11,6 +11,8 @@ public struct Configuration: Sendable {
     public var maxBatchPoints = 100_000
     /// Origins allowed by CORS; `["*"]` allows any. Default `*`.
     public var corsOrigins = ["*"]
+    /// The API key file (SPEC §8); nil: the service is open. Default none.
+    public var apiKeysFile: String?
 
     public init() {}
 
@@ -37,6 +39,14 @@ public struct Configuration: Sendable {
             guard let on = parseBool(v) else { return false }
             c.server.logRequests = !on
             return true
+        },
+        Option(flag: "--log-format", help: "request log lines: text (default) or json (one object per line)", takesValue: true) { c, v in
+            guard let format = LogFormat(rawValue: v.lowercased()) else { return false }
+            c.server.logFormat = format
+            return true
+        },
+        text("--api-keys-file", "API keys, one `<scope> <key>` per line (scopes read, interact, write); without it the service is open; SIGHUP reloads it") {
+            $0.apiKeysFile = $1
         },
         int("--max-body-bytes", "largest request body; default 16777216 (16 MiB)", 1...Int(Int32.max)) { $0.server.limits.maxBodyBytes = $1 },
         int("--max-request-line-bytes", "longest request line; default 8192", 64...1 << 20) { $0.server.limits.maxRequestLineBytes = $1 },

@@ -47,8 +47,9 @@ public struct Problem: Error, Sendable {
         decoding(failure, invalid: "invalid-request", title: "Invalid request")
     }
 
-    /// The problem as a response: `application/problem+json`.
-    var response: HTTPResponse {
+    /// The problem as a response: `application/problem+json`, with the
+    /// request's id as `requestId` when known (SPEC §8).
+    func response(requestID: RequestID? = nil) -> HTTPResponse {
         var w = JSONWriter()
         w.beginObject()
         w.field("type"); w.string("/problems/\(slug)")
@@ -65,6 +66,9 @@ public struct Problem: Error, Sendable {
                 w.endObject()
             }
             w.endArray()
+        }
+        if let requestID {
+            w.field("requestId"); w.string(requestID.description)
         }
         w.endObject()
         var h = headers

@@ -3,8 +3,10 @@
 //     swift run -c release hitroute [--port 8080] [--host 127.0.0.1] [--help]
 //
 // Reads its configuration from flags and HITROUTE_* variables, serves until
-// SIGTERM or SIGINT, then drains in-flight requests and exits 0.
+// SIGTERM or SIGINT, then drains in-flight requests and exits 0. SIGHUP
+// reloads the API key file.
 import Glibc
+import HTTPServer
 import HitAPI
 
 /// Writes a line to stderr (unbuffered, safe from any thread).
@@ -36,11 +38,32 @@ do {
     exit(2)
 }
 
-let (server, _) = Application.makeServer(configuration)
+let access: AccessControl
+if let file = configuration.apiKeysFile {
+    do {
+        access = try AccessControl(file: file)
+    } catch {
+        printError("hitroute: --api-keys-file \(error.message)\n")
+        exit(2)
+    }
+} else {
+    access = .open
+}
+
+let (server, _) = Application.makeServer(configuration, access: access)
 do {
     try server.stopOnSignals([SIGTERM, SIGINT])
+    if access.file != nil {
+        try SignalWatcher.watch(SIGHUP) {
+            switch access.reload() {
+            case .success(let n): printError("hitroute: SIGHUP: reloaded \(n) API key\(n == 1 ? "" : "s")")
+            case .failure(let error): printError("hitroute: SIGHUP: key file not reloaded, the keys in force stay: \(error.message)")
+            }
+        }
+    }
     let port = try server.start()
     printError("hitroute listening on \(configuration.server.host):\(port)\n")
+    for note in Application.startupNotes(host: configuration.server.host, access: access) { printError(note) }
 } catch {
     printError("hitroute: cannot listen on \(configuration.server.host):\(configuration.server.port): \(error)\n")
     exit(1)

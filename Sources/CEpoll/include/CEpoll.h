@@ -17,10 +17,10 @@ int cepoll_accept4(int fd, void *addr, void *len, int flags);
 /// 15 bytes are kept. Defined in CEpoll.c.
 void cepoll_set_thread_name(const char *name);
 
-/// Installs a handler for signal `number` that adds 1 to `eventfd` (an
-/// eventfd(2)), whichever thread the signal lands on. One fd per process:
-/// the last call sets it for every forwarded signal. 0, or -1 with errno.
-/// Defined in CEpoll.c.
+/// Installs a handler for signal `number` (1…64) that adds 1 to `eventfd`
+/// (an eventfd(2)), whichever thread the signal lands on. One fd per
+/// signal: a later call for the same signal replaces it. 0, or -1 with
+/// errno. Defined in CEpoll.c.
 int cepoll_forward_signal(int number, int eventfd);
 
 /// The epoll event bits as plain integers (glibc declares them as an enum).

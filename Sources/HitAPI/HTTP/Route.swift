@@ -3,6 +3,7 @@ enum Route: Equatable {
     case healthz
     case readyz
     case openAPI
+    case metrics
     case scenes
     case scene(String)
     case hit(String)
@@ -54,6 +55,7 @@ enum Route: Equatable {
             if named(segments.0, "healthz") { return .healthz }
             if named(segments.0, "readyz") { return .readyz }
             if named(segments.0, "openapi.yaml") { return .openAPI }
+            if named(segments.0, "metrics") { return .metrics }
             return nil
         }
         if count == 1 { return .scenes }
@@ -71,12 +73,35 @@ enum Route: Equatable {
     /// The methods the route answers (HEAD wherever GET; OPTIONS everywhere).
     var methods: [String] {
         switch self {
-        case .healthz, .readyz, .openAPI: return Route.readOnly
+        case .healthz, .readyz, .openAPI, .metrics: return Route.readOnly
         case .scenes: return Route.collection
         case .scene: return Route.document
         case .hit: return Route.hitMethods
         case .hits: return Route.hitsMethods
         case .layer: return Route.layerMethods
+        }
+    }
+
+    /// The route templates that label metrics and log lines, indexed by
+    /// ``metricsLabel``; entry 0 is for requests that match no route.
+    /// A new route adds its template here and its case to ``metricsLabel``.
+    static let templates = [
+        "unmatched", "/healthz", "/readyz", "/openapi.yaml", "/metrics", "/scenes", "/scenes/{id}",
+        "/scenes/{id}/hit", "/scenes/{id}/hits", "/scenes/{id}/layers/{layerId}",
+    ]
+
+    /// This route's index in ``templates`` (never an id: labels stay bounded).
+    var metricsLabel: Int {
+        switch self {
+        case .healthz: return 1
+        case .readyz: return 2
+        case .openAPI: return 3
+        case .metrics: return 4
+        case .scenes: return 5
+        case .scene: return 6
+        case .hit: return 7
+        case .hits: return 8
+        case .layer: return 9
         }
     }
 

@@ -4,7 +4,9 @@ import HitRouting
 
 /// SPEC §4.2 and §5: routing points, one or many, with pointer sessions.
 extension Application {
-    func hit(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+    /// `granted`: the scope the request's key holds (SPEC §8); pointer
+    /// phases need ``Scope/interact``.
+    func hit(_ id: String, _ request: HTTPRequest, granted: Scope = .write) throws(Problem) -> HTTPResponse {
         let query: HitQuery
         do {
             if request.method == "POST" {
@@ -17,7 +19,9 @@ extension Application {
         } catch {
             throw Problem.invalidRequest(error)
         }
+        if query.point.pointer != nil, query.point.phase != nil { try AccessControl.require(.interact, held: granted) }
         let (result, captured, snapshot) = try route(query.point, in: id, trace: query.trace, all: query.all)
+        counters.countPoints(1, batch: false, loop: request.eventLoop)
         return json(200, capacity: query.trace ? 1024 : 256) { w in
             snapshot.withCompiled { scene in
                 HitResponseEncoder.writeHit(
@@ -27,7 +31,7 @@ extension Application {
         }
     }
 
-    func hits(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+    func hits(_ id: String, _ request: HTTPRequest, granted: Scope = .write) throws(Problem) -> HTTPResponse {
         let maxPoints = configuration.maxBatchPoints
         let batch: BatchQuery
         do {
@@ -37,8 +41,11 @@ extension Application {
         } catch {
             throw Problem.invalidRequest(error)
         }
+        if !batch.pointerEvents.isEmpty { try AccessControl.require(.interact, held: granted) }
         var snapshot = try self.snapshot(id)
         try checkBatchWork(batch, layers: snapshot.compiled.layerCount)
+        // Counted once the batch is accepted: a failure midway (429) still routed the points before it.
+        counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop)
         // One copy of the scene for the batch, not one per point.
         var entries = BatchResultWriter(scene: snapshot.compiled)
         let capacity = 128 + batch.points.count * (batch.trace ? 400 : 64)

@@ -96,7 +96,7 @@ public final class SceneStore: Sendable {
     }
 
     /// The scenes by id, and the bytes of JSON they were submitted as.
-    private struct Table {
+    struct Table {
         var scenes: [String: Entry] = [:]
         var weights: [String: Int] = [:]
         var bytes = 0
@@ -114,10 +114,12 @@ public final class SceneStore: Sendable {
         }
     }
 
-    private let entries = Mutex(Table())
-    private let limits: Limits
+    let entries = Mutex(Table())
+    let limits: Limits
     /// Seconds on a monotonic clock (injected by tests).
-    private let clock: @Sendable () -> Double
+    let clock: @Sendable () -> Double
+    /// How long uploads took to compile (metrics).
+    public let compileTimes = CompileTimes()
     private let nextID = Atomic<Int>(1)
 
     public init(limits: Limits = Limits(), clock: @escaping @Sendable () -> Double = monotonicSeconds) {
@@ -145,7 +147,7 @@ public final class SceneStore: Sendable {
     /// full. Without an id, one is generated. `weight` is the size of the
     /// JSON it came as, counted against `maxStoreBytes`.
     public func create(_ scene: Scene, weight: Int = 0) throws(Problem) -> SceneSnapshot {
-        let live = LiveScene(scene)  // compile outside any lock
+        let live = compile(scene)  // outside any lock
         return try entries.withLock { (table) throws(Problem) -> SceneSnapshot in
             var id = scene.id ?? ""
             if scene.id == nil {
@@ -166,7 +168,7 @@ public final class SceneStore: Sendable {
     public func put(_ scene: Scene, id: String, weight: Int = 0) throws(Problem) -> (SceneSnapshot, created: Bool) {
         var scene = scene
         scene.id = id
-        let live = LiveScene(scene)
+        let live = compile(scene)
         return try entries.withLock { (table) throws(Problem) -> (SceneSnapshot, created: Bool) in
             try checkRoom(table, adding: weight, replacing: id)
             if let entry = table.scenes[id] {

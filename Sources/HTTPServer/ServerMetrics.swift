@@ -1,0 +1,170 @@
+import HitMetrics
+
+/// The server's counters: requests by route, method and status, a duration
+/// histogram by route, bytes, connections. One shard per event loop,
+/// written only by that loop (``CounterCells``: no atomic read-modify-write
+/// and no shared cache line on the request path), summed when scraped.
+///
+/// Routes are labels the handler names by index
+/// (``HTTPResponse/routeLabel`` into ``ServerConfiguration/routeLabels``),
+/// so the server counts by route template without knowing any route.
+final class ServerMetrics: Sendable {
+    /// The methods the parser admits, then `other` (a request that failed
+    /// to parse has no method).
+    static let methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "other"]
+    /// Status codes counted each on its own; any other is counted as `other`.
+    static let codes = [
+        200, 201, 202, 204, 206, 301, 302, 304, 307, 308,
+        400, 401, 403, 404, 405, 406, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 422, 428, 429, 431,
+        500, 501, 502, 503, 504, 505, 507,
+    ]
+    /// Status → its slot in `codes` (`codes.count` for any other), for 0…999.
+    static let codeSlots: [UInt8] = {
+        var slots = [UInt8](repeating: UInt8(codes.count), count: 1000)
+        for (i, code) in codes.enumerated() { slots[code] = UInt8(i) }
+        return slots
+    }()
+
+    let routeLabels: [String]
+    let buckets = DurationBuckets.standard
+    let cells: CounterCells
+
+    // Cell offsets within a shard.
+    private let requestsBase = 0
+    private let bucketsBase: Int
+    private let sumBase: Int
+    let started: Int
+    let bytesIn: Int
+    let bytesOut: Int
+    let accepted: Int
+    let refusedConnections: Int
+    let timeouts: Int
+    /// Offloaded requests whose connection closed before their handler
+    /// returned: started, never answered.
+    let abandoned: Int
+
+    init(routeLabels: [String], loops: Int) {
+        self.routeLabels = routeLabels.isEmpty ? ["unmatched"] : routeLabels
+        let routes = self.routeLabels.count
+        bucketsBase = routes * Self.methods.count * (Self.codes.count + 1)
+        sumBase = bucketsBase + routes * buckets.count
+        started = sumBase + routes
+        bytesIn = started + 1
+        bytesOut = bytesIn + 1
+        accepted = bytesOut + 1
+        refusedConnections = accepted + 1
+        timeouts = refusedConnections + 1
+        abandoned = timeouts + 1
+        cells = CounterCells(shards: loops, cells: abandoned + 1)
+    }
+
+    /// The route index a response names, or 0 when out of range.
+    @inline(__always)
+    func route(_ index: Int) -> Int {
+        index >= 0 && index < routeLabels.count ? index : 0
+    }
+
+    @inline(__always)
+    static func methodSlot(_ method: String) -> Int {
+        switch method {
+        case "GET": return 0
+        case "POST": return 2
+        case "HEAD": return 1
+        case "PUT": return 3
+        case "DELETE": return 4
+        case "PATCH": return 5
+        case "OPTIONS": return 6
+        case "TRACE": return 7
+        case "CONNECT": return 8
+        default: return 9
+        }
+    }
+
+    /// Counts one answered request on `loop`: its route, method, status,
+    /// duration (nanoseconds) and bytes.
+    /// - Complexity: O(1): five cell updates and a short bucket scan.
+    @inline(__always)
+    func record(loop: Int, route: Int, method: String, status: Int, nanoseconds: UInt64, bytesIn: Int, bytesOut: Int) {
+        let code = status >= 0 && status < 1000 ? Int(Self.codeSlots[status]) : Self.codes.count
+        let methodSlot = Self.methodSlot(method)
+        cells.bump(shard: loop, cell: requestsBase &+ (route &* Self.methods.count &+ methodSlot) &* (Self.codes.count &+ 1) &+ code)
+        cells.bump(shard: loop, cell: bucketsBase &+ route &* buckets.count &+ buckets.index(of: nanoseconds))
+        cells.bump(shard: loop, cell: sumBase &+ route, by: nanoseconds)
+        cells.bump(shard: loop, cell: self.bytesIn, by: UInt64(max(0, bytesIn)))
+        cells.bump(shard: loop, cell: self.bytesOut, by: UInt64(max(0, bytesOut)))
+    }
+
+    /// A snapshot summed over the loops.
+    func snapshot(openConnections: Int) -> ServerStatistics {
+        let sums = cells.sums()
+        let routes = routeLabels.count
+        var requests: [ServerStatistics.RequestCount] = []
+        for route in 0..<routes {
+            for method in 0..<Self.methods.count {
+                for code in 0...Self.codes.count {
+                    let n = sums[requestsBase + (route * Self.methods.count + method) * (Self.codes.count + 1) + code]
+                    guard n > 0 else { continue }
+                    requests.append(.init(
+                        route: routeLabels[route], method: Self.methods[method],
+                        code: code < Self.codes.count ? String(Self.codes[code]) : "other", count: n))
+                }
+            }
+        }
+        var durations: [ServerStatistics.Durations] = []
+        var answered: UInt64 = 0
+        for route in 0..<routes {
+            let counts = Array(sums[(bucketsBase + route * buckets.count)..<(bucketsBase + (route + 1) * buckets.count)])
+            let total = counts.reduce(0, &+)
+            answered &+= total
+            guard total > 0 else { continue }
+            durations.append(.init(
+                route: routeLabels[route], bucketCounts: counts, sumSeconds: Double(sums[sumBase + route]) / 1e9))
+        }
+        let started = sums[self.started]
+        answered &+= sums[abandoned]
+        return ServerStatistics(
+            requests: requests, durations: durations, upperBounds: buckets.seconds,
+            inFlight: started > answered ? Int(started - answered) : 0,
+            openConnections: max(0, openConnections),
+            acceptedConnections: sums[accepted], refusedConnections: sums[refusedConnections],
+            timeouts: sums[timeouts], bytesIn: sums[bytesIn], bytesOut: sums[bytesOut])
+    }
+}
+
+/// What the server counted, summed over its loops at one moment
+/// (``HTTPServer/statistics()``).
+public struct ServerStatistics: Sendable {
+    public struct RequestCount: Sendable, Equatable {
+        public var route: String
+        public var method: String
+        /// The status code, or `other` for one outside ``ServerMetrics/codes``.
+        public var code: String
+        public var count: UInt64
+    }
+
+    public struct Durations: Sendable {
+        public var route: String
+        /// Per bucket (not cumulative); the last is `+Inf`.
+        public var bucketCounts: [UInt64]
+        public var sumSeconds: Double
+    }
+
+    /// Answered requests, by route, method and code (only those counted).
+    public var requests: [RequestCount]
+    /// Request durations by route, from the first byte of a request to its
+    /// response queued for sending.
+    public var durations: [Durations]
+    /// The histogram's finite upper bounds, seconds.
+    public var upperBounds: [Double]
+    /// Requests received whose response is not queued yet.
+    public var inFlight: Int
+    public var openConnections: Int
+    public var acceptedConnections: UInt64
+    /// Connections refused at `maxConnections` (503 and close).
+    public var refusedConnections: UInt64
+    /// Requests that stalled and got a 408.
+    public var timeouts: UInt64
+    /// Bytes of requests parsed and of responses queued (heads and bodies).
+    public var bytesIn: UInt64
+    public var bytesOut: UInt64
+}

@@ -1,0 +1,178 @@
+import Glibc
+import HTTPServer
+import Synchronization
+
+/// Who may do what (SPEC §8): open to everyone without a key file, else
+/// `Authorization: Bearer <key>` with a key of the file and a scope large
+/// enough for the request.
+///
+/// The keys in force are one immutable ``APIKeys`` behind an atomic
+/// pointer: a request reads it with one load (no lock, no reference count,
+/// so no cache line written by every loop), and ``reload()`` swaps in a
+/// new one. A replaced key set is never freed (a reader may still hold it):
+/// each reload leaks the old set's few hundred bytes, which SIGHUP's rarity
+/// makes nothing.
+public final class AccessControl: Sendable {
+    /// The key file, or nil when the service is open.
+    public let file: String?
+    /// An `Unmanaged<KeySet>` opaque pointer as bits; 0 when open.
+    private let current = Atomic<Int>(0)
+    private let reloads = Mutex(ReloadCounts())
+
+    final class KeySet: Sendable {
+        let keys: APIKeys
+        init(_ keys: APIKeys) { self.keys = keys }
+    }
+
+    struct ReloadCounts {
+        var succeeded = 0
+        var failed = 0
+    }
+
+    /// Everyone may do everything.
+    public static let open = AccessControl(openService: ())
+
+    private init(openService: ()) {
+        file = nil
+    }
+
+    /// Keys from `file`. - Throws: ``KeyFileError`` naming the file and line.
+    public init(file: String) throws(KeyFileError) {
+        self.file = file
+        publish(try AccessControl.read(file))
+    }
+
+    /// Keys given directly (tests, or a caller that read them itself).
+    public init(keys: APIKeys) {
+        file = nil
+        publish(keys)
+    }
+
+    /// Whether any request may be made without a key.
+    public var isOpen: Bool { current.load(ordering: .acquiring) == 0 }
+
+    /// Keys in force (0 when open).
+    public var keyCount: Int { withKeys { $0?.count ?? 0 } }
+
+    /// Successful and failed reloads so far.
+    public var reloadCounts: (succeeded: Int, failed: Int) {
+        reloads.withLock { ($0.succeeded, $0.failed) }
+    }
+
+    /// Reads the key file again and puts its keys in force. On failure the
+    /// keys in force stay (a typo must not lock everyone out or let everyone
+    /// in) and the error says why.
+    @discardableResult
+    public func reload() -> Result<Int, KeyFileError> {
+        guard let file else { return .failure(KeyFileError(message: "no key file to reload")) }
+        do {
+            let keys = try AccessControl.read(file)
+            publish(keys)
+            reloads.withLock { $0.succeeded += 1 }
+            return .success(keys.count)
+        } catch {
+            reloads.withLock { $0.failed += 1 }
+            return .failure(error)
+        }
+    }
+
+    private func publish(_ keys: APIKeys) {
+        let set = Unmanaged.passRetained(KeySet(keys))  // never released: see the type's note
+        current.store(Int(bitPattern: set.toOpaque()), ordering: .releasing)
+    }
+
+    @inline(__always)
+    private func withKeys<R>(_ body: (APIKeys?) -> R) -> R {
+        let bits = current.load(ordering: .acquiring)
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return body(nil) }
+        return Unmanaged<KeySet>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0.keys) }
+    }
+
+    /// The scope `request` holds, after checking that it is at least `needed`.
+    /// Open service: ``Scope/write``, with no header looked at.
+    /// - Throws: 401 without a (Bearer) key, 401 `invalid_token` for a key
+    ///   not in the file, 403 `insufficient_scope` for too small a scope.
+    func authorize(_ request: HTTPRequest, needs needed: Scope?) throws(Problem) -> Scope {
+        guard let needed else { return .write }
+        let held: Scope? = withKeys { keys in
+            guard let keys else { return .write }
+            return request.headers.withFirstValue("Authorization") { value -> Scope? in
+                guard let value else { return nil }
+                return AccessControl.scope(ofAuthorization: value, keys: keys)
+            }
+        }
+        guard let held else {
+            throw AccessControl.unauthorized(request)
+        }
+        try AccessControl.require(needed, held: held)
+        return held
+    }
+
+    /// 403 unless `held` covers `needed`.
+    static func require(_ needed: Scope, held: Scope) throws(Problem) {
+        guard held < needed else { return }
+        var p = Problem(403, "insufficient-scope", "Insufficient scope",
+                        "this needs a key of scope \(needed.name) (or larger); the key given has scope \(held.name)")
+        p.headers.set("WWW-Authenticate", "Bearer realm=\"hitroute\", error=\"insufficient_scope\", scope=\"\(needed.name)\"")
+        throw p
+    }
+
+    /// The scope of a `Bearer` credential, or nil. A value of another scheme
+    /// is no credential at all (RFC 6750 §3.1), distinguished by the caller.
+    static func scope(ofAuthorization value: UnsafeBufferPointer<UInt8>, keys: APIKeys) -> Scope? {
+        guard let token = bearerToken(value) else { return nil }
+        return keys.scope(of: token)
+    }
+
+    /// The token of `Bearer <token>` (scheme case-insensitive, spaces
+    /// around the token dropped), or nil for another scheme.
+    static func bearerToken(_ value: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        let scheme = Array("bearer".utf8)
+        guard value.count > scheme.count, value[scheme.count] == UInt8(ascii: " ") else { return nil }
+        for i in 0..<scheme.count where value[i] | 0x20 != scheme[i] { return nil }
+        var lo = scheme.count, hi = value.count
+        while lo < hi, value[lo] == UInt8(ascii: " ") { lo += 1 }
+        while hi > lo, value[hi - 1] == UInt8(ascii: " ") { hi -= 1 }
+        return UnsafeBufferPointer(rebasing: value[lo..<hi])
+    }
+
+    /// 401: `invalid_token` when a Bearer credential was sent, plain otherwise.
+    static func unauthorized(_ request: HTTPRequest) -> Problem {
+        let sentBearer = request.headers.withFirstValue("Authorization") { value in
+            value.map { bearerToken($0) != nil } ?? false
+        }
+        if sentBearer {
+            var p = Problem(401, "invalid-token", "Invalid API key", "the key given is not one of this service's keys")
+            p.headers.set("WWW-Authenticate", "Bearer realm=\"hitroute\", error=\"invalid_token\"")
+            return p
+        }
+        var p = Problem(401, "unauthorized", "Unauthorized",
+                        "this request needs an API key: send Authorization: Bearer <key>")
+        p.headers.set("WWW-Authenticate", "Bearer realm=\"hitroute\"")
+        return p
+    }
+
+    /// A key file's keys. - Throws: a message naming the file (and line).
+    static func read(_ path: String) throws(KeyFileError) -> APIKeys {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw KeyFileError(message: "\(path): cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw KeyFileError(message: "\(path): cannot read: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+            if bytes.count > 1 << 20 { throw KeyFileError(message: "\(path): larger than 1 MiB") }
+        }
+        do {
+            return try APIKeys(parsing: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw KeyFileError(message: "\(path): \(error.message)")
+        }
+    }
+}

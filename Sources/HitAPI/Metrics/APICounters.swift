@@ -1,0 +1,54 @@
+import HitMetrics
+
+/// What the API counts on the request path: points routed, single and in
+/// batches. One shard per event loop (``HTTPRequest/eventLoop``), plus the
+/// shared one for handlers on worker threads, summed when scraped.
+public final class APICounters: Sendable {
+    static let singlePoints = 0
+    static let batchPoints = 1
+    let cells: CounterCells
+
+    public init(loops: Int) {
+        cells = CounterCells(shards: max(1, loops), cells: 2)
+    }
+
+    /// Counts `n` points routed by a request run on `loop` (nil: any thread).
+    @inline(__always)
+    func countPoints(_ n: Int, batch: Bool, loop: Int?) {
+        let cell = batch ? APICounters.batchPoints : APICounters.singlePoints
+        if let loop, loop >= 0, loop < cells.shards {
+            cells.bump(shard: loop, cell: cell, by: UInt64(max(0, n)))
+        } else {
+            cells.addShared(cell: cell, by: UInt64(max(0, n)))
+        }
+    }
+
+    public var pointsRouted: (single: UInt64, batch: UInt64) {
+        (cells.sum(cell: APICounters.singlePoints), cells.sum(cell: APICounters.batchPoints))
+    }
+}
+
+/// Compile times of uploaded scenes (create and replace), as a histogram;
+/// uploads are rare next to hits, so any thread adds with an atomic.
+public final class CompileTimes: Sendable {
+    let buckets = DurationBuckets.standard
+    private let cells: CounterCells
+
+    public init() {
+        cells = CounterCells(shards: 1, cells: DurationBuckets.standard.count + 1)
+    }
+
+    /// Records one compile of `nanoseconds`.
+    public func record(nanoseconds: UInt64) {
+        cells.addShared(cell: buckets.index(of: nanoseconds))
+        cells.addShared(cell: buckets.count, by: nanoseconds)
+    }
+
+    /// The histogram so far (cumulative buckets, count, sum in seconds).
+    public func histogram(labels: [Label] = []) -> HistogramSample {
+        let sums = cells.sums()
+        return HistogramSample(
+            labels: labels, upperBounds: buckets.seconds, bucketCounts: Array(sums[0..<buckets.count]),
+            sum: Double(sums[buckets.count]) / 1e9)
+    }
+}

@@ -1,0 +1,102 @@
+import HTTPServer
+import HitMetrics
+
+/// The service's metric families (SPEC §8), each read where it is counted:
+/// the server's loops, the API's counters, the store, the key file, the
+/// process. See README "Operating hitroute" for the list.
+enum ServiceMetrics {
+    /// The version in `hitroute_build_info` (as in openapi.yaml).
+    static let version = "0.1.0"
+
+    static var swiftVersion: String {
+        #if compiler(>=6.3)
+        return "6.3"
+        #elseif compiler(>=6.2)
+        return "6.2"
+        #elseif compiler(>=6.1)
+        return "6.1"
+        #else
+        return "6.0"
+        #endif
+    }
+
+    static func buildInfo() -> [MetricFamily] {
+        [MetricFamily(
+            name: "hitroute_build", help: "The running build: its version and Swift compiler (value 1).", kind: .info,
+            samples: [Sample(1, labels: [Label("version", version), Label("swift", swiftVersion)])])]
+    }
+
+    /// Status codes counted as rejections, with their reason label.
+    static let rejectionReasons: [(code: String, reason: String)] = [
+        ("401", "unauthorized"), ("403", "forbidden"), ("408", "timeout"), ("413", "body_too_large"),
+        ("414", "request_line_too_long"), ("429", "too_many_pointers"), ("431", "headers_too_large"),
+    ]
+
+    /// The server's families: requests, durations, in flight, connections,
+    /// bytes, and rejections by reason (derived from the status counts, so
+    /// they cost the request path nothing more).
+    static func http(_ s: ServerStatistics) -> [MetricFamily] {
+        let requests = s.requests.map { r in
+            Sample(Double(r.count), labels: [Label("route", r.route), Label("method", r.method), Label("code", r.code)])
+        }
+        let durations = s.durations.map { d in
+            HistogramSample(labels: [Label("route", d.route)], upperBounds: s.upperBounds, bucketCounts: d.bucketCounts, sum: d.sumSeconds)
+        }
+        var byCode: [String: UInt64] = [:]
+        for r in s.requests { byCode[r.code, default: 0] &+= r.count }
+        var rejected = rejectionReasons.map { Sample(Double(byCode[$0.code] ?? 0), labels: [Label("reason", $0.reason)]) }
+        rejected.append(Sample(Double(s.refusedConnections), labels: [Label("reason", "too_many_connections")]))
+        return [
+            MetricFamily(
+                name: "hitroute_http_requests", help: "HTTP requests answered, by route template, method and status code.",
+                kind: .counter, samples: requests),
+            MetricFamily(
+                name: "hitroute_http_request_duration_seconds",
+                help: "Time from a request's first byte to its response queued for sending, by route template.",
+                kind: .histogram, unit: "seconds", histograms: durations),
+            .single("hitroute_http_requests_in_flight", .gauge, "Requests received and not yet answered.", Double(s.inFlight)),
+            .single("hitroute_http_connections_open", .gauge, "TCP connections open now.", Double(s.openConnections)),
+            .single("hitroute_http_connections_accepted", .counter, "TCP connections accepted.", Double(s.acceptedConnections)),
+            MetricFamily(
+                name: "hitroute_http_rejected_requests",
+                help: "Requests refused before their work was done, by reason (413, 414, 431, 408, 429, 401, 403; connections past --max-connections).",
+                kind: .counter, samples: rejected),
+            .single("hitroute_http_received_bytes", .counter, "Bytes of requests received, heads and bodies.", unit: "bytes", Double(s.bytesIn)),
+            .single("hitroute_http_sent_bytes", .counter, "Bytes of responses queued for sending, heads and bodies.", unit: "bytes", Double(s.bytesOut)),
+        ]
+    }
+
+    static func api(_ counters: APICounters) -> [MetricFamily] {
+        let points = counters.pointsRouted
+        return [MetricFamily(
+            name: "hitroute_points_routed", help: "Points routed to a layer (or to none), by single hit or batch.",
+            kind: .counter,
+            samples: [Sample(Double(points.single), labels: [Label("kind", "single")]),
+                      Sample(Double(points.batch), labels: [Label("kind", "batch")])])]
+    }
+
+    static func store(_ store: SceneStore) -> [MetricFamily] {
+        let stats = store.stats()
+        return [
+            .single("hitroute_scenes", .gauge, "Scenes held in the store.", Double(stats.scenes)),
+            .single("hitroute_layers", .gauge, "Layers held over all scenes, whole trees.", Double(stats.layers)),
+            .single("hitroute_store_bytes", .gauge, "Bytes of scene JSON held (what --max-store-bytes bounds).", unit: "bytes", Double(stats.bytes)),
+            .single("hitroute_pointer_captures", .gauge, "Live pointer captures over all scenes.", Double(stats.captures)),
+            MetricFamily(
+                name: "hitroute_scene_compile_seconds", help: "Time to compile an uploaded scene (create or replace).",
+                kind: .histogram, unit: "seconds", histograms: [store.compileTimes.histogram()]),
+        ]
+    }
+
+    static func access(_ access: AccessControl) -> [MetricFamily] {
+        let reloads = access.reloadCounts
+        return [
+            .single("hitroute_auth_enabled", .gauge, "1 when API keys are required, 0 when the service is open.", access.isOpen ? 0 : 1),
+            .single("hitroute_auth_keys", .gauge, "API keys in force.", Double(access.keyCount)),
+            MetricFamily(
+                name: "hitroute_auth_reloads", help: "Reloads of the key file (SIGHUP), by result.", kind: .counter,
+                samples: [Sample(Double(reloads.succeeded), labels: [Label("result", "success")]),
+                          Sample(Double(reloads.failed), labels: [Label("result", "failure")])]),
+        ]
+    }
+}

@@ -1,0 +1,41 @@
+import HitRouting
+
+extension SceneStore {
+    /// What the store holds at one moment (for metrics).
+    public struct Stats: Sendable, Equatable {
+        /// Scenes stored.
+        public var scenes: Int
+        /// Layers over all scenes, whole trees.
+        public var layers: Int
+        /// Bytes of JSON the scenes came as (what `maxStoreBytes` bounds).
+        public var bytes: Int
+        /// Pointer captures not yet expired, over all scenes.
+        public var captures: Int
+    }
+
+    /// Counts of what the store holds.
+    /// - Complexity: O(scenes), one short lock hold per scene.
+    public func stats() -> Stats {
+        let (list, bytes) = entries.withLock { (Array($0.scenes.values), $0.bytes) }
+        let now = clock()
+        let timeout = limits.captureTimeout
+        var layers = 0
+        var captures = 0
+        for entry in list {
+            entry.state.withLock { state in
+                layers += state.snapshot.compiled.layerCount
+                captures += state.sessions.captures.values.reduce(0) { $0 + (now - $1.lastActive <= timeout ? 1 : 0) }
+            }
+        }
+        return Stats(scenes: list.count, layers: layers, bytes: bytes, captures: captures)
+    }
+
+    /// Compiles `scene`, recording how long it took.
+    func compile(_ scene: Scene) -> LiveScene {
+        let start = monotonicSeconds()
+        let live = LiveScene(scene)
+        let seconds = max(0, monotonicSeconds() - start)
+        compileTimes.record(nanoseconds: UInt64(min(seconds, 1e9) * 1e9))
+        return live
+    }
+}
