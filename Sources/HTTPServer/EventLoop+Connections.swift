@@ -109,7 +109,7 @@ extension EventLoop {
                 connection.bytesIn = 0
                 handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn)
             case .error(let error):
-                let id = nextRequestID(given: nil)
+                let id = generateRequestID()
                 let context = Connection.ResponseContext(
                     isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
                     start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
@@ -124,10 +124,9 @@ extension EventLoop {
     /// Offloaded requests with bodies this big are followed by `malloc_trim`.
     static let trimAfterBodyBytes = 1 << 20
 
-    private func handle(_ connection: Connection, _ request: HTTPRequest, keepAlive: Bool, bytesIn: Int) {
-        var request = request
-        let id = request.headers.withFirstValue("X-Request-Id") { nextRequestID(given: $0) }
-        request.requestID = id
+    private func handle(_ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int) {
+        if request.requestID == nil { request.requestID = generateRequestID() }
+        let id = request.requestID
         request.eventLoop = index
         context.metrics.cells.bump(shard: index, cell: context.metrics.started)
         let responseContext = Connection.ResponseContext(
@@ -302,7 +301,7 @@ extension EventLoop {
         switch connection.state {
         case .open where connection.output.isEmpty && connection.parser.phase != .idle:
             connection.stash = []
-            let id = nextRequestID(given: nil)
+            let id = generateRequestID()
             let timeout = HTTPResponse.problem(
                 status: 408, slug: "request-timeout", title: "Request timeout",
                 detail: connection.parser.phase == .head

@@ -208,7 +208,7 @@ final class EventLoop: @unchecked Sendable {
         context.metrics.cells.bump(shard: index, cell: context.metrics.refusedConnections)
         var out = OutboundBuffer()
         var framing = ResponseEncoder.Framing(isHead: false, version: .http1_1, close: true)
-        let id = nextRequestID(given: nil)
+        let id = generateRequestID()
         let problem = HTTPResponse.problem(
             status: 503, slug: "service-unavailable", title: "Service unavailable",
             detail: "too many open connections", requestID: id)
@@ -217,10 +217,10 @@ final class EventLoop: @unchecked Sendable {
         Glibc.close(fd)
     }
 
-    /// The id of the next request: the client's if valid, else a new one.
-    func nextRequestID(given value: UnsafeBufferPointer<UInt8>?) -> RequestID {
+    /// A new request id, for a request that came without a valid one.
+    func generateRequestID() -> RequestID {
         requestSerial &+= 1
-        return RequestID(given: value, loop: index, serial: requestSerial)
+        return RequestID(loop: index, serial: requestSerial)
     }
 
     private func resumeListenerIfPaused() {

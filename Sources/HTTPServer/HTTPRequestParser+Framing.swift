@@ -25,6 +25,7 @@ extension HTTPRequestParser {
         var keepAliveToken = false
         var expectsContinue = false
         var unsupportedExpectationOffset = -1
+        var requestIDRange: Range<Int>?
 
         for field in fields {
             let nameRange = Int(field.nameStart)..<Int(field.nameEnd)
@@ -45,6 +46,8 @@ extension HTTPRequestParser {
                     if asciiEqualsLowercased(token, "close") { close = true }
                     if asciiEqualsLowercased(token, "keep-alive") { keepAliveToken = true }
                 }
+            case 12 where asciiEqualsLowercased(name, "x-request-id"):
+                if requestIDRange == nil { requestIDRange = valueRange }
             case 14 where asciiEqualsLowercased(name, "content-length"):
                 if !sawContentLength { contentLengthOffset = nameRange.lowerBound }
                 sawContentLength = true
@@ -97,9 +100,14 @@ extension HTTPRequestParser {
         let query = queryRange.map { String(decoding: head[$0], as: UTF8.self) }
         // The field lines, without the empty line that ends them.
         let headers = HTTPHeaders(receivedLines: Array(head[sectionStart..<(consumed - 2)]))
-        pending = HTTPRequest(
+        var request = HTTPRequest(
             method: method, target: target, path: path, query: query,
             version: version, headers: headers, body: [])
+        if let requestIDRange {
+            // The client's id when valid (SPEC §8); else the loop makes one up.
+            request.requestID = head[requestIDRange].withUnsafeBufferPointer { RequestID(given: $0) }
+        }
+        pending = request
         keepAlive = http11 ? !close : (keepAliveToken && !close)
 
         if chunked {

@@ -8,27 +8,27 @@
 /// unlikely to repeat across restarts. It is kept as numbers and written
 /// as text only where needed, so a request that nobody logs costs no string.
 public struct RequestID: Sendable, Equatable, CustomStringConvertible {
-    enum Storage: Sendable, Equatable {
-        case given(String)
-        case generated(loop: UInt8, serial: UInt64)
-    }
-
-    let storage: Storage
+    /// The client's id; nil for a generated one.
+    let given: String?
+    /// A generated id: the event loop in the top 8 bits, its request count below.
+    let packed: UInt64
 
     /// Random per process: the first 8 hex digits of every generated id.
     static let processPrefix = UInt32.random(in: 0...UInt32.max)
     /// The longest id a client may give.
     public static let maxLength = 128
 
-    init(storage: Storage) { self.storage = storage }
+    /// The client's id, or nil when it is not a valid one.
+    init?(given value: UnsafeBufferPointer<UInt8>) {
+        guard RequestID.isValid(value) else { return nil }
+        given = String(decoding: value, as: UTF8.self)
+        packed = 0
+    }
 
-    /// The client's id if valid, else a generated one.
-    init(given value: UnsafeBufferPointer<UInt8>?, loop: Int, serial: UInt64) {
-        if let value, RequestID.isValid(value) {
-            storage = .given(String(decoding: value, as: UTF8.self))
-        } else {
-            storage = .generated(loop: UInt8(truncatingIfNeeded: loop), serial: serial)
-        }
+    /// A generated id: request `serial` of event loop `loop`.
+    init(loop: Int, serial: UInt64) {
+        given = nil
+        packed = UInt64(UInt8(truncatingIfNeeded: loop)) << 56 | (serial & 0xFF_FFFF_FFFF)
     }
 
     /// Whether `value` is 1–128 visible ASCII characters.
@@ -45,20 +45,30 @@ public struct RequestID: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The id's bytes (at most 128), written by `body`.
-    @inline(__always)
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        switch storage {
-        case .given(let text):
-            var text = text
-            return text.withUTF8(body)
-        case .generated(let loop, let serial):
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-                RequestID.hex(UInt64(RequestID.processPrefix), digits: 8, into: buffer.baseAddress!)
-                RequestID.hex(UInt64(loop), digits: 2, into: buffer.baseAddress! + 8)
-                RequestID.hex(serial, digits: 10, into: buffer.baseAddress! + 10)
-                return body(UnsafeBufferPointer(buffer))
-            }
+        if var text = given { return text.withUTF8(body) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            writeGenerated(into: buffer.baseAddress!)
+            return body(UnsafeBufferPointer(buffer))
         }
+    }
+
+    /// Writes the id where `w` points (room for ``maxLength`` bytes reserved).
+    @inline(__always)
+    func put(into w: inout ResponseEncoder.ByteCursor) {
+        if var text = given {
+            text.withUTF8 { w.put($0) }
+        } else {
+            w.putRaw(20) { writeGenerated(into: $0) }
+        }
+    }
+
+    /// The 20 hex digits of a generated id.
+    @inline(__always)
+    private func writeGenerated(into out: UnsafeMutablePointer<UInt8>) {
+        RequestID.hex(UInt64(RequestID.processPrefix), digits: 8, into: out)
+        RequestID.hex(packed >> 56, digits: 2, into: out + 8)
+        RequestID.hex(packed & 0xFF_FFFF_FFFF, digits: 10, into: out + 10)
     }
 
     /// The id as text.

@@ -63,7 +63,7 @@ enum ResponseEncoder {
                 w.put("\r\n")
                 if let requestID {
                     w.put("X-Request-Id: ")
-                    requestID.withBytes { w.put($0) }
+                    requestID.put(into: &w)
                     w.put("\r\n")
                 }
                 if var handlerLength {
@@ -161,6 +161,13 @@ enum ResponseEncoder {
         @inline(__always)
         mutating func put(_ text: StaticString) {
             put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        /// Lets `body` write exactly `count` bytes at the position.
+        @inline(__always)
+        mutating func putRaw(_ count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+            body(position)
+            position += count
         }
 
         /// Appends the decimal digits of a non-negative `value`.

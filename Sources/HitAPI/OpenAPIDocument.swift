@@ -31,9 +31,24 @@ info:
       problem details (`application/problem+json`).
     * `HEAD` is answered wherever `GET` is, without a body. `OPTIONS`
       preflights are answered with 204, `Access-Control-Allow-Methods`,
-      `Access-Control-Allow-Headers` (`Content-Type, If-Match`) and
+      `Access-Control-Allow-Headers` (`Authorization, Content-Type, If-Match,
+      X-Request-Id`, or what `Access-Control-Request-Headers` asked for) and
       `Access-Control-Max-Age`. Every response to an allowed origin carries
-      `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers: ETag, Location`.
+      `Access-Control-Allow-Origin` and
+      `Access-Control-Expose-Headers: ETag, Location, WWW-Authenticate, X-Request-Id`.
+    * **API keys.** Started with `--api-keys-file`, the service wants
+      `Authorization: Bearer <key>` on every operation but `/healthz`,
+      `/readyz`, `/openapi.yaml` and `OPTIONS` preflights. A key has a scope:
+      `read` (GET scenes, `hit` and `hits` without pointer phases,
+      `/metrics`), `interact` (read, plus pointer phases) or `write`
+      (everything). No key: 401 with `WWW-Authenticate: Bearer realm="hitroute"`;
+      an unknown key: 401 with `error="invalid_token"`; too small a scope: 403
+      with `error="insufficient_scope"` and the `scope` needed. Without a key
+      file the service is open (the empty alternative in each `security` list).
+    * **Request ids.** Every response carries `X-Request-Id`: the request's own
+      when it is 1–128 visible ASCII characters, else one the server made up
+      (20 hex digits). Problem bodies repeat it as `requestId`, and the access
+      log writes it.
     * A method a path does not support is a 405 with an `Allow` header; a
       method the server does not know at all is a 501.
     * Every operation lists the statuses it can give. At the protocol level,
@@ -55,13 +70,14 @@ tags:
   - name: hit
     description: Route points to layers.
   - name: operations
-    description: Health, readiness and this document.
+    description: Health, readiness, metrics and this document.
 
 paths:
   /scenes:
     get:
       tags: [scenes]
       operationId: listScenes
+      security: [{apiKey: [read]}, {}]
       summary: List the stored scenes
       responses:
         '200':
@@ -77,6 +93,8 @@ paths:
                     layers: 3
                     bounds: {x: 0, y: 0, width: 240, height: 240}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
@@ -84,6 +102,7 @@ paths:
     post:
       tags: [scenes]
       operationId: createScene
+      security: [{apiKey: [write]}, {}]
       summary: Create a scene
       description: |
         Creates a scene. When the body has no `id` the server generates one.
@@ -138,6 +157,8 @@ paths:
               parameters:
                 id: '$response.body#/id'
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
         '409': {$ref: '#/components/responses/Conflict'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -153,6 +174,7 @@ paths:
     get:
       tags: [scenes]
       operationId: getScene
+      security: [{apiKey: [read]}, {}]
       summary: Read a scene
       description: |
         The scene as submitted (fields that were not given are not filled
@@ -192,6 +214,8 @@ paths:
                     pointerEvents: none
                     shape: {type: rect, x: 2, y: 2, width: 236, height: 236, fill: false, stroke: 4}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -200,6 +224,7 @@ paths:
     put:
       tags: [scenes]
       operationId: putScene
+      security: [{apiKey: [write]}, {}]
       summary: Create or replace a scene
       description: |
         Creates the scene (201) or replaces it (200). The body's `id` may be
@@ -246,6 +271,8 @@ paths:
                 layers: 3
                 bounds: {x: 0, y: 0, width: 240, height: 240}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
@@ -256,12 +283,15 @@ paths:
     delete:
       tags: [scenes]
       operationId: deleteScene
+      security: [{apiKey: [write]}, {}]
       summary: Delete a scene
       description: Removes the scene and all its pointer captures.
       responses:
         '204':
           description: Deleted.
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -275,6 +305,7 @@ paths:
     patch:
       tags: [scenes]
       operationId: patchLayer
+      security: [{apiKey: [write]}, {}]
       summary: Change one layer (JSON merge patch)
       description: |
         An RFC 7396 JSON merge patch of one layer's fields other than `id`
@@ -330,6 +361,8 @@ paths:
                     - {type: ellipse, cx: 120, cy: 120, rx: 120, ry: 120}
                     - {type: ellipse, cx: 120, cy: 120, rx: 48, ry: 48}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
         '404': {$ref: '#/components/responses/NotFound'}
         '412': {$ref: '#/components/responses/PreconditionFailed'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
@@ -345,6 +378,7 @@ paths:
     get:
       tags: [hit]
       operationId: hitSceneQuery
+      security: [{apiKey: [read]}, {}]
       summary: Route one point (query string)
       description: |
         The same query as `POST /scenes/{id}/hit`, without a body. Each
@@ -391,6 +425,8 @@ paths:
       responses:
         '200': {$ref: '#/components/responses/HitOK'}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -401,6 +437,7 @@ paths:
     post:
       tags: [hit]
       operationId: hitScene
+      security: [{apiKey: [read]}, {}]
       summary: Route one point
       description: |
         Routes the point (scene coordinates) front to back and answers the
@@ -429,6 +466,8 @@ paths:
       responses:
         '200': {$ref: '#/components/responses/HitOK'}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -444,6 +483,7 @@ paths:
     post:
       tags: [hit]
       operationId: hitSceneBatch
+      security: [{apiKey: [read]}, {}]
       summary: Route many points
       description: |
         Answers many points at once, results in the order of the points.
@@ -478,6 +518,8 @@ paths:
                   - {layer: ring, action: ring.select, actionLayer: ring}
                   - {layer: button, action: below.press, actionLayer: button}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -532,6 +574,46 @@ paths:
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
 
+  /metrics:
+    get:
+      tags: [operations]
+      operationId: metrics
+      summary: Prometheus metrics
+      description: |
+        The service's metrics in the Prometheus text format 0.0.4, or in
+        OpenMetrics 1.0.0 (ending with `# EOF`) when `Accept` prefers
+        `application/openmetrics-text`, as Prometheus' own scrapes do. Names
+        start with `hitroute_` (plus the standard `process_*`); labels are
+        route templates, methods, status codes and reasons, never ids. Needs a
+        key of any scope when keys are configured.
+      security: [{apiKey: [read]}, {}]
+      parameters:
+        - name: Accept
+          in: header
+          required: false
+          schema: {type: string}
+          example: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5
+      responses:
+        '200':
+          description: The exposition.
+          headers:
+            X-Request-Id: {$ref: '#/components/headers/X-Request-Id'}
+          content:
+            text/plain:
+              schema: {type: string}
+              example: |
+                # HELP hitroute_http_requests_total HTTP requests answered, by route template, method and status code.
+                # TYPE hitroute_http_requests_total counter
+                hitroute_http_requests_total{route="/scenes/{id}/hit",method="POST",code="200"} 1027
+            application/openmetrics-text:
+              schema: {type: string}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '413': {$ref: '#/components/responses/PayloadTooLarge'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
+
   /openapi.yaml:
     get:
       tags: [operations]
@@ -551,6 +633,15 @@ paths:
         '503': {$ref: '#/components/responses/ShuttingDown'}
 
 components:
+  securitySchemes:
+    apiKey:
+      type: http
+      scheme: bearer
+      description: |
+        An API key from the `--api-keys-file` (`<scope> <key>` lines), sent as
+        `Authorization: Bearer <key>`. The scopes listed with an operation are
+        the least it needs: `read` < `interact` < `write`.
+
   parameters:
     SceneId:
       name: id
@@ -570,6 +661,15 @@ components:
       example: ring
 
   headers:
+    X-Request-Id:
+      description: The request's id, the client's own `X-Request-Id` when valid (1–128 visible ASCII characters), else one the server generated.
+      schema:
+        type: string
+        pattern: '^[!-~]{1,128}$'
+    WWW-Authenticate:
+      description: 'The Bearer challenge, e.g. `Bearer realm="hitroute", error="invalid_token"`.'
+      required: true
+      schema: {type: string}
     ETag:
       description: The scene's version as a strong entity tag, e.g. `"3"`.
       required: true
@@ -610,6 +710,41 @@ components:
             shape: {type: rect, x: 2, y: 2, width: 236, height: 236, fill: false, stroke: 4}
 
   responses:
+    Unauthorized:
+      description: |
+        Keys are configured and the request has none (`/problems/unauthorized`,
+        `WWW-Authenticate: Bearer realm="hitroute"`), or one that is not in the
+        key file (`/problems/invalid-token`, `error="invalid_token"`).
+      headers:
+        WWW-Authenticate: {$ref: '#/components/headers/WWW-Authenticate'}
+        X-Request-Id: {$ref: '#/components/headers/X-Request-Id'}
+      content:
+        application/problem+json:
+          schema: {$ref: '#/components/schemas/Problem'}
+          example:
+            type: /problems/invalid-token
+            title: Invalid API key
+            status: 401
+            detail: the key given is not one of this service's keys
+            requestId: 3f9a0c1200000000002a
+    Forbidden:
+      description: |
+        The key's scope is too small for this request
+        (`/problems/insufficient-scope`; `WWW-Authenticate` with
+        `error="insufficient_scope"` and the `scope` needed), e.g. a `read` key
+        sending a pointer phase (needs `interact`) or a `PUT` (needs `write`).
+      headers:
+        WWW-Authenticate: {$ref: '#/components/headers/WWW-Authenticate'}
+        X-Request-Id: {$ref: '#/components/headers/X-Request-Id'}
+      content:
+        application/problem+json:
+          schema: {$ref: '#/components/schemas/Problem'}
+          example:
+            type: /problems/insufficient-scope
+            title: Insufficient scope
+            status: 403
+            detail: this needs a key of scope write (or larger); the key given has scope read
+            requestId: 3f9a0c1200000000002b
     HitOK:
       description: Where the point routes.
       content:
@@ -1357,6 +1492,9 @@ components:
                 description: An RFC 6901 JSON Pointer into the request body (or `/name` for a query parameter).
                 type: string
               message: {type: string}
+        requestId:
+          description: The request's id, as in the response's `X-Request-Id` (SPEC §8).
+          type: string
 
 """#
 }

@@ -28,7 +28,7 @@ public struct APIKeys: Sendable {
     public init(parsing text: String) throws(KeyFileError) {
         var keys: [Key] = []
         var lines: [[UInt8]: Int] = [:]
-        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
             guard let first = line.first, !first.hasPrefix("#") else { continue }
             let lineNumber = number + 1
