@@ -8,6 +8,10 @@
 #
 #   bash Benchmarks/instructions-per-hit.sh [HITROUTE_BINARY [CONNECTIONS]]
 #
+# HITROUTE_IPH_ARGS replaces the server's `--quiet` (e.g. `--log-format json`
+# to count a logged request; the log goes to a file); HIT_KEY makes wrk send
+# `Authorization: Bearer $HIT_KEY` (with `--api-keys-file` in the arguments).
+#
 # Runs the server (one event loop) under callgrind twice, loads the ring
 # scene, drives it with wrk (Benchmarks/wrk/hit.lua) for 2 s and for 6 s,
 # and prints (instructions of the long run − the short) ÷ (requests of the
@@ -23,11 +27,13 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 run() {  # seconds of load → "requests instructions"
-  valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.%p" "$BIN" --port "$PORT" --quiet --threads 1 \
+  # shellcheck disable=SC2086  # the arguments are words on purpose
+  valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.%p" "$BIN" --port "$PORT" ${HITROUTE_IPH_ARGS---quiet} --threads 1 \
     >/dev/null 2>"$WORK/valgrind.err" &
   local pid=$!
   for _ in $(seq 100); do curl -s -o /dev/null "localhost:$PORT/healthz" && break; sleep 0.2; done
-  curl -s -o /dev/null -X PUT --data-binary @"$HERE/../examples/ring-over-button.json" "localhost:$PORT/scenes/ring-demo"
+  curl -s -o /dev/null -X PUT ${HIT_WRITE_KEY:+-H "Authorization: Bearer $HIT_WRITE_KEY"} \
+    --data-binary @"$HERE/../examples/ring-over-button.json" "localhost:$PORT/scenes/ring-demo"
   local out
   out=$(wrk -t1 -c"$CONNS" -d"$1"s -s "$HERE/wrk/hit.lua" "http://127.0.0.1:$PORT")
   kill "$pid"; wait "$pid" 2>/dev/null || true

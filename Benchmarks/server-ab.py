@@ -9,6 +9,11 @@ the ring scene into each, then runs `wrk -t1 -cCONNECTIONS -d5s` with
 wrk/hit.lua against each in turn, every round (odd rounds in reverse order),
 and prints each round, the medians, and each build's p99 ÷ nginx's per round.
 Needs wrk and nginx (run.sh installs them).
+
+A build may be given as `BINARY::EXTRA ARGS` (e.g.
+`.build/release/hitroute::--api-keys-file /tmp/keys`); HIT_KEY makes wrk send
+`Authorization: Bearer $HIT_KEY` to every server (nginx and builds without
+keys ignore it), and HIT_WRITE_KEY is sent with the scene upload.
 """
 import os
 import statistics
@@ -51,13 +56,16 @@ def main():
     wait_up(port)
     servers["nginx"] = port
     ring = open(os.path.join(HERE, "..", "examples", "ring-over-button.json"), "rb").read()
-    for i, build in enumerate(builds):
+    write_key = os.environ.get("HIT_WRITE_KEY")
+    for i, spec in enumerate(builds):
         port += 1
-        procs.append(subprocess.Popen([build, "--port", str(port), "--quiet", "--threads", "1"]))
+        build, _, extra = spec.partition("::")
+        procs.append(subprocess.Popen([build, "--port", str(port), "--quiet", "--threads", "1"] + extra.split()))
         wait_up(port)
-        put = urllib.request.Request(f"http://127.0.0.1:{port}/scenes/ring-demo", data=ring, method="PUT")
+        headers = {"Authorization": f"Bearer {write_key}"} if write_key else {}
+        put = urllib.request.Request(f"http://127.0.0.1:{port}/scenes/ring-demo", data=ring, method="PUT", headers=headers)
         urllib.request.urlopen(put).read()
-        servers[f"{i}:{os.path.basename(build)}"] = port
+        servers[f"{i}:{os.path.basename(build)}{'+' + extra.split()[0] if extra else ''}"] = port
     results = {name: [] for name in servers}
     try:
         for r in range(rounds):

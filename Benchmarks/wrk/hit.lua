@@ -1,6 +1,7 @@
 -- wrk script: POST /scenes/{id}/hit, one point per request, keep-alive.
 --   HIT_PATH   default /scenes/ring-demo/hit
 --   HIT_TRACE  "1" asks for the trace ({"trace":true}); default off
+--   HIT_KEY    when set, sent as "Authorization: Bearer <key>"
 -- Cycles through 64 fixed points of the 240×240 ring canvas (band, hole,
 -- corners, and a few outside), pre-formatted once per thread.
 local path = os.getenv("HIT_PATH") or "/scenes/ring-demo/hit"
@@ -10,6 +11,8 @@ local i = 0
 
 function init(args)
   local headers = { ["Content-Type"] = "application/json" }
+  local key = os.getenv("HIT_KEY")
+  if key and key ~= "" then headers["Authorization"] = "Bearer " .. key end
   for k = 0, 63 do
     local x = (k * 37) % 260 - 10
     local y = (k * 53 + 17) % 260 - 10

@@ -125,21 +125,27 @@ extension EventLoop {
     static let trimAfterBodyBytes = 1 << 20
 
     private func handle(_ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int) {
-        if request.requestID == nil { request.requestID = generateRequestID() }
-        let id = request.requestID
-        request.eventLoop = index
+        let offload = request.body.count >= context.configuration.offloadBodyBytes
+        let id: RequestID?
+        if request.hasClientRequestID {
+            request.noteLoop(index, serial: 0, handlerOnLoop: !offload)
+            id = request.requestID
+        } else {
+            requestSerial &+= 1
+            request.noteLoop(index, serial: requestSerial, handlerOnLoop: !offload)
+            id = RequestID(loop: index, serial: requestSerial)
+        }
         context.metrics.cells.bump(shard: index, cell: context.metrics.started)
         let responseContext = Connection.ResponseContext(
             isHead: request.method == "HEAD", keepAlive: keepAlive, version: request.version,
             method: request.method, path: request.path, start: connection.requestStart,
             requestID: id, bytesIn: bytesIn)
-        if request.body.count >= context.configuration.offloadBodyBytes {
+        if offload {
             connection.state = .awaitingHandler
             connection.inflight = responseContext
             let handler = context.handler
             let fd = connection.fd
             let serial = connection.serial
-            request.eventLoop = nil
             request.makeBodyReleasable()
             let trim = request.body.count >= EventLoop.trimAfterBodyBytes
             context.offload.submit { [self, request] in

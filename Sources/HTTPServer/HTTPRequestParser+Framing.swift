@@ -103,9 +103,9 @@ extension HTTPRequestParser {
         var request = HTTPRequest(
             method: method, target: target, path: path, query: query,
             version: version, headers: headers, body: [])
-        if let requestIDRange {
+        if let requestIDRange, head[requestIDRange].withUnsafeBufferPointer({ RequestID.isValid($0) }) {
             // The client's id when valid (SPEC §8); else the loop makes one up.
-            request.requestID = head[requestIDRange].withUnsafeBufferPointer { RequestID(given: $0) }
+            request.useClientRequestID()
         }
         pending = request
         keepAlive = http11 ? !close : (keepAliveToken && !close)

@@ -45,3 +45,26 @@ final class ServerMetricsTests: XCTestCase {
         }
     }
 }
+
+final class RequestLayoutTests: XCTestCase {
+    /// The server's notes on a request (id, loop) live in padding: a larger
+    /// request is moved with memcpy on every hop, which the hit path feels.
+    func testTheRequestStaysAsSmallAsBefore() {
+        XCTAssertLessThanOrEqual(MemoryLayout<HTTPRequest>.size, 120)
+    }
+
+    func testTheNotesRoundTrip() {
+        var r = HTTPRequest(target: "/", headers: HTTPHeaders([("X-Request-Id", "abc")]))
+        XCTAssertNil(r.requestID)
+        XCTAssertNil(r.eventLoop)
+        r.noteLoop(7, serial: 0xAB_1234_5678, handlerOnLoop: true)
+        XCTAssertEqual(r.eventLoop, 7)
+        XCTAssertTrue(r.requestID?.description.hasSuffix("07ab12345678") ?? false, "\(String(describing: r.requestID))")
+        r.noteLoop(7, serial: 1, handlerOnLoop: false)
+        XCTAssertNil(r.eventLoop)
+        r.useClientRequestID()
+        r.noteLoop(3, serial: 9, handlerOnLoop: true)
+        XCTAssertEqual(r.requestID?.description, "abc")
+        XCTAssertEqual(r.eventLoop, 3)
+    }
+}
