@@ -114,7 +114,7 @@ extension EventLoop {
                     isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
                     start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
                 connection.bytesIn = 0
-                self.context.metrics.cells.bump(shard: index, cell: self.context.metrics.started)
+                counters.shard.bump(counters.started)
                 respond(connection, error.response(requestID: id), context)
                 return
             }
@@ -135,7 +135,7 @@ extension EventLoop {
             request.noteLoop(index, serial: requestSerial, handlerOnLoop: !offload)
             id = RequestID(loop: index, serial: requestSerial)
         }
-        context.metrics.cells.bump(shard: index, cell: context.metrics.started)
+        counters.shard.bump(counters.started)
         let responseContext = Connection.ResponseContext(
             isHead: request.method == "HEAD", keepAlive: keepAlive, version: request.version,
             method: request.method, path: request.path, start: connection.requestStart,
@@ -167,7 +167,7 @@ extension EventLoop {
               connection.serial == serial, connection.state == .awaitingHandler,
               let responseContext = connection.inflight
         else {
-            context.metrics.cells.bump(shard: index, cell: context.metrics.abandoned)
+            counters.shard.bump(counters.abandoned)
             return
         }
         connection.state = .open
@@ -191,13 +191,12 @@ extension EventLoop {
         connection.idleSince = now
         if framing.close { connection.closeAfterWrite = true }
         let elapsed = request.start == 0 ? 0 : MonotonicClock.now() &- request.start
-        let metrics = context.metrics
-        let route = metrics.route(response.routeLabel)
-        metrics.record(loop: index, route: route, method: request.method, status: response.status,
-                       nanoseconds: elapsed, bytesIn: request.bytesIn, bytesOut: bytesOut)
+        let route = counters.route(response.routeLabel)
+        counters.record(route: route, method: request.method, status: response.status,
+                        nanoseconds: elapsed, bytesIn: request.bytesIn, bytesOut: bytesOut)
         if context.configuration.logRequests {
             log.append(LogEntry(
-                method: request.method, path: request.path, route: metrics.routeLabels[route], status: response.status,
+                method: request.method, path: request.path, route: context.metrics.routeLabels[route], status: response.status,
                 nanoseconds: elapsed, bodyBytes: bodyBytes, bytesIn: request.bytesIn, bytesOut: bytesOut,
                 remote: connection.remote, requestID: request.requestID))
         }
@@ -318,8 +317,8 @@ extension EventLoop {
                 isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
                 start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
             connection.bytesIn = 0
-            context.metrics.cells.bump(shard: index, cell: context.metrics.started)
-            context.metrics.cells.bump(shard: index, cell: context.metrics.timeouts)
+            counters.shard.bump(counters.started)
+            counters.shard.bump(counters.timeouts)
             respond(connection, timeout, responseContext)
             drive(connection)
         case .open, .lingering:

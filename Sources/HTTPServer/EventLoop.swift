@@ -43,6 +43,8 @@ final class EventLoop: @unchecked Sendable {
     var now: UInt64
     var date = HTTPDateCache()
     var log: RequestLog
+    /// This loop's shard of the server's counters.
+    let counters: ServerMetrics.LoopCounters
     /// Requests this loop has seen, for generated request ids.
     var requestSerial: UInt64 = 0
     var draining = false
@@ -63,6 +65,7 @@ final class EventLoop: @unchecked Sendable {
         }
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         log = RequestLog(format: context.configuration.logFormat, fd: context.configuration.logDescriptor)
+        counters = context.metrics.loopCounters(index)
         now = MonotonicClock.now()
         do {
             try control(EPOLL_CTL_ADD, wakeFD, events: CEPOLL_IN, token: Self.wakeToken)
@@ -192,7 +195,7 @@ final class EventLoop: @unchecked Sendable {
         }
         connection.interest = CEPOLL_IN
         connection.remote = remote
-        context.metrics.cells.bump(shard: index, cell: context.metrics.accepted)
+        counters.shard.bump(counters.accepted)
         if Int(fd) >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
         }
@@ -205,7 +208,7 @@ final class EventLoop: @unchecked Sendable {
     /// Past `maxConnections`: a 503 problem, sent once without waiting, then close.
     private func refuseOverCapacity(_ fd: Int32) {
         context.openConnections.wrappingSubtract(1, ordering: .relaxed)
-        context.metrics.cells.bump(shard: index, cell: context.metrics.refusedConnections)
+        counters.shard.bump(counters.refusedConnections)
         var out = OutboundBuffer()
         var framing = ResponseEncoder.Framing(isHead: false, version: .http1_1, close: true)
         let id = generateRequestID()

@@ -8,7 +8,7 @@ import HitMetrics
 /// Routes are labels the handler names by index
 /// (``HTTPResponse/routeLabel`` into ``ServerConfiguration/routeLabels``),
 /// so the server counts by route template without knowing any route.
-final class ServerMetrics: Sendable {
+final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells are thread-safe
     /// The methods the parser admits, then `other` (a request that failed
     /// to parse has no method).
     static let methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "other"]
@@ -56,13 +56,10 @@ final class ServerMetrics: Sendable {
         timeouts = refusedConnections + 1
         abandoned = timeouts + 1
         cells = CounterCells(shards: loops, cells: abandoned + 1)
+        boundStorage = .allocate(capacity: buckets.nanoseconds.count)
+        _ = boundStorage.initialize(from: buckets.nanoseconds)
     }
 
-    /// The route index a response names, or 0 when out of range.
-    @inline(__always)
-    func route(_ index: Int) -> Int {
-        index >= 0 && index < routeLabels.count ? index : 0
-    }
 
     @inline(__always)
     static func methodSlot(_ method: String) -> Int {
@@ -80,19 +77,59 @@ final class ServerMetrics: Sendable {
         }
     }
 
-    /// Counts one answered request on `loop`: its route, method, status,
-    /// duration (nanoseconds) and bytes.
-    /// - Complexity: O(1): five cell updates and a short bucket scan.
-    @inline(__always)
-    func record(loop: Int, route: Int, method: String, status: Int, nanoseconds: UInt64, bytesIn: Int, bytesOut: Int) {
-        let code = status >= 0 && status < 1000 ? Int(Self.codeSlots[status]) : Self.codes.count
-        let methodSlot = Self.methodSlot(method)
-        cells.bump(shard: loop, cell: requestsBase &+ (route &* Self.methods.count &+ methodSlot) &* (Self.codes.count &+ 1) &+ code)
-        cells.bump(shard: loop, cell: bucketsBase &+ route &* buckets.count &+ buckets.index(of: nanoseconds))
-        cells.bump(shard: loop, cell: sumBase &+ route, by: nanoseconds)
-        cells.bump(shard: loop, cell: self.bytesIn, by: UInt64(max(0, bytesIn)))
-        cells.bump(shard: loop, cell: self.bytesOut, by: UInt64(max(0, bytesOut)))
+    /// What a loop needs to count on its own, held by the loop: its shard
+    /// and the cell offsets, as plain values (no reference counting a hit).
+    struct LoopCounters {
+        let shard: ShardPointer
+        let routes: Int
+        let requestsBase: Int
+        let bucketsBase: Int
+        let sumBase: Int
+        let bucketCount: Int
+        let started: Int
+        let bytesIn: Int
+        let bytesOut: Int
+        let accepted: Int
+        let refusedConnections: Int
+        let timeouts: Int
+        let abandoned: Int
+        /// Bucket bounds (nanoseconds), kept alive by the loop's `ServerMetrics`.
+        let bounds: UnsafeBufferPointer<UInt64>
+
+        /// The route index a response names, or 0 when out of range.
+        @inline(__always)
+        func route(_ index: Int) -> Int { index >= 0 && index < routes ? index : 0 }
+
+        /// Counts one answered request: its route, method, status, duration
+        /// (nanoseconds) and bytes.
+        /// - Complexity: O(1): five cell updates and a short bucket scan.
+        @inline(__always)
+        func record(route: Int, method: String, status: Int, nanoseconds: UInt64, bytesIn: Int, bytesOut: Int) {
+            let code = status >= 0 && status < 1000 ? Int(ServerMetrics.codeSlots[status]) : ServerMetrics.codes.count
+            let methodSlot = ServerMetrics.methodSlot(method)
+            var bucket = 0
+            while bucket < bounds.count && nanoseconds > bounds[bucket] { bucket &+= 1 }
+            shard.bump(requestsBase &+ (route &* ServerMetrics.methods.count &+ methodSlot) &* (ServerMetrics.codes.count &+ 1) &+ code)
+            shard.bump(bucketsBase &+ route &* bucketCount &+ bucket)
+            shard.bump(sumBase &+ route, by: nanoseconds)
+            shard.bump(self.bytesIn, by: UInt64(max(0, bytesIn)))
+            shard.bump(self.bytesOut, by: UInt64(max(0, bytesOut)))
+        }
     }
+
+    /// Bucket bounds in nanoseconds, for `LoopCounters` (never freed while the metrics live).
+    private let boundStorage: UnsafeMutableBufferPointer<UInt64>
+
+    /// Loop `loop`'s counters.
+    func loopCounters(_ loop: Int) -> LoopCounters {
+        LoopCounters(
+            shard: cells.shardPointer(loop), routes: routeLabels.count, requestsBase: requestsBase,
+            bucketsBase: bucketsBase, sumBase: sumBase, bucketCount: buckets.count, started: started,
+            bytesIn: bytesIn, bytesOut: bytesOut, accepted: accepted, refusedConnections: refusedConnections,
+            timeouts: timeouts, abandoned: abandoned, bounds: UnsafeBufferPointer(boundStorage))
+    }
+
+    deinit { boundStorage.deallocate() }
 
     /// A snapshot summed over the loops.
     func snapshot(openConnections: Int) -> ServerStatistics {

@@ -60,6 +60,13 @@ public final class CounterCells: @unchecked Sendable {
         ccounter_add_shared(base + (shards &* stride &+ cell), n)
     }
 
+    /// The first cell of `shard`, for its one writer to keep and bump
+    /// through ``ShardPointer`` without touching this object (no reference
+    /// counting on the hot path). Valid while the cells live.
+    public func shardPointer(_ shard: Int) -> ShardPointer {
+        ShardPointer(base + min(max(0, shard), shards) * stride)
+    }
+
     /// `cell` of one shard (``sharedShard`` included).
     public func value(shard: Int, cell: Int) -> UInt64 {
         guard shard >= 0, shard <= shards, cell >= 0, cell < cells else { return 0 }
