@@ -183,6 +183,8 @@ extension EventLoop {
             close: !request.keepAlive || draining || connection.peerClosed
                 || context.shuttingDown.load(ordering: .relaxed))
         if connection.output.isEmpty { connection.lastWrite = now }
+        let status = response.status
+        let route = counters.route(response.routeLabel)
         let queuedBefore = connection.output.count
         let bodyBytes = ResponseEncoder.encode(
             response, framing: &framing, date: date.bytes, requestID: request.requestID, into: &connection.output)
@@ -191,12 +193,11 @@ extension EventLoop {
         connection.idleSince = now
         if framing.close { connection.closeAfterWrite = true }
         let elapsed = request.start == 0 ? 0 : MonotonicClock.now() &- request.start
-        let route = counters.route(response.routeLabel)
-        counters.record(route: route, method: request.method, status: response.status,
+        counters.record(route: route, method: request.method, status: status,
                         nanoseconds: elapsed, bytesIn: request.bytesIn, bytesOut: bytesOut)
         if context.configuration.logRequests {
             log.append(LogEntry(
-                method: request.method, path: request.path, route: context.metrics.routeLabels[route], status: response.status,
+                method: request.method, path: request.path, route: context.metrics.routeLabels[route], status: status,
                 nanoseconds: elapsed, bodyBytes: bodyBytes, bytesIn: request.bytesIn, bytesOut: bytesOut,
                 remote: connection.remote, requestID: request.requestID))
         }

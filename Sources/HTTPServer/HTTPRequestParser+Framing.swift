@@ -100,14 +100,13 @@ extension HTTPRequestParser {
         let query = queryRange.map { String(decoding: head[$0], as: UTF8.self) }
         // The field lines, without the empty line that ends them.
         let headers = HTTPHeaders(receivedLines: Array(head[sectionStart..<(consumed - 2)]))
-        var request = HTTPRequest(
+        pending = HTTPRequest(
             method: method, target: target, path: path, query: query,
             version: version, headers: headers, body: [])
         if let requestIDRange, head[requestIDRange].withUnsafeBufferPointer({ RequestID.isValid($0) }) {
             // The client's id when valid (SPEC §8); else the loop makes one up.
-            request.useClientRequestID()
+            pending?.useClientRequestID()
         }
-        pending = request
         keepAlive = http11 ? !close : (keepAliveToken && !close)
 
         if chunked {

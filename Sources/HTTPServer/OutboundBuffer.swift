@@ -28,6 +28,7 @@ struct OutboundBuffer {
     var isEmpty: Bool { count == 0 }
 
     /// Appends bytes written by `body` into the coalescing chunk.
+    @inline(__always)
     mutating func appendOwned(_ body: (inout [UInt8]) -> Void) {
         if chunks.count == first || !chunks[chunks.count - 1].owned {
             var storage: [UInt8] = []

@@ -44,6 +44,10 @@ public struct RequestID: Sendable, Equatable, CustomStringConvertible {
         return copy.withUTF8 { isValid($0) }
     }
 
+    /// The length of the id's text: 20 for a generated one.
+    @inline(__always)
+    var byteCount: Int { given?.utf8.count ?? 20 }
+
     /// The id's bytes (at most 128), written by `body`.
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if var text = given { return text.withUTF8(body) }

@@ -38,7 +38,7 @@ enum ResponseEncoder {
         // Date, Content-Length and Connection lines, the blank line and an
         // inline body (`fixedBound` covers all but the date and the body).
         let bound = fixedBound + date.count + (inlineBody ? body.count : 0) + response.headers.writtenBound
-            + (requestID == nil ? 0 : requestIDBound)
+            + (requestID.map { 16 + $0.byteCount } ?? 0)
         let dropRequestID = requestID != nil
 
         out.appendOwned { buf in
