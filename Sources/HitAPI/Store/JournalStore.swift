@@ -39,7 +39,8 @@ public final class JournalStore: SceneStoring {
     let log: JournalLog
     let memory: SceneStore
     let say: @Sendable (String) -> Void
-    let lockFD: Int32
+    /// The `flock`ed descriptor of `LOCK` (-1 once closed).
+    let lockFD: Atomic<Int32>
     /// The current segment's sequence (snapshots are numbered after the
     /// segment they precede).
     let segment = Mutex<UInt64>(0)
@@ -67,13 +68,14 @@ public final class JournalStore: SceneStoring {
         self.io = io
         self.say = say
         try Files.makeDirectory(options.directory)
-        lockFD = try Files.lockDirectory(options.directory)
+        lockFD = Atomic(try Files.lockDirectory(options.directory))
         log = JournalLog()
         memory = SceneStore(limits: limits, log: log)
     }
 
     deinit {
-        Glibc.close(lockFD)
+        let fd = lockFD.exchange(-1, ordering: .relaxed)
+        if fd >= 0 { Glibc.close(fd) }
     }
 
     // MARK: - SceneStoring
@@ -111,14 +113,18 @@ public final class JournalStore: SceneStoring {
 
     // MARK: - Shutdown
 
-    /// Stops the maintenance thread and syncs what is buffered.
+    /// Stops the maintenance thread, syncs what is buffered, refuses
+    /// further writes and unlocks the directory.
     public func close() {
-        stopping.store(true, ordering: .releasing)
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         if loaded.load(ordering: .acquiring) { maintenanceDone.wait() }
+        log.status.withLock { $0 = .unavailable("the store is closed") }
         if let w = log.writer.withLock({ $0 }) {
             w.stop()
             try? w.sync()
         }
+        let fd = lockFD.exchange(-1, ordering: .relaxed)
+        if fd >= 0 { Glibc.close(fd) }
     }
 
     var directory: String { options.directory }
