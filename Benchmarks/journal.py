@@ -44,15 +44,19 @@ class Server:
     def __init__(self, binary, port, data_dir=None, extra=()):
         self.err_path = tempfile.mktemp(prefix="hitroute-jbench-", suffix=".log")
         self.err = open(self.err_path, "w")
-        args = ["timeout", "-s", "KILL", str(LIFETIME), binary, "--port", str(port), "--quiet", *extra]
+        # Port 0: the server picks a free port and says which in its log.
+        args = ["timeout", "-s", "KILL", str(LIFETIME), binary, "--port", "0", "--quiet", *extra]
         if data_dir:
             args += ["--data-dir", data_dir]
-        self.port = port
+        self.port = None
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self.err)
         deadline = time.time() + 600
         while time.time() < deadline:
+            m = re.search(r"listening on [^ ]*:(\d+)", self.log())
+            if m and self.port is None:
+                self.port = int(m.group(1))
             try:
-                if req(port, "GET", "/readyz")[0] == 200:
+                if self.port and req(self.port, "GET", "/readyz")[0] == 200:
                     return
             except OSError:
                 pass
@@ -120,16 +124,20 @@ def versions(port, n):
 
 
 def part_changes(a, rows):
-    for mode in ["memory", "always", "everysec", "never"]:
-        for writers in [1, 16]:
+    # (mode, writers, event-loop threads): a write waits for its sync on its
+    # event loop, so with `always` the loops bound how many writers share one
+    # fsync; the last row gives each writer a loop.
+    runs = [(m, w, None) for m in ["memory", "always", "everysec", "never"] for w in [1, 16]] + [("always", 16, 16)]
+    for mode, writers, loops in runs:
             d = tempfile.mkdtemp(prefix="hitroute-jbench-", dir=a.data_root)
-            s = Server(a.binary, a.port, None if mode == "memory" else d, [] if mode == "memory" else ["--fsync", mode])
+            extra = ([] if mode == "memory" else ["--fsync", mode]) + (["--threads", str(loops)] if loops else [])
+            s = Server(a.binary, a.port, None if mode == "memory" else d, extra)
             try:
                 for i in range(writers):
                     req(s.port, "PUT", f"/scenes/bench-{i}", scene())
                 r = wrk(s.port, os.path.join(HERE, "journal", "patch.lua"), writers, writers, a.seconds)
                 v = versions(s.port, writers) - writers
-                rows.append(("changes", mode, writers, f"{v / a.seconds:,.0f} changes/s", f"p99 {r['p99_ms']:.2f} ms, max {r['max_ms']:.1f} ms, {r['errors']} errors"))
+                rows.append(("changes", mode + (f" --threads {loops}" if loops else ""), writers, f"{v / a.seconds:,.0f} changes/s", f"p99 {r['p99_ms']:.2f} ms, max {r['max_ms']:.1f} ms, {r['errors']} errors"))
                 log(rows[-1])
             finally:
                 s.stop()
@@ -162,27 +170,36 @@ def part_drags(a, rows):
                 shutil.rmtree(d, ignore_errors=True)
 
 
-def part_hits(a, rows):
+def part_hits(a, rows, rounds=3):
+    """Hits/s while one writer patches flat out, memory vs journal, in
+    interleaved rounds (A B C A B C ...); medians."""
     ring = open(os.path.join(REPO, "examples", "ring-over-button.json"), "rb").read()
-    for mode in ["memory", "always", "everysec"]:
-        d = tempfile.mkdtemp(prefix="hitroute-jbench-", dir=a.data_root)
-        s = Server(a.binary, a.port, None if mode == "memory" else d, ["--threads", "2"] + ([] if mode == "memory" else ["--fsync", mode]))
-        try:
-            req(s.port, "PUT", "/scenes/ring-demo", raw=ring)
-            req(s.port, "PUT", "/scenes/bench-0", scene())
-            alone = wrk(s.port, os.path.join(HERE, "wrk", "hit.lua"), 1, 16, a.seconds)
-            writer = subprocess.Popen(["timeout", str(a.seconds + 60), "wrk", "-t", "1", "-c", "1", "-d", f"{a.seconds + 2}s",
-                                       "-s", os.path.join(HERE, "journal", "patch.lua"), f"http://127.0.0.1:{s.port}"],
-                                      stdout=subprocess.PIPE, text=True)
-            time.sleep(1)
-            busy = wrk(s.port, os.path.join(HERE, "wrk", "hit.lua"), 1, 16, a.seconds)
-            wout = writer.communicate()[0]
-            wrps = float(re.search(r"Requests/sec:\s+([\d.]+)", wout).group(1))
-            rows.append(("hits", mode, 16, f"{alone['rps']:,.0f} hits/s alone, {busy['rps']:,.0f} with a writer", f"writer {wrps:,.0f} changes/s; hit p99 {busy['p99_ms']:.2f} ms"))
-            log(rows[-1])
-        finally:
-            s.stop()
-            shutil.rmtree(d, ignore_errors=True)
+    modes = ["memory", "always", "everysec"]
+    samples = {m: [] for m in modes}
+    writes = {m: [] for m in modes}
+    for _ in range(rounds):
+        for mode in modes:
+            d = tempfile.mkdtemp(prefix="hitroute-jbench-", dir=a.data_root)
+            s = Server(a.binary, a.port, None if mode == "memory" else d, ["--threads", "2"] + ([] if mode == "memory" else ["--fsync", mode]))
+            try:
+                req(s.port, "PUT", "/scenes/ring-demo", raw=ring)
+                req(s.port, "PUT", "/scenes/bench-0", scene())
+                writer = subprocess.Popen(["timeout", str(a.seconds + 60), "wrk", "-t", "1", "-c", "1", "-d", f"{a.seconds + 2}s",
+                                           "-s", os.path.join(HERE, "journal", "patch.lua"), f"http://127.0.0.1:{s.port}"],
+                                          stdout=subprocess.PIPE, text=True)
+                time.sleep(1)
+                busy = wrk(s.port, os.path.join(HERE, "wrk", "hit.lua"), 1, 16, a.seconds)
+                wout = writer.communicate()[0]
+                samples[mode].append(busy["rps"])
+                writes[mode].append(float(re.search(r"Requests/sec:\s+([\d.]+)", wout).group(1)))
+                log(f"hits {mode}: {busy['rps']:,.0f} hits/s, writer {writes[mode][-1]:,.0f} changes/s")
+            finally:
+                s.stop()
+                shutil.rmtree(d, ignore_errors=True)
+    med = lambda xs: sorted(xs)[len(xs) // 2]
+    for mode in modes:
+        rows.append(("hits", mode, "16 hit + 1 write conns", f"{med(samples[mode]):,.0f} hits/s (median of {rounds}: {', '.join(f'{x:,.0f}' for x in samples[mode])})",
+                     f"writer {med(writes[mode]):,.0f} changes/s; {med(samples[mode]) / med(samples['memory']):.2f}x memory"))
 
 
 def part_snapshot(a, rows):
@@ -194,7 +211,7 @@ def part_snapshot(a, rows):
     s = Server(a.binary, a.port, d, ["--fsync", "always", "--compact-factor", "2", "--max-body-bytes", str(len(raw) + 1024)])
     try:
         req(s.port, "PUT", "/scenes/bench-0", scene())
-        worst = [0.0]
+        samples = []  # (start, seconds) of each PATCH
         stop = threading.Event()
 
         def patcher():
@@ -205,12 +222,14 @@ def part_snapshot(a, rows):
                 t = time.perf_counter()
                 c.request("PATCH", "/scenes/bench-0/layers/bg", body=json.dumps({"action": f"a{k}"}), headers={"Content-Type": "application/json"})
                 c.getresponse().read()
-                worst[0] = max(worst[0], time.perf_counter() - t)
+                samples.append((t, time.perf_counter() - t))
             c.close()
         for k in range(3):  # three uploads of the scene: the journal holds 3x the live JSON, over the factor 2
             t = time.perf_counter()
-            status, _ = req(s.port, "PUT", "/scenes/big", raw=raw)
+            last_put = t
+            status, _ = req(s.port, "PUT", "/scenes/polygons-100000", raw=raw)
             log(f"PUT big ({len(raw) / 1e6:.1f} MB): {status} in {time.perf_counter() - t:.2f} s")
+            answered = time.perf_counter()
             if k == 1:
                 th = threading.Thread(target=patcher)
                 th.start()
@@ -221,7 +240,11 @@ def part_snapshot(a, rows):
         stop.set()
         th.join()
         line = [l for l in s.log().splitlines() if "snapshot snapshot-" in l][-1]
-        rows.append(("snapshot", "always", 1, line.split(": ", 1)[1], f"longest PATCH latency seen meanwhile {worst[0] * 1000:.1f} ms"))
+        during = [x for (t0, x) in samples if t0 >= answered]
+        behind = max((x for (t0, x) in samples if t0 < answered), default=0)
+        rows.append(("snapshot", "always", 1, line.split(": ", 1)[1],
+                     f"{len(during)} PATCHes during the snapshot, longest {max(during, default=0) * 1000:.1f} ms; "
+                     f"longest behind a 77 MB PUT's own write+fsync {behind * 1000:.0f} ms"))
         log(rows[-1])
     finally:
         s.stop()
@@ -232,10 +255,21 @@ def part_recovery(a, rows):
     one = os.path.join(a.data_root, "p1mb.json")
     if not os.path.exists(one):
         subprocess.run([sys.executable, os.path.join(HERE, "gen_scene.py"), "1600", "2000", one], check=True)
-    raw = open(one, "rb").read()
+    doc = json.load(open(one))
+    doc.pop("id", None)
+    raw = json.dumps(doc, separators=(",", ":")).encode()
     n = max(1, int(a.recovery_mb * 1e6 / len(raw)))
     d = tempfile.mkdtemp(prefix="hitroute-jbench-", dir=a.data_root)
     s = Server(a.binary, a.port, d, ["--fsync", "never", "--max-store-bytes", str(1 << 40), "--max-scenes", str(n + 10)])
+    try:
+        recovery_run(a, rows, s, d, raw, n)
+    finally:
+        if s.proc.poll() is None:
+            s.kill()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def recovery_run(a, rows, s, d, raw, n):
     t = time.perf_counter()
     c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=600)
     for i in range(n):
@@ -252,6 +286,7 @@ def part_recovery(a, rows):
     ready = time.perf_counter() - t
     line = [l for l in s.log().splitlines() if "recovered" in l][-1]
     s.stop()
+    s.proc.wait()
     rows.append(("recovery", "-", n, f"{size / 1e6:,.0f} MB journal ready in {ready:.1f} s: {size / 1e6 / ready:,.0f} MB/s", f"upload ingest of the same {ingest:,.0f} MB/s; server: {line.split('(', 1)[1].split(')')[0]}"))
     log(rows[-1])
     shutil.rmtree(d, ignore_errors=True)

@@ -15,6 +15,9 @@ final class JournalLog: ChangeLog, @unchecked Sendable {
     private let barrier: UnsafeMutablePointer<pthread_rwlock_t>
     let writer = Mutex<JournalWriter?>(nil)
     let status = Mutex<StoreHealth>(.starting("recovering the journal"))
+    /// Whether the failure that made the store unavailable is a full disk
+    /// (refusals are then 507, not 503).
+    let failedFull = Atomic<Bool>(false)
 
     init() {
         barrier = .allocate(capacity: 1)
@@ -34,7 +37,8 @@ final class JournalLog: ChangeLog, @unchecked Sendable {
         switch status.withLock({ $0 }) {
         case .ready: break
         case .starting(let why): throw Problem.storeUnavailable("the store is starting: \(why)")
-        case .unavailable(let why): throw Problem.storeUnavailable(why)
+        case .unavailable(let why):
+            throw failedFull.load(ordering: .relaxed) ? Problem.storeFull(why) : Problem.storeUnavailable(why)
         }
         pthread_rwlock_rdlock(barrier)
         defer { pthread_rwlock_unlock(barrier) }
@@ -79,6 +83,7 @@ final class JournalLog: ChangeLog, @unchecked Sendable {
     func markFailed(_ error: JournalIOError) {
         status.withLock { s in
             if case .unavailable = s { return }
+            failedFull.store(error.isFull, ordering: .relaxed)
             s = .unavailable("the journal failed: \(error); writes are refused until a snapshot from memory is written to a new segment")
         }
     }
