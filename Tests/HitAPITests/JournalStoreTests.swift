@@ -275,4 +275,19 @@ final class JournalStoreTests: XCTestCase {
         let (_, reopened) = try open(dir)
         XCTAssertEqual(state(reopened), before)
     }
+
+    func testTheDurabilityFlagsParse() throws {
+        let c = try Configuration.parse(arguments: ["--data-dir", "/var/lib/x", "--fsync", "always", "--repair", "--compact-factor", "2.5"], environment: [:])
+        XCTAssertEqual(c.journal?.directory, "/var/lib/x")
+        XCTAssertEqual(c.journal?.fsync, .always)
+        XCTAssertEqual(c.journal?.repair, true)
+        XCTAssertEqual(c.journal?.compactFactor, 2.5)
+        let e = try Configuration.parse(arguments: [], environment: ["HITROUTE_DATA_DIR": "/d", "HITROUTE_FSYNC": "never"])
+        XCTAssertEqual(e.journal?.fsync, .never)
+        XCTAssertNil(try Configuration.parse(arguments: [], environment: [:]).journal, "memory only without --data-dir")
+        XCTAssertEqual(try Configuration.parse(arguments: [], environment: [:]).fsync, .everysec)
+        XCTAssertThrowsError(try Configuration.parse(arguments: ["--fsync", "sometimes"], environment: [:]))
+        XCTAssertThrowsError(try Configuration.parse(arguments: ["--compact-factor", "0.5"], environment: [:]))
+        XCTAssertThrowsError(try Configuration.parse(arguments: [], environment: ["HITROUTE_FSYNC": "x"]))
+    }
 }
