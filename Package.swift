@@ -5,6 +5,7 @@ import PackageDescription
 //
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
+//                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
 //                                  ├───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //                                  │          └─────▶ HitMetrics
 //                                  └───▶ HitMetrics ──▶ CCounters (relaxed atomic loads/stores in C)
@@ -24,6 +25,7 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "HitAPI", targets: ["HitAPI"]),
         .library(name: "HitMetrics", targets: ["HitMetrics"]),
+        .library(name: "HitJournal", targets: ["HitJournal"]),
     ],
     targets: [
         .target(name: "CEpoll"),
@@ -33,8 +35,9 @@ let package = Package(
         .target(name: "HitJSON"),
         .target(name: "CPrefetch"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitMetrics"]),
-        .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
+        .target(name: "HitJournal"),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitJournal", "HitMetrics"]),
+        .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
@@ -42,5 +45,6 @@ let package = Package(
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
+        .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
     ]
 )

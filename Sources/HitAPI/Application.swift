@@ -8,7 +8,11 @@ import HitRouting
 /// build the service through `Application.makeServer`.
 public final class Application: Sendable {
     public let configuration: Configuration
-    public let store: SceneStore
+    /// The scenes: memory only, or a durable backend (`SceneStoring`).
+    public let store: any SceneStoring
+    /// `store` when it is the memory backend: the hit path reads it with a
+    /// direct call instead of a protocol one (instructions per hit as before).
+    let memoryStore: SceneStore?
     /// Who may do what (SPEC §8); open without a key file.
     public let access: AccessControl
     /// The collectors `GET /metrics` gathers.
@@ -22,19 +26,22 @@ public final class Application: Sendable {
     let jsonHeaders: HTTPHeaders
 
     public init(
-        configuration: Configuration, store: SceneStore? = nil, access: AccessControl = .open,
+        configuration: Configuration, store: (any SceneStoring)? = nil, access: AccessControl = .open,
         isShuttingDown: @escaping @Sendable () -> Bool = { false }
     ) {
         self.configuration = configuration
-        let store = store ?? SceneStore(limits: configuration.store)
-        self.store = store
+        self.store = store ?? SceneStore(limits: configuration.store)
+        self.memoryStore = self.store as? SceneStore
         self.access = access
         self.isShuttingDown = isShuttingDown
         let counters = APICounters(loops: configuration.server.eventLoops)
         self.counters = counters
         metrics.register { ServiceMetrics.buildInfo() }
         metrics.register { ServiceMetrics.api(counters) }
-        metrics.register { ServiceMetrics.store(store) }
+        // What the store holds: the memory store's counts (a journal keeps its scenes in one).
+        if let held = memoryStore ?? (self.store as? JournalStore)?.memory {
+            metrics.register { ServiceMetrics.store(held) }
+        }
         metrics.register { ServiceMetrics.access(access) }
         var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }
@@ -48,9 +55,12 @@ public final class Application: Sendable {
 
 
     /// An HTTP server running this application (not yet started).
-    public static func makeServer(_ configuration: Configuration, access: AccessControl = .open) -> (HTTPServer, Application) {
+    public static func makeServer(
+        _ configuration: Configuration, store: (any SceneStoring)? = nil, access: AccessControl = .open
+    ) -> (HTTPServer, Application) {
         let box = ServerBox()
-        let app = Application(configuration: configuration, access: access, isShuttingDown: { box.server?.isShuttingDown ?? false })
+        let app = Application(
+            configuration: configuration, store: store, access: access, isShuttingDown: { box.server?.isShuttingDown ?? false })
         var serverConfiguration = configuration.server
         serverConfiguration.routeLabels = Route.templates
         let server = HTTPServer(configuration: serverConfiguration) { request in app.respond(to: request) }
@@ -101,13 +111,18 @@ public final class Application: Sendable {
             return json(200) { w in w.beginObject(); w.field("status"); w.string("ok"); w.endObject() }
         case (.readyz, _):
             if isShuttingDown() { throw Problem(503, "shutting-down", "Shutting down", "the service is draining and takes no new work") }
+            switch store.health() {
+            case .ready: break
+            case .starting(let why): throw Problem(503, "starting", "Starting", why)
+            case .unavailable(let why): throw Problem.storeUnavailable(why)
+            }
             return json(200) { w in w.beginObject(); w.field("status"); w.string("ready"); w.endObject() }
         case (.openAPI, _):
             var h = HTTPHeaders()
             h.set("Content-Type", "application/yaml; charset=utf-8")
             return HTTPResponse(status: 200, headers: h, body: Array(OpenAPIDocument.yaml.utf8))
         case (.metrics, _): return scrape(request)
-        case (.scenes, "GET"): return listScenes()
+        case (.scenes, "GET"): return try listScenes()
         case (.scenes, _): return try createScene(request)
         case (.scene(let id), "GET"): return try getScene(id)
         case (.scene(let id), "PUT"): return try putScene(id, request)
@@ -171,7 +186,11 @@ public final class Application: Sendable {
 
     /// The snapshot of scene `id`, or 404.
     func snapshot(_ id: String) throws(Problem) -> SceneSnapshot {
-        guard let s = store.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+        if let memoryStore {
+            guard let s = memoryStore.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+            return s
+        }
+        guard let s = try store.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
         return s
     }
 }
