@@ -28,9 +28,16 @@ enum ProblemJSON {
     /// Appends `s` as a quoted JSON string: `"` and `\` escaped, control
     /// characters as `\n`, `\r`, `\t` or `\u00XX`; everything else verbatim UTF-8.
     static func appendString(_ s: String, to out: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        appendString(bytes: s.utf8, to: &out)
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends UTF-8 `bytes` as a quoted JSON string (see `appendString(_:to:)`).
+    static func appendString<S: Sequence<UInt8>>(bytes: S, to out: inout [UInt8]) {
+        let hex = ProblemJSON.hex
         out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
             case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])

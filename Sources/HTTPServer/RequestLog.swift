@@ -92,7 +92,7 @@ struct RequestLog {
         buffer.append(contentsOf: #"Z","method":"#.utf8)
         ProblemJSON.appendString(e.method, to: &buffer)
         buffer.append(contentsOf: #","path":"#.utf8)
-        ProblemJSON.appendString(String(decoding: e.path.utf8.prefix(1024), as: UTF8.self), to: &buffer)
+        ProblemJSON.appendString(bytes: e.path.utf8.prefix(1024), to: &buffer)
         buffer.append(contentsOf: #","route":"#.utf8)
         ProblemJSON.appendString(e.route, to: &buffer)
         buffer.append(contentsOf: #","status":"#.utf8)

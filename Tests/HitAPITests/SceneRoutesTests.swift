@@ -179,7 +179,7 @@ final class SceneRoutesTests: XCTestCase {
     /// JSON answers, answers with fields of their own, problems, preflights.
     func testCORSFieldsAppearOnceInOrder() {
         func fields(_ r: Reply) -> [String] { r.headers.map { "\($0.name): \($0.value)" } }
-        let cors = ["Access-Control-Allow-Origin: *", "Access-Control-Expose-Headers: ETag, Location"]
+        let cors = ["Access-Control-Allow-Origin: *", "Access-Control-Expose-Headers: ETag, Location, WWW-Authenticate, X-Request-Id"]
         XCTAssertEqual(fields(app.call("GET", "/healthz")), ["Content-Type: application/json; charset=utf-8"] + cors)
         let created = fields(app.call("PUT", "/scenes/cors", #"{"layers":[]}"#))
         XCTAssertEqual(Array(created.suffix(3)), ["Content-Type: application/json; charset=utf-8"] + cors, "\(created)")
@@ -192,7 +192,7 @@ final class SceneRoutesTests: XCTestCase {
         let strict = Application.testing { $0.corsOrigins = ["https://good.example"] }
         XCTAssertEqual(fields(strict.call("GET", "/healthz", headers: [("Origin", "https://good.example")])), [
             "Content-Type: application/json; charset=utf-8", "Access-Control-Allow-Origin: https://good.example",
-            "Vary: Origin", "Access-Control-Expose-Headers: ETag, Location",
+            "Vary: Origin", "Access-Control-Expose-Headers: ETag, Location, WWW-Authenticate, X-Request-Id",
         ])
         XCTAssertEqual(fields(strict.call("GET", "/healthz")), ["Content-Type: application/json; charset=utf-8"])
     }
