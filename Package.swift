@@ -4,6 +4,8 @@ import PackageDescription
 // Module graph (arrows point at dependencies):
 //
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
+//                                  ├───▶ HitRender ──▶ HitRouting   (SVG of a scene, no I/O, no Foundation)
+//                                  ├───▶ Playground   (the page's files, embedded by scripts/embed-playground.sh)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //
@@ -18,6 +20,7 @@ let package = Package(
         .library(name: "HitJSON", targets: ["HitJSON"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "HitAPI", targets: ["HitAPI"]),
+        .library(name: "HitRender", targets: ["HitRender"]),
     ],
     targets: [
         .target(name: "CEpoll"),
@@ -25,7 +28,9 @@ let package = Package(
         .target(name: "HitJSON"),
         .target(name: "CPrefetch"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
+        .target(name: "HitRender", dependencies: ["HitRouting"]),
+        .target(name: "Playground"),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitRender", "Playground"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
@@ -33,5 +38,6 @@ let package = Package(
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
+        .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "TestSupport"]),
     ]
 )
