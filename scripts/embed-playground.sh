@@ -13,6 +13,7 @@ type_of() {
     *.css) echo "text/css; charset=utf-8" ;;
     *.js) echo "text/javascript; charset=utf-8" ;;
     *.json) echo "application/json; charset=utf-8" ;;
+    *.svg) echo "image/svg+xml; charset=utf-8" ;;
     *) echo "unknown file type: $1" >&2; exit 1 ;;
   esac
 }

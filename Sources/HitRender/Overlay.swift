@@ -60,7 +60,7 @@ enum Overlay {
         w.raw("<g class=\"routing\" pointer-events=\"none\">\n")
         // Tints, one per visited layer (its hit shape, in its decision's colour).
         for entry in result.trace where entry.layer >= 0 {
-            outline(entry.layer, model, compiled, colour: tint(entry.decision.rawValue), width: 1.5, fillOpacity: 0.22, &w,
+            outline(entry.layer, model, compiled, colour: tint(entry.decision.rawValue), width: 1.5, fillOpacity: 0.18, &w,
                     data: entry.decision.rawValue)
         }
         if let target = result.target {
@@ -87,7 +87,11 @@ enum Overlay {
             label = compiled.ids[target]
             if let (action, _) = compiled.action(for: target) { label += " → " + action }
         }
-        text(label, x: point.x + r * 1.4, y: point.y - r * 1.4, size: size, bold: true, class: "label", &w)
+        // On the side of the point with more room, so that it stays in view.
+        let right = point.x < view.x + view.width * 0.55
+        let above = point.y > view.y + size * 2.5
+        text(label, x: right ? point.x + r * 1.4 : point.x - r * 1.4, y: above ? point.y - r * 1.4 : point.y + r * 1.4 + size,
+             size: size, bold: true, class: "label", anchorEnd: !right, &w)
         legend(result, compiled, view, &w)
         w.raw("</g>\n")
     }
@@ -95,7 +99,7 @@ enum Overlay {
     /// The trace as lines of text in a box at the view's top-left corner
     /// (at most `legendLines` entries, then a count of the rest).
     private static func legend(_ result: HitResult, _ compiled: CompiledScene, _ view: ViewBox, _ w: inout SVGWriter) {
-        let size = view.labelSize * 0.7
+        let size = view.labelSize * 0.75
         let entries = result.trace.prefix(legendLines)
         var lines: [(String, StaticString)] = entries.map { e in
             let id = e.layer >= 0 ? compiled.ids[e.layer] : "(gone)"
@@ -115,15 +119,19 @@ enum Overlay {
             w.raw("<rect"); w.attribute("x", x + size * 0.4); w.attribute("y", baseline - size * 0.8)
             w.attribute("width", size * 0.8); w.attribute("height", size * 0.8)
             w.raw(" fill=\""); w.raw(colour); w.raw("\"/>")
-            text(line, x: x + size * 1.5, y: baseline, size: size, bold: false, class: nil, &w)
+            text(line, x: x + size * 1.5, y: baseline, size: size, bold: false, class: nil, anchorEnd: false, &w)
         }
         w.raw("</g>\n")
     }
 
     static let legendLines = 24
 
-    private static func text(_ s: String, x: Double, y: Double, size: Double, bold: Bool, class name: StaticString?, _ w: inout SVGWriter) {
+    private static func text(
+        _ s: String, x: Double, y: Double, size: Double, bold: Bool, class name: StaticString?, anchorEnd: Bool,
+        _ w: inout SVGWriter
+    ) {
         w.raw("<text")
+        if anchorEnd { w.raw(" text-anchor=\"end\"") }
         if let name { w.raw(" class=\""); w.raw(name); w.raw("\"") }
         w.attribute("x", x); w.attribute("y", y); w.attribute("font-size", size)
         if bold { w.raw(" font-weight=\"bold\"") }

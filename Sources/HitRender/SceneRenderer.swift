@@ -134,6 +134,6 @@ struct ViewBox {
         return r.isFinite && r > 0 ? r : 1
     }
 
-    /// A length for labels: about a fortieth of the longer side.
-    var labelSize: Double { max(width, height) / 40 }
+    /// A length for labels: about a thirtieth of the longer side.
+    var labelSize: Double { max(width, height) / 30 }
 }

@@ -4,6 +4,12 @@ extension PlaygroundFiles {
     /// Every embedded file, by the path it is served at.
     public static let all: [File] = [
         File(
+            path: "/favicon.svg", source: "Playground/favicon.svg", contentType: "image/svg+xml; charset=utf-8",
+            text: ##"""
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2f6fde"/><circle cx="16" cy="16" r="11" fill="none" stroke="#f28c28" stroke-width="6"/><circle cx="16" cy="16" r="2.5" fill="#ffffff"/></svg>
+
+"""##),
+        File(
             path: "/hitroute.js", source: "Playground/hitroute.js", contentType: "text/javascript; charset=utf-8",
             text: ##"""
 // hitroute.js — a small ES module for talking to a hitroute service from a
@@ -141,6 +147,7 @@ export function curlCommand({ method, url, body, key }) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>hitroute playground</title>
 <link rel="stylesheet" href="/playground.css">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <script type="module" src="/playground.js"></script>
 </head>
 <body>
