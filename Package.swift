@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "Playground"),
         .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitRender", "Playground"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
-        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
+        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HitRender", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),

@@ -13,6 +13,11 @@ struct Expressibility {
     /// (an SVG clip path clips by the filled area only).
     var strokeClips: [String] = []
     var strokeClipCount = 0
+    /// Layers whose hit shape is (or holds) an alpha `mask`, which SVG
+    /// cannot hit-test by alpha (found by type name, so that this compiles
+    /// with and without the mask shape in the core).
+    var masks: [String] = []
+    var maskCount = 0
     /// Every layer, counted.
     var layers = 0
 
@@ -27,6 +32,10 @@ struct Expressibility {
                     slopCount += 1
                     if slop.count < Expressibility.named { slop.append(layer.id) }
                 }
+                if let shape = layer.effectiveHitShape, Expressibility.hasMask(shape) {
+                    maskCount += 1
+                    if masks.count < Expressibility.named { masks.append(layer.id) }
+                }
                 if layer.clipChildren ?? false, let shape = layer.effectiveHitShape,
                     (shape.stroke ?? 0) > 0 || !(shape.fill ?? true)
                 {
@@ -38,8 +47,14 @@ struct Expressibility {
         }
     }
 
+    static func hasMask(_ shape: Shape) -> Bool {
+        if shape.geometry.typeName == "mask" { return true }
+        if case .compound(let members) = shape.geometry { return members.contains(where: hasMask) }
+        return false
+    }
+
     /// How many layers each list names at most.
     static let named = 20
 
-    var isComplete: Bool { slopCount == 0 && strokeClipCount == 0 }
+    var isComplete: Bool { slopCount == 0 && strokeClipCount == 0 && maskCount == 0 }
 }

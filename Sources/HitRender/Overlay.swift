@@ -63,6 +63,10 @@ enum Overlay {
             outline(entry.layer, model, compiled, colour: tint(entry.decision.rawValue), width: 1.5, fillOpacity: 0.18, &w,
                     data: entry.decision.rawValue)
         }
+        // Receivers of pass-through layers (decision "pass"), dashed.
+        for entry in result.trace where entry.layer >= 0 && entry.decision.rawValue == "pass" {
+            outline(entry.layer, model, compiled, colour: tint("pass"), width: 3, fillOpacity: 0, &w, data: "receiver", dashed: true)
+        }
         if let target = result.target {
             var path: [Int] = []
             compiled.forEachLayer(onPathTo: target) { path.append($0) }
@@ -145,7 +149,7 @@ enum Overlay {
     /// coordinates, outlined `width` pixels wide and filled translucently.
     private static func outline(
         _ n: Int, _ model: Scene, _ compiled: CompiledScene, colour: StaticString, width: Double, fillOpacity: Double,
-        _ w: inout SVGWriter, data: String
+        _ w: inout SVGWriter, data: String, dashed: Bool = false
     ) {
         let layer = model.layer(at: compiled.modelPath(of: n))
         guard let shape = layer.effectiveHitShape ?? layer.shape else { return }
@@ -160,6 +164,7 @@ enum Overlay {
             w.raw(" fill=\"none\"")
         }
         w.raw(" stroke=\""); w.raw(colour); w.raw("\""); w.attribute("stroke-width", width)
+        if dashed { w.raw(" stroke-dasharray=\"6 4\"") }
         w.raw(" stroke-linejoin=\"round\" vector-effect=\"non-scaling-stroke\"/></g>\n")
     }
 

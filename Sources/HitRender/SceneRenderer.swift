@@ -86,6 +86,10 @@ public enum SceneRenderer {
                 w.raw("\n     * hitSlop (SVG cannot grow a region) on ")
                 w.commentText(list(e.slop, total: e.slopCount))
             }
+            if e.maskCount > 0 {
+                w.raw("\n     * alpha masks (drawn as nothing; SVG cannot hit-test by alpha) on ")
+                w.commentText(list(e.masks, total: e.maskCount))
+            }
             if e.strokeClipCount > 0 {
                 w.raw("\n     * clipChildren by a stroke band or an unfilled region (an SVG clip path clips by the fill) on ")
                 w.commentText(list(e.strokeClips, total: e.strokeClipCount))

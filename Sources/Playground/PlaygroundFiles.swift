@@ -235,7 +235,8 @@ a { color: var(--accent); }
 main { display: grid; gap: 1rem; padding: 1rem; grid-template-columns: minmax(260px, 1fr) minmax(320px, 1.4fr) minmax(280px, 1.1fr); }
 section { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: .75rem; min-width: 0; }
 .row { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; margin: .4rem 0; }
-fieldset { border: 1px solid var(--line); border-radius: 4px; }
+fieldset { border: 1px solid var(--line); border-radius: 4px; margin: 0 0 .5rem; padding: .2rem .6rem; }
+legend { padding: 0 .3rem; color: var(--muted); }
 label { font-weight: 500; }
 textarea { width: 100%; font: 13px/1.35 ui-monospace, monospace; border: 1px solid var(--line); border-radius: 4px; padding: .4rem; }
 input, select, button { font: inherit; }
@@ -245,7 +246,7 @@ button.primary { background: var(--accent); color: #fff; }
 :focus-visible { outline: 3px solid #e8a33d; outline-offset: 2px; }
 #examples { display: flex; flex-wrap: wrap; gap: .4rem; margin-bottom: .4rem; }
 #picture { border: 1px solid var(--line); background: #fff; touch-action: none; user-select: none; }
-#picture svg { display: block; width: 100%; height: auto; max-height: 70vh; cursor: crosshair; }
+#picture svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 12rem); min-height: 12rem; cursor: crosshair; }
 #problems:not(:empty) { border-left: 4px solid var(--miss); padding: .3rem .6rem; background: #fdf0ef; margin-top: .5rem; }
 #problems ul { margin: .2rem 0; padding-left: 1.2rem; }
 #problems code { font-weight: 600; }
