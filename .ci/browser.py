@@ -248,7 +248,8 @@ OFFSETS = [[dx * 1.5, dy * 1.5] for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx 
 
 
 def agreement(driver, base, scenes, points, seed, work):
-    compared = agreed = excluded = 0
+    compared = agreed = excluded = targets = 0
+    timing = {"browser": 0.0, "service": 0.0}
     disagreements = []
     for k in range(scenes):
         scene = rnd_scene(seed * 100_000 + k)
@@ -264,16 +265,20 @@ def agreement(driver, base, scenes, points, seed, work):
             wellformed = False
             print(e)
         check(status == 200 and wellformed, "render.svg of %s is well-formed XML (%d bytes)" % (sid, len(svg)))
+        t0 = time.monotonic()
         driver.get(base + "/scenes/%s/render.svg" % sid)
         rng = random.Random(seed * 7 + k)
         pts = [[round(rng.uniform(0, 400), 3), round(rng.uniform(0, 400), 3)] for _ in range(points)]
         browser = driver.execute_script(NAMES_JS, pts, OFFSETS)
+        timing["browser"] += time.monotonic() - t0
+        t0 = time.monotonic()
         query = []
         for p, (_, around) in zip(pts, browser):
             query.append({"x": p[0], "y": p[1]})
             query.extend({"x": a[0], "y": a[1]} for a in around)
         status, raw = http(base, "POST", "/scenes/%s/hits" % sid, {"points": query})
         results = [r["layer"] for r in json.loads(raw)["results"]]
+        timing["service"] += time.monotonic() - t0
         per = 1 + len(OFFSETS)
         for i, (p, (names, _)) in enumerate(zip(pts, browser)):
             service = results[i * per:(i + 1) * per]
@@ -281,18 +286,21 @@ def agreement(driver, base, scenes, points, seed, work):
                 excluded += 1
                 continue
             compared += 1
+            if service[0] is not None:
+                targets += 1
             if names[0] == service[0]:
                 agreed += 1
             elif len(disagreements) < 20:
                 disagreements.append({"scene": sid, "x": p[0], "y": p[1], "browser": names[0], "service": service[0]})
     ratio = agreed / compared if compared else 0
     report = {"scenes": scenes, "points_per_scene": points, "seed": seed, "sampled": scenes * points,
-              "near_a_boundary": excluded, "compared": compared, "agreed": agreed, "agreement": ratio,
-              "disagreements": disagreements}
+              "near_a_boundary": excluded, "compared": compared, "compared_with_a_target": targets, "agreed": agreed, "agreement": ratio,
+              "seconds": {k: round(v, 1) for k, v in timing.items()}, "disagreements": disagreements}
     with open(work + "/browser-agreement.json", "w") as f:
         json.dump(report, f, indent=1)
-    print("agreement: %d of %d points farther than a pixel from a boundary (%.4f %%); %d of %d sampled were near one"
-          % (agreed, compared, 100 * ratio, excluded, scenes * points))
+    print("agreement: %d of %d points farther than a pixel from a boundary (%.4f %%; %d of them on a layer); "
+          "%d of %d sampled were near a boundary" % (agreed, compared, 100 * ratio, targets, excluded, scenes * points))
+    print("time in the browser %.1f s, in the service %.1f s" % (timing["browser"], timing["service"]))
     for d in disagreements[:10]:
         print("  disagree:", d)
     check(compared > 0 and ratio >= 0.999, "elementFromPoint agrees with the service at >= 99.9 %% (%.4f %%)" % (100 * ratio))

@@ -1,5 +1,7 @@
-/// Appends SVG (XML) text to one growing byte array, which `finish()` hands
-/// out without a copy: a document is built once, in place.
+/// Appends SVG (XML) text to one growing byte buffer that it owns outright
+/// (it cannot be copied), so an append is a capacity check and a store: no
+/// reference counting or uniqueness check per byte. The document is built
+/// once, in place; `finish()` hands it out as an array (one `memcpy`).
 ///
 /// Text from a scene (ids, actions, colours) goes through `text(_:)` or
 /// `attribute(_:_:)`, which escape `& < > " '` and drop the characters XML
@@ -7,36 +9,84 @@
 /// Numbers are written exactly (they read back to the same double) and
 /// never as `nan` or `inf`.
 public struct SVGWriter: ~Copyable {
-    @usableFromInline var buffer: [UInt8]
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var written = 0
+    @usableFromInline var capacity: Int
     /// Whether the path data being written has a subpath yet (so the next
     /// one is set off by a space). Reset by `beginPathData()`.
     var pathStarted = false
 
     /// An empty writer reserving `capacity` bytes.
     public init(capacity: Int = 4096) {
-        buffer = []
-        buffer.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
     }
 
+    deinit { base.deallocate() }
+
     /// Bytes written so far.
-    public var count: Int { buffer.count }
+    public var count: Int { written }
 
     /// The document; the writer is gone afterwards.
-    public consuming func finish() -> [UInt8] { buffer }
+    public consuming func finish() -> [UInt8] {
+        let n = written, source = base
+        return [UInt8](unsafeUninitializedCapacity: n) { buffer, count in
+            if n > 0, let target = buffer.baseAddress { target.update(from: source, count: n) }
+            count = n
+        }
+    }
 
     /// The text written so far (for tests).
-    public var string: String { String(decoding: buffer, as: UTF8.self) }
+    public var string: String { String(decoding: UnsafeBufferPointer(start: base, count: written), as: UTF8.self) }
+
+    /// Room for `n` more bytes; returns where they go. Call `advance(n)` after writing them.
+    @inlinable @inline(__always)
+    mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(written &+ n > capacity) { grow(n) }
+        return base + written
+    }
+
+    @usableFromInline
+    mutating func grow(_ n: Int) {
+        let newCapacity = max(capacity * 2, written + n)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: written)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
 
     // MARK: Raw text
 
     /// Appends markup the caller wrote (never scene text).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func raw(_ s: StaticString) {
-        s.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        if s.hasPointerRepresentation {
+            let n = s.utf8CodeUnitCount
+            reserve(n).update(from: s.utf8Start, count: n)
+            written &+= n
+        } else {
+            s.withUTF8Buffer { b in bytes(b) }
+        }
+    }
+
+    @inlinable @inline(__always)
+    mutating func byte(_ b: UInt8) {
+        reserve(1).pointee = b
+        written &+= 1
     }
 
     @inlinable
-    mutating func byte(_ b: UInt8) { buffer.append(b) }
+    mutating func bytes(_ b: UnsafeBufferPointer<UInt8>) {
+        guard let start = b.baseAddress else { return }
+        reserve(b.count).update(from: start, count: b.count)
+        written &+= b.count
+    }
+
+    mutating func bytes(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes($0) }
+    }
 
     /// Appends `s` escaped for XML character data and attribute values.
     /// Characters XML 1.0 forbids (C0 controls but tab, line feed and
@@ -50,11 +100,11 @@ public struct SVGWriter: ~Copyable {
             case 0x22: raw("&quot;")
             case 0x27: raw("&#39;")
             case 0x09, 0x0A, 0x0D, 0x20..<0x7F:
-                buffer.append(UInt8(scalar.value))
+                byte(UInt8(scalar.value))
             case 0..<0x20, 0x7F, 0xFFFE, 0xFFFF:
                 raw("\u{FFFD}")
             default:
-                buffer.append(contentsOf: String(scalar).utf8)
+                bytes(String(scalar))
             }
         }
     }
@@ -90,9 +140,9 @@ public struct SVGWriter: ~Copyable {
             }
             previousDash = false
             switch scalar.value {
-            case 0x09, 0x0A, 0x0D, 0x20..<0x7F: buffer.append(UInt8(scalar.value))
+            case 0x09, 0x0A, 0x0D, 0x20..<0x7F: byte(UInt8(scalar.value))
             case 0..<0x20, 0x7F, 0xFFFE, 0xFFFF: raw("\u{FFFD}")
-            default: buffer.append(contentsOf: String(scalar).utf8)
+            default: bytes(String(scalar))
             }
         }
     }
@@ -137,7 +187,7 @@ public struct SVGWriter: ~Copyable {
                 return
             }
         }
-        buffer.append(contentsOf: d.description.utf8)
+        bytes(d.description)
     }
 
     /// Digits of `value`; `negative` writes a `-` first (also for -0.5's whole part 0).
@@ -145,18 +195,20 @@ public struct SVGWriter: ~Copyable {
         if negative { byte(0x2D) }
         var magnitude = value.magnitude
         if magnitude < 10 {
-            byte(0x30 + UInt8(magnitude))
+            byte(0x30 &+ UInt8(truncatingIfNeeded: magnitude))
             return
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var i = 20
-            repeat {
-                i -= 1
-                digits[i] = 0x30 + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i..<20]))
+        var digits = 0
+        var m = magnitude
+        while m != 0 { digits &+= 1; m /= 10 }
+        let out = reserve(digits)
+        var i = digits
+        while i > 0 {
+            i &-= 1
+            out[i] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
         }
+        written &+= digits
     }
 
     /// Appends `x,y`.
