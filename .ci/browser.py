@@ -80,7 +80,7 @@ def rnd_point(rng, lo=-20, hi=420):
 def rnd_geometry(rng, depth=0):
     kind = rng.choice(["rect", "rect", "ellipse", "circle", "polygon", "polyline", "path", "path", "compound"])
     cx, cy = rng.uniform(0, 400), rng.uniform(0, 400)
-    size = rng.uniform(15, 160)
+    size = rng.uniform(40, 230)
     if kind == "rect":
         g = {"type": "rect", "x": round(cx - size / 2, 2), "y": round(cy - size / 3, 2),
              "width": round(size, 2), "height": round(size * rng.uniform(0.3, 1.2), 2)}
@@ -163,7 +163,8 @@ def rnd_transform(rng):
         a, b, c, d = (round(rng.uniform(-1.5, 1.5), 3) for _ in range(4))
         if abs(a * d - b * c) < 0.2:
             a, d = 1.0, 1.0
-        return {"matrix": [a, b, c, d, round(rng.uniform(-60, 60), 2), round(rng.uniform(-60, 60), 2)]}
+        return {"matrix": [a, b, c, d, round(200 - 200 * a - 200 * c + rng.uniform(-40, 40), 2),
+                           round(200 - 200 * b - 200 * d + rng.uniform(-40, 40), 2)]}  # keeps (200, 200) near itself
     if r < 0.48:
         return {"scale": [0, 1]}  # singular: unhittable
     t = {"translate": [round(rng.uniform(-60, 60), 2), round(rng.uniform(-60, 60), 2)]}
@@ -172,8 +173,8 @@ def rnd_transform(rng):
     if rng.random() < 0.5:
         t["scale"] = round(rng.uniform(0.5, 1.6), 3) if rng.random() < 0.5 else [round(rng.uniform(0.5, 1.6), 3),
                                                                                  round(rng.uniform(0.5, 1.6), 3)]
-    if rng.random() < 0.5:
-        t["origin"] = rnd_point(rng, 100, 300)
+    if "rotate" in t or "scale" in t:
+        t["origin"] = rnd_point(rng, 100, 300)  # about a point of the canvas, so shapes stay in view
     return t
 
 
@@ -219,7 +220,7 @@ def rnd_scene(seed):
     rng = random.Random(seed)
     ids = []
     return {"id": "rand-%d" % seed, "width": 400, "height": 400,
-            "layers": [rnd_layer(rng, ids, 1) for _ in range(rng.randint(5, 12))]}
+            "layers": [rnd_layer(rng, ids, 1) for _ in range(rng.randint(10, 22))]}
 
 
 NAMES_JS = """
@@ -248,7 +249,7 @@ OFFSETS = [[dx * 1.5, dy * 1.5] for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx 
 
 
 def agreement(driver, base, scenes, points, seed, work):
-    compared = agreed = excluded = targets = 0
+    compared = agreed = excluded = targets = agreed_on_layer = 0
     timing = {"browser": 0.0, "service": 0.0}
     disagreements = []
     for k in range(scenes):
@@ -289,17 +290,19 @@ def agreement(driver, base, scenes, points, seed, work):
             if service[0] is not None:
                 targets += 1
             if names[0] == service[0]:
+                if service[0] is not None:
+                    agreed_on_layer += 1
                 agreed += 1
             elif len(disagreements) < 20:
                 disagreements.append({"scene": sid, "x": p[0], "y": p[1], "browser": names[0], "service": service[0]})
     ratio = agreed / compared if compared else 0
     report = {"scenes": scenes, "points_per_scene": points, "seed": seed, "sampled": scenes * points,
-              "near_a_boundary": excluded, "compared": compared, "compared_with_a_target": targets, "agreed": agreed, "agreement": ratio,
+              "near_a_boundary": excluded, "compared": compared, "compared_with_a_target": targets, "agreed_with_a_target": agreed_on_layer, "agreed": agreed, "agreement": ratio,
               "seconds": {k: round(v, 1) for k, v in timing.items()}, "disagreements": disagreements}
     with open(work + "/browser-agreement.json", "w") as f:
         json.dump(report, f, indent=1)
-    print("agreement: %d of %d points farther than a pixel from a boundary (%.4f %%; %d of them on a layer); "
-          "%d of %d sampled were near a boundary" % (agreed, compared, 100 * ratio, targets, excluded, scenes * points))
+    print("agreement: %d of %d points farther than a pixel from a boundary (%.4f %%; %d of %d on a layer); "
+          "%d of %d sampled were near a boundary" % (agreed, compared, 100 * ratio, agreed_on_layer, targets, excluded, scenes * points))
     print("time in the browser %.1f s, in the service %.1f s" % (timing["browser"], timing["service"]))
     for d in disagreements[:10]:
         print("  disagree:", d)
