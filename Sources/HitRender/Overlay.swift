@@ -77,9 +77,9 @@ enum Overlay {
         }
         // The point: a ring with a cross.
         let r = size * 0.45
-        w.raw("<circle"); w.attribute("cx", point.x); w.attribute("cy", point.y); w.attribute("r", r)
+        w.raw("<circle"); w.attribute("cx", point.x); w.attribute("cy", point.y); w.attribute("r", tidy(r))
         w.raw(" fill=\"none\" stroke=\"#ffffff\" stroke-width=\"4\" vector-effect=\"non-scaling-stroke\"/>")
-        w.raw("<circle"); w.attribute("cx", point.x); w.attribute("cy", point.y); w.attribute("r", r)
+        w.raw("<circle"); w.attribute("cx", point.x); w.attribute("cy", point.y); w.attribute("r", tidy(r))
         w.raw(" fill=\"none\" stroke=\"#111111\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\"/>")
         w.raw("<path"); w.beginPathData()
         w.raw("M"); w.point(point.x - 2 * r, point.y); w.raw("H"); w.number(point.x + 2 * r)
@@ -114,14 +114,14 @@ enum Overlay {
         let longest = lines.map { $0.0.count }.max() ?? 0
         let x = view.x + size * 0.5, y = view.y + size * 0.5
         w.raw("<g class=\"legend\">")
-        w.raw("<rect"); w.attribute("x", x); w.attribute("y", y)
-        w.attribute("width", min(view.width - size, Double(longest) * size * 0.58 + size * 2.2))
-        w.attribute("height", Double(lines.count) * size * 1.3 + size * 0.6)
+        w.raw("<rect"); w.attribute("x", tidy(x)); w.attribute("y", tidy(y))
+        w.attribute("width", tidy(min(view.width - size, Double(longest) * size * 0.58 + size * 2.2)))
+        w.attribute("height", tidy(Double(lines.count) * size * 1.3 + size * 0.6))
         w.raw(" fill=\"#ffffff\" fill-opacity=\"0.88\" stroke=\"#111111\" stroke-width=\"1\" vector-effect=\"non-scaling-stroke\"/>")
         for (k, (line, colour)) in lines.enumerated() {
             let baseline = y + size * 0.3 + Double(k + 1) * size * 1.3
-            w.raw("<rect"); w.attribute("x", x + size * 0.4); w.attribute("y", baseline - size * 0.8)
-            w.attribute("width", size * 0.8); w.attribute("height", size * 0.8)
+            w.raw("<rect"); w.attribute("x", tidy(x + size * 0.4)); w.attribute("y", tidy(baseline - size * 0.8))
+            w.attribute("width", tidy(size * 0.8)); w.attribute("height", tidy(size * 0.8))
             w.raw(" fill=\""); w.raw(colour); w.raw("\"/>")
             text(line, x: x + size * 1.5, y: baseline, size: size, bold: false, class: nil, anchorEnd: false, &w)
         }
@@ -130,6 +130,10 @@ enum Overlay {
 
     static let legendLines = 24
 
+    /// A decoration's coordinate to two decimals (labels and legends need
+    /// no more, and `7.800000000000001` reads badly).
+    static func tidy(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+
     private static func text(
         _ s: String, x: Double, y: Double, size: Double, bold: Bool, class name: StaticString?, anchorEnd: Bool,
         _ w: inout SVGWriter
@@ -137,9 +141,9 @@ enum Overlay {
         w.raw("<text")
         if anchorEnd { w.raw(" text-anchor=\"end\"") }
         if let name { w.raw(" class=\""); w.raw(name); w.raw("\"") }
-        w.attribute("x", x); w.attribute("y", y); w.attribute("font-size", size)
+        w.attribute("x", tidy(x)); w.attribute("y", tidy(y)); w.attribute("font-size", tidy(size))
         if bold { w.raw(" font-weight=\"bold\"") }
-        w.raw(" fill=\"#111111\" stroke=\"#ffffff\""); w.attribute("stroke-width", size / 5)
+        w.raw(" fill=\"#111111\" stroke=\"#ffffff\""); w.attribute("stroke-width", tidy(size / 5))
         w.raw(" paint-order=\"stroke\">")
         w.text(s)
         w.raw("</text>")
