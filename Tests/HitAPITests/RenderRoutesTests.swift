@@ -3,6 +3,7 @@ import HTTPServer
 import XCTest
 @testable import HitAPI
 import Playground
+import TestSupport
 
 /// SPEC §7 over the API: render.svg, the playground and its files.
 final class RenderRoutesTests: XCTestCase {
@@ -98,5 +99,39 @@ final class RenderRoutesTests: XCTestCase {
         XCTAssertEqual(app.call("GET", "/nothing.js").status, 404)
         XCTAssertEqual(app.call("GET", "/examples/none.json").status, 404)
         XCTAssertEqual(app.call("DELETE", "/hitroute.js").status, 405)
+    }
+}
+
+/// A big scene's render runs on a worker thread, not on the event loop.
+final class LiveRenderTests: XCTestCase {
+    private func gridScene(_ n: Int) -> String {
+        let layers = (0..<n).map { k in
+            #"{"id":"r\#(k)","shape":{"type":"rect","x":\#(k % 100 * 10),"y":\#(k / 100 * 10),"width":9,"height":9}}"#
+        }
+        return #"{"id":"grid","layers":[\#(layers.joined(separator: ","))]}"#
+    }
+
+    func testABigRenderIsAskedToRunOffTheLoopAndIsAnsweredFromThere() throws {
+        let app = Application.testing()
+        let scene = gridScene(Application.renderOnLoopLayers + 1)
+        XCTAssertEqual(app.call("PUT", "/scenes/grid", scene).status, 201)
+        let onLoop = app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid/render.svg"))
+        XCTAssertTrue(onLoop.runOffLoop, "more than \(Application.renderOnLoopLayers) layers: not on the loop")
+        XCTAssertFalse(app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid")).runOffLoop)
+        XCTAssertEqual(app.call("PUT", "/scenes/small", ringScene.replacingOccurrences(of: "ring-demo", with: "small")).status, 201)
+        XCTAssertFalse(app.respond(to: HTTPRequest(method: "GET", target: "/scenes/small/render.svg")).runOffLoop)
+        try withTestServer(configure: { $0.limits = app.configuration.server.limits }, handler: { app.respond(to: $0) }) { _, port in
+            let client = try TestClient(port: port)
+            try client.send(request("GET", "/scenes/grid/render.svg?x=5&y=5"))
+            let r = try client.readResponse()
+            XCTAssertEqual(r.status, 200)
+            let text = String(decoding: r.body, as: UTF8.self)
+            XCTAssertTrue(text.hasSuffix("</svg>\n"))
+            XCTAssertTrue(text.contains(#"<g data-layer="r2000">"#))
+            XCTAssertTrue(text.contains(#"data-overlay="target" data-of="r0""#))
+            // The same connection goes on as usual.
+            try client.send(request("GET", "/scenes/grid/hit?x=15&y=5&trace=0"))
+            XCTAssertEqual(json(try client.readResponse())["layer"] as? String, "r1")
+        }
     }
 }

@@ -15,6 +15,9 @@ extension Application {
             throw Problem.invalidRequest(error)
         }
         let snapshot = try self.snapshot(id)
+        if !request.isOffLoop && snapshot.compiled.layerCount > Application.renderOnLoopLayers {
+            return .runAgainOffLoop  // a big document would hold up the hits on this loop
+        }
         var options = RenderOptions(regions: query.regions, pixelWidth: query.width)
         if let p = query.point {
             options.routed = (p, snapshot.withCompiled { $0.hit(p, trace: true) })
@@ -29,6 +32,10 @@ extension Application {
         h.set("Cache-Control", "no-cache")
         return HTTPResponse(status: 200, headers: h, body: body)
     }
+
+    /// Renders of scenes with more layers than this are written on a worker
+    /// thread, not on the event loop (about 1 ms of writing at this size).
+    static let renderOnLoopLayers = 2_000
 
     /// `GET /`: the playground for a browser (`Accept` names `text/html`),
     /// a small JSON index of the API for everyone else.
