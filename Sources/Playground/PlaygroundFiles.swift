@@ -262,7 +262,7 @@ tr.miss td.decision { color: var(--miss); }
 tr.skip td.decision { color: var(--skip); }
 tr.pass td.decision { color: var(--pass); }
 tr.hit { background: #e8f4ec; }
-#curl { font: 12px/1.35 ui-monospace, monospace; padding-left: 1.6rem; max-height: 16rem; overflow: auto; }
+#curl { font: 12px/1.35 ui-monospace, monospace; padding-left: 2.6rem; max-height: 16rem; overflow: auto; }
 #curl li { margin-bottom: .3rem; overflow-wrap: anywhere; }
 @media (max-width: 1100px) {
   main { grid-template-columns: 1fr 1fr; }
