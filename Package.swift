@@ -7,6 +7,7 @@ import PackageDescription
 //                                  ├───▶ HitRender ──▶ HitRouting   (SVG of a scene, no I/O, no Foundation)
 //                                  ├───▶ Playground   (the page's files, embedded by scripts/embed-playground.sh)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
+//                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //
 // The core and the JSON module never import Foundation; the server knows
@@ -21,6 +22,7 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "HitAPI", targets: ["HitAPI"]),
         .library(name: "HitRender", targets: ["HitRender"]),
+        .library(name: "HitJournal", targets: ["HitJournal"]),
     ],
     targets: [
         .target(name: "CEpoll"),
@@ -30,8 +32,9 @@ let package = Package(
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
         .target(name: "HitRender", dependencies: ["HitRouting"]),
         .target(name: "Playground"),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitRender", "Playground"]),
-        .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
+        .target(name: "HitJournal"),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitJournal", "HitRender", "Playground"]),
+        .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HitRender", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
@@ -39,5 +42,6 @@ let package = Package(
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
         .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "TestSupport"]),
+        .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
     ]
 )
