@@ -5,6 +5,7 @@ import PackageDescription
 //
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
+//                                  ├───▶ RESPClient ──▶ RESP   (Redis over sockets; the pure RESP2 parser)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //
 // The core and the JSON module never import Foundation; the server knows
@@ -25,7 +26,9 @@ let package = Package(
         .target(name: "HitJSON"),
         .target(name: "CPrefetch"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
+        .target(name: "RESP"),
+        .target(name: "RESPClient", dependencies: ["RESP"]),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "RESPClient"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
@@ -33,5 +36,6 @@ let package = Package(
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
+        .testTarget(name: "RESPTests", dependencies: ["RESP", "RESPClient", "TestSupport"]),
     ]
 )
