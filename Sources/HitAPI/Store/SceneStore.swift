@@ -43,8 +43,9 @@ public struct SceneSnapshot: Sendable {
     static let vacant = LiveScene(Scene())
 }
 
-/// The scenes of the service, safe under any number of concurrent readers
-/// and writers.
+/// The scenes of the service in memory, safe under any number of
+/// concurrent readers and writers: the memory-only backend of
+/// `SceneStoring` (what runs without `--data-dir`).
 ///
 /// Readers take a snapshot (two short lock holds, no copying) and route
 /// without locks, so a hit never sees half an update and an upload never
@@ -52,7 +53,7 @@ public struct SceneSnapshot: Sendable {
 /// swap of one reference is guarded. Changes to one scene (patches, pointer
 /// events, replacements) are serialised by that scene's own lock, in
 /// arrival order.
-public final class SceneStore: Sendable {
+public final class SceneStore: SceneStoring {
     /// One scene's mutable state: its current snapshot and pointer captures.
     final class Entry: Sendable {
         struct State {
@@ -144,6 +145,10 @@ public final class SceneStore: Sendable {
     /// Stores a new scene (`POST /scenes`): 409 if `id` exists, 507 when
     /// full. Without an id, one is generated. `weight` is the size of the
     /// JSON it came as, counted against `maxStoreBytes`.
+    public func create(_ upload: SceneUpload) throws(Problem) -> SceneSnapshot {
+        try create(upload.scene, weight: upload.weight)
+    }
+
     public func create(_ scene: Scene, weight: Int = 0) throws(Problem) -> SceneSnapshot {
         let live = LiveScene(scene)  // compile outside any lock
         return try entries.withLock { (table) throws(Problem) -> SceneSnapshot in
@@ -163,6 +168,10 @@ public final class SceneStore: Sendable {
     /// Creates or replaces scene `id` (`PUT`). Replacing drops every capture
     /// (each pointer's next event says so) and bumps the version.
     /// - Returns: the snapshot and whether it was created.
+    public func put(_ upload: SceneUpload, id: String) throws(Problem) -> (SceneSnapshot, created: Bool) {
+        try put(upload.scene, id: id, weight: upload.weight)
+    }
+
     public func put(_ scene: Scene, id: String, weight: Int = 0) throws(Problem) -> (SceneSnapshot, created: Bool) {
         var scene = scene
         scene.id = id
@@ -210,6 +219,23 @@ public final class SceneStore: Sendable {
             return state.snapshot
         }
     }
+
+    public func patch(_ id: String, _ patch: LayerPatch) throws(Problem) -> (SceneSnapshot, Layer) {
+        var patched = Layer(id: patch.layerID)
+        let snapshot = try update(id) { (live, version) throws(Problem) in
+            patched = try patch.apply(to: &live, version: version, sceneID: id)
+        }
+        return (snapshot, patched)
+    }
+
+    public func pointerEvent(_ id: String, _ event: PointerEvent) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) {
+        try pointerEvent(id, pointer: event.pointer, phase: event.phase, at: event.point, trace: event.trace, all: event.all)
+    }
+
+    /// Memory is always ready.
+    public func health() -> StoreHealth { .ready }
+
+    public var keepsSubmittedJSON: Bool { false }
 
     /// Applies one pointer event to scene `id` (SPEC §5), in arrival order
     /// with the scene's other events.
