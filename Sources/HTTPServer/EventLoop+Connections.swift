@@ -122,7 +122,7 @@ extension EventLoop {
         let responseContext = Connection.ResponseContext(
             isHead: request.method == "HEAD", keepAlive: keepAlive, version: request.version,
             method: request.method, path: request.path, start: connection.requestStart)
-        if request.body.count >= context.configuration.offloadBodyBytes {
+        if request.body.count >= context.configuration.offloadBodyBytes || context.configuration.offloadWhen?(request) == true {
             connection.state = .awaitingHandler
             connection.inflight = responseContext
             let handler = context.handler

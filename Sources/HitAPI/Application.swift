@@ -34,7 +34,11 @@ public final class Application: Sendable {
     public static func makeServer(_ configuration: Configuration, store: (any SceneStoring)? = nil) -> (HTTPServer, Application) {
         let box = ServerBox()
         let app = Application(configuration: configuration, store: store, isShuttingDown: { box.server?.isShuttingDown ?? false })
-        let server = HTTPServer(configuration: configuration.server) { request in app.respond(to: request) }
+        var serverConfiguration = configuration.server
+        if let redis = app.store as? RedisSceneStore {
+            serverConfiguration.offloadWhen = { request in app.needsWorker(request, redis) }
+        }
+        let server = HTTPServer(configuration: serverConfiguration) { request in app.respond(to: request) }
         box.server = server
         return (server, app)
     }
@@ -60,6 +64,7 @@ public final class Application: Sendable {
             throw Problem.methodNotAllowed(request.method, allowed: route.methods)
         }
         if method == "OPTIONS" { return preflight(route, request) }
+        try awaitMinVersion(request, route)
         switch method {
         case "POST", "PUT", "PATCH": try checkContentType(request)
         default: break

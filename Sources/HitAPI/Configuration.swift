@@ -1,4 +1,5 @@
 import HTTPServer
+import RESPClient
 
 /// Everything the service can be told at start-up (SPEC §6): each setting
 /// has a default, a flag and an environment variable (`HITROUTE_` + the
@@ -11,6 +12,14 @@ public struct Configuration: Sendable {
     public var maxBatchPoints = 100_000
     /// Origins allowed by CORS; `["*"]` allows any. Default `*`.
     public var corsOrigins = ["*"]
+    /// `--store redis://HOST:PORT[/DB]`: scenes live in Redis (SPEC §10);
+    /// nil keeps them in this process.
+    public var storeURL: String?
+    /// Bytes of scene JSON a replica's compiled-scene cache holds (Redis
+    /// mode), least recently used out. Default 1 GiB.
+    public var cacheBytes = 1 << 30
+    /// From `HITROUTE_REDIS_PASSWORD` only (never a flag, never logged).
+    public var redisPassword: String?
 
     public init() {}
 
@@ -52,6 +61,12 @@ public struct Configuration: Sendable {
         seconds("--header-timeout", "seconds to receive a whole request head; default 10") { $0.server.headerReadTimeout = .seconds($1) },
         seconds("--idle-timeout", "seconds an idle keep-alive connection stays open; default 15") { $0.server.idleTimeout = .seconds($1) },
         int("--max-connections", "open connections at once; default 10000", 1...1_000_000) { $0.server.maxConnections = $1 },
+        Option(flag: "--store", help: "redis://HOST:PORT[/DB]: keep scenes in Redis, shared by replicas (password from HITROUTE_REDIS_PASSWORD); default: in memory", takesValue: true) { c, v in
+            guard RedisEndpoint(url: v) != nil else { return false }
+            c.storeURL = v
+            return true
+        },
+        int("--cache-bytes", "with --store: bytes of scene JSON each replica keeps compiled, least recently used out; default 1073741824 (1 GiB)", 1...Int.max) { $0.cacheBytes = $1 },
         seconds("--shutdown-grace", "seconds in-flight requests get to finish on SIGTERM; default 10") { $0.server.shutdownGracePeriod = .seconds($1) },
     ]
 
@@ -59,6 +74,7 @@ public struct Configuration: Sendable {
     /// - Throws: a message naming the flag or variable at fault.
     public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> Configuration {
         var config = Configuration()
+        config.redisPassword = environment["HITROUTE_REDIS_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         for option in options {
             if let value = environment[option.environmentName], !option.apply(&config, value) {
                 throw ConfigurationError(message: "\(option.environmentName)=\(value): invalid value (\(option.help))")

@@ -36,7 +36,9 @@ do {
     exit(2)
 }
 
-let (server, _) = Application.makeServer(configuration)
+let redis = Application.redisStore(configuration)
+if let redis { printError("hitroute: scenes in Redis at \(redis.client.endpoint), cache \(configuration.cacheBytes) bytes\n") }
+let (server, _) = Application.makeServer(configuration, store: redis)
 do {
     try server.stopOnSignals([SIGTERM, SIGINT])
     let port = try server.start()
