@@ -150,6 +150,7 @@ paths:
   /scenes/{id}:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     get:
       tags: [scenes]
       operationId: getScene
@@ -192,6 +193,7 @@ paths:
                     pointerEvents: none
                     shape: {type: rect, x: 2, y: 2, width: 236, height: 236, fill: false, stroke: 4}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -246,6 +248,7 @@ paths:
                 layers: 3
                 bounds: {x: 0, y: 0, width: 240, height: 240}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
@@ -262,6 +265,7 @@ paths:
         '204':
           description: Deleted.
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -271,6 +275,7 @@ paths:
   /scenes/{id}/layers/{layerId}:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
       - $ref: '#/components/parameters/LayerId'
     patch:
       tags: [scenes]
@@ -342,6 +347,7 @@ paths:
   /scenes/{id}/hit:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     get:
       tags: [hit]
       operationId: hitSceneQuery
@@ -391,6 +397,7 @@ paths:
       responses:
         '200': {$ref: '#/components/responses/HitOK'}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -429,6 +436,7 @@ paths:
       responses:
         '200': {$ref: '#/components/responses/HitOK'}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -441,6 +449,7 @@ paths:
   /scenes/{id}/hits:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     post:
       tags: [hit]
       operationId: hitSceneBatch
@@ -478,6 +487,7 @@ paths:
                   - {layer: ring, action: ring.select, actionLayer: ring}
                   - {layer: button, action: below.press, actionLayer: button}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -514,7 +524,7 @@ paths:
       tags: [operations]
       operationId: readyz
       summary: Readiness
-      description: 200 while accepting work; 503 once shutdown has begun (SIGTERM / SIGINT).
+      description: 200 while accepting work; 503 once shutdown has begun (SIGTERM / SIGINT), and, with `--store redis://…`, while Redis is unreachable (`/problems/store-unavailable`).
       responses:
         '200':
           description: Accepting requests.
@@ -568,6 +578,21 @@ components:
       schema:
         $ref: '#/components/schemas/LayerId'
       example: ring
+    MinVersion:
+      name: X-Min-Version
+      in: header
+      required: false
+      description: |
+        Read your own write across replicas (`--store redis://…`): the scene
+        must be at this version or later. A replica whose cached copy is
+        older fetches it from Redis before answering; 412 when even the
+        store holds an older version (the scene was deleted and created
+        again). A positive integer; anything else is a 400. Without
+        `--store` the header is ignored: the one process is always current.
+      schema:
+        type: integer
+        minimum: 1
+      example: 2
 
   headers:
     ETag:
@@ -695,7 +720,7 @@ components:
             status: 409
             detail: 'scene "ring-demo" already exists'
     PreconditionFailed:
-      description: '`If-Match` does not name the current version (`/problems/precondition-failed`).'
+      description: '`If-Match` does not name the current version, or the scene is older than `X-Min-Version` (`/problems/precondition-failed`).'
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
@@ -765,7 +790,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     ShuttingDown:
-      description: The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed).
+      description: The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--store redis://…`, Redis is unreachable (`/problems/store-unavailable`, with `Retry-After`) and the request needed it (a write, a scene not in this replica's cache, `X-Min-Version` above the cached copy, `/readyz`).
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}

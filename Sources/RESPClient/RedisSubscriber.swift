@@ -18,6 +18,8 @@ public final class RedisSubscriber: Sendable {
     let minBackoff: Double
     let maxBackoff: Double
     let onMessage: Message
+    /// Seconds without a message after which the subscriber PINGs.
+    let pingAfter: Double = 5
     let onConnect: @Sendable () -> Void
     let onDisconnect: @Sendable (RedisError) -> Void
     private let stopped = Atomic<Bool>(false)
@@ -65,9 +67,26 @@ public final class RedisSubscriber: Sendable {
                 backoff = 0
                 subscribed.store(true, ordering: .releasing)
                 onConnect()
+                // A silent connection (a cut without a reset) is found by
+                // PING: sent after `pingAfter` seconds without a message,
+                // it must be answered within `timeout`.
+                var lastHeard = monotonic()
+                var pinged = false
                 while !stopped.load(ordering: .acquiring) {
                     // Wake at least every half second to notice stop().
-                    guard let v = try c.next(until: monotonic() + min(timeout, 0.5), idleOK: true) else { continue }
+                    guard let v = try c.next(until: monotonic() + min(timeout, 0.5), idleOK: true) else {
+                        let idle = monotonic() - lastHeard
+                        if !pinged && idle > pingAfter {
+                            try c.write([Array("PING".utf8)])
+                            pinged = true
+                        } else if pinged && idle > pingAfter + timeout {
+                            c.close()
+                            throw RedisError(.timeout, "the subscription answered no PING within \(timeout) s")
+                        }
+                        continue
+                    }
+                    lastHeard = monotonic()
+                    pinged = false
                     if let e = v.elements, e.count == 3, e[0].string == "message", let ch = e[1].string, let payload = e[2].bytes {
                         onMessage(ch, payload)
                     }

@@ -74,6 +74,8 @@ public final class RedisSceneStore: SceneStoring {
 
     public func health() -> StoreHealth {
         let subscribed = subscriberBox.withLock { $0?.isSubscribed ?? false }
+        // Subscribed again but no exchange since a failure: try one.
+        if subscribed && !client.isHealthy { _ = try? client.send("PING") }
         if !subscribed || !client.isHealthy {
             let why = client.lastError.map { ": \($0.message)" } ?? ""
             return .unavailable("Redis at \(client.endpoint) is unreachable\(why)")
