@@ -34,22 +34,24 @@ extension Application {
                           "X-Min-Version \(n): scene \"\(id)\" is at version \(s.version)")
         }
     }
+}
 
-    /// Whether `request` runs on a worker thread rather than the event
-    /// loop: anything that may wait on Redis (writes, a scene not in this
-    /// replica's cache, `X-Min-Version`, listing). A hit on a cached scene,
-    /// pointer phases included, answers on the loop; a drag then makes one
-    /// round trip there.
-    func needsWorker(_ request: HTTPRequest, _ redis: RedisSceneStore) -> Bool {
-        guard let route = Route(path: request.path) else { return false }
-        let id: String
-        switch route {
-        case .healthz, .readyz, .openAPI: return false
-        case .scenes: return request.method != "OPTIONS"
-        case .scene(let s): if request.method != "GET" && request.method != "HEAD" { return request.method != "OPTIONS" }; id = s
-        case .layer(let s, _): if request.method == "PATCH" { return true }; id = s
-        case .hit(let s), .hits(let s): id = s
+extension Problem {
+    /// Not an answer: "this request must wait on the store; run it again on
+    /// a worker thread" (`HTTPResponse.runOnWorker`). Thrown only on an
+    /// event loop, before anything has changed.
+    static let runOnWorker = Problem(0, "run-on-worker", "", "")
+}
+
+extension Route {
+    /// Whether `method` on this route changes scenes (with a remote store,
+    /// a round trip: never on an event loop).
+    func writes(_ method: String) -> Bool {
+        switch self {
+        case .healthz, .readyz, .openAPI, .hit, .hits: return false
+        case .scenes: return method == "POST"
+        case .scene: return method == "PUT" || method == "DELETE"
+        case .layer: return method == "PATCH"
         }
-        return !redis.isCached(id) || request.headers.contains("X-Min-Version")
     }
 }

@@ -39,11 +39,7 @@ public final class Application: Sendable {
     public static func makeServer(_ configuration: Configuration, store: (any SceneStoring)? = nil) -> (HTTPServer, Application) {
         let box = ServerBox()
         let app = Application(configuration: configuration, store: store, isShuttingDown: { box.server?.isShuttingDown ?? false })
-        var serverConfiguration = configuration.server
-        if let redis = app.store as? RedisSceneStore {
-            serverConfiguration.offloadWhen = { request in app.needsWorker(request, redis) }
-        }
-        let server = HTTPServer(configuration: serverConfiguration) { request in app.respond(to: request) }
+        let server = HTTPServer(configuration: configuration.server) { request in app.respond(to: request) }
         box.server = server
         return (server, app)
     }
@@ -54,6 +50,7 @@ public final class Application: Sendable {
         do {
             response = try route(request)
         } catch {
+            if error.status == Problem.runOnWorker.status { return .runOnWorker }
             response = error.response
         }
         addCORS(to: &response, request: request)
@@ -69,7 +66,10 @@ public final class Application: Sendable {
             throw Problem.methodNotAllowed(request.method, allowed: route.methods)
         }
         if method == "OPTIONS" { return preflight(route, request) }
-        if honoursMinVersion { try awaitMinVersion(request, route) }
+        if honoursMinVersion {
+            if route.writes(method), LoopThread.isCurrent { throw Problem.runOnWorker }
+            try awaitMinVersion(request, route)
+        }
         switch method {
         case "POST", "PUT", "PATCH": try checkContentType(request)
         default: break

@@ -79,6 +79,11 @@ public final class RedisClient: Sendable {
         try send(arguments.map { Array($0.utf8) })
     }
 
+    /// Lets the next call connect at once (the server is known to be back).
+    public func endBackoff() {
+        state.withLock { s in s.retryAt = 0 }
+    }
+
     /// Closes every idle connection (shutdown, tests).
     public func closeIdle() {
         let idle = state.withLock { s -> [RedisConnection] in defer { s.idle = [] }; return s.idle }

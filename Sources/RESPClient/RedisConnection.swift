@@ -5,8 +5,9 @@ import RESP
 /// (`Sendable` so that a pool can hand it from thread to thread, never to
 /// two at once).
 ///
-/// Every call has a deadline (`timeout` seconds from its start), enforced
-/// with `poll`, so a silent server costs a timeout, never a hang. After any
+/// Every wait has a deadline, `timeout` seconds after the last byte moved
+/// (enforced with `poll`), so a silent server costs a timeout, never a
+/// hang, and a big document that keeps flowing is never cut off. After any
 /// ``RedisError`` the connection is closed and must be discarded.
 public final class RedisConnection: @unchecked Sendable {
     private var fd: Int32 = -1
@@ -54,11 +55,11 @@ public final class RedisConnection: @unchecked Sendable {
     public func pipeline(_ commands: [[[UInt8]]]) throws(RedisError) -> [RESPValue] {
         var out: [UInt8] = []
         for c in commands { RESPEncoder.appendCommand(c, to: &out) }
-        let deadline = monotonic() + timeout
-        try write(out, deadline: deadline)
+        var deadline = monotonic() + timeout
+        try write(out, deadline: &deadline)
         var replies: [RESPValue] = []
         replies.reserveCapacity(commands.count)
-        for _ in commands { replies.append(try read(deadline: deadline)) }
+        for _ in commands { replies.append(try read(deadline: &deadline)) }
         return replies
     }
 
@@ -69,15 +70,17 @@ public final class RedisConnection: @unchecked Sendable {
 
     /// Sends without reading (the subscriber's SUBSCRIBE).
     public func write(_ command: [[UInt8]]) throws(RedisError) {
-        try write(RESPEncoder.command(command), deadline: monotonic() + timeout)
+        var deadline = monotonic() + timeout
+        try write(RESPEncoder.command(command), deadline: &deadline)
     }
 
     /// The next value the server sends, waiting until `deadline` (a
     /// monotonic time in seconds); nil when nothing complete came by then
     /// and `idleOK` (a subscriber between messages).
     public func next(until deadline: Double, idleOK: Bool) throws(RedisError) -> RESPValue? {
+        var deadline = deadline
         do {
-            return try read(deadline: deadline)
+            return try read(deadline: &deadline)
         } catch let e where e.kind == .timeout && idleOK && inputStart == input.count {
             return nil
         }
@@ -85,7 +88,7 @@ public final class RedisConnection: @unchecked Sendable {
 
     // MARK: - I/O
 
-    private func read(deadline: Double) throws(RedisError) -> RESPValue {
+    private func read(deadline: inout Double) throws(RedisError) -> RESPValue {
         while true {
             if inputStart < input.count {
                 let parsed: (value: RESPValue, end: Int)?
@@ -114,6 +117,7 @@ public final class RedisConnection: @unchecked Sendable {
             let n = recv(fd, scratch.baseAddress, scratch.count, 0)
             if n > 0 {
                 input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
+                deadline = max(deadline, monotonic() + timeout)
             } else {
                 if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
                 let why = n == 0 ? "the server closed the connection" : String(cString: strerror(errno))
@@ -123,12 +127,16 @@ public final class RedisConnection: @unchecked Sendable {
         }
     }
 
-    private func write(_ bytes: [UInt8], deadline: Double) throws(RedisError) {
+    private func write(_ bytes: [UInt8], deadline: inout Double) throws(RedisError) {
         guard fd >= 0 else { throw RedisError(.connectionLost, "connection closed") }
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBufferPointer { b in Glibc.send(fd, b.baseAddress! + sent, b.count - sent, Int32(MSG_NOSIGNAL)) }
-            if n > 0 { sent += n; continue }
+            if n > 0 {
+                sent += n
+                deadline = max(deadline, monotonic() + timeout)
+                continue
+            }
             if n < 0 && errno == EINTR { continue }
             if n < 0 && errno == EAGAIN { try wait(for: Int16(POLLOUT), until: deadline); continue }
             let why = String(cString: strerror(errno))

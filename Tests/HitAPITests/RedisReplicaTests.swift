@@ -229,26 +229,43 @@ final class RedisReplicaTests: XCTestCase {
         XCTAssertEqual(t, [10, 0])
     }
 
-    /// Through real sockets: a miss and a write run off the event loop
-    /// (offloaded) and answer as in-process.
-    func testLiveServerInRedisMode() throws {
-        var config = Configuration()
-        config.storeURL = redis.url
-        config.server.port = 0
-        config.server.logRequests = false
-        let store = try XCTUnwrap(Application.redisStore(config))
-        stores.append(store)
-        try waitUntil("subscribed") { store.health() == .ready }
-        let (server, _) = Application.makeServer(config, store: store)
-        let port = try server.start()
-        defer { server.shutdown(); server.waitUntilStopped() }
-        let client = try TestClient(port: port)
-        try client.send(request("PUT", "/scenes/ring-demo", ringScene))
-        XCTAssertEqual(try client.readResponse().status, 201)
-        try client.send(request("GET", "/scenes/ring-demo/hit?x=210&y=120&trace=0"))
-        XCTAssertEqual(json(try client.readResponse())["layer"] as? String, "ring")
-        // A second replica's first hit is a miss: loaded off its loops.
-        let other = try replica()
-        XCTAssertEqual(other.call("GET", "/scenes/ring-demo/hit?x=120&y=120").object["layer"] as? String, "button")
+    /// Through real sockets: writes, misses and drags, which must wait on
+    /// Redis, are run again off the event loop (HTTPResponse.runOnWorker)
+    /// and answer as in-process; hits on cached scenes answer on the loop.
+    func testLiveServersInRedisMode() throws {
+        func live() throws -> (HTTPServer, Int) {
+            var config = Configuration()
+            config.storeURL = redis.url
+            config.server.port = 0
+            config.server.logRequests = false
+            let store = try XCTUnwrap(Application.redisStore(config))
+            stores.append(store)
+            try waitUntil("subscribed") { store.health() == .ready }
+            let (server, _) = Application.makeServer(config, store: store)
+            return (server, try server.start())
+        }
+        let (a, portA) = try live()
+        let (b, portB) = try live()
+        defer {
+            for s in [a, b] { s.shutdown(); s.waitUntilStopped() }
+        }
+        let clientA = try TestClient(port: portA)
+        try clientA.send(request("PUT", "/scenes/squares", squaresScene))
+        XCTAssertEqual(try clientA.readResponse().status, 201)
+        try clientA.send(request("GET", "/scenes/squares/hit?x=300&y=300&trace=0"))
+        XCTAssertEqual(json(try clientA.readResponse())["layer"] as? String, "square3")
+        // b has never seen the scene: a miss, loaded on a worker.
+        let clientB = try TestClient(port: portB)
+        try clientB.send(request("POST", "/scenes/squares/hit", #"{"x":300,"y":300,"pointer":"p","phase":"down"}"#))
+        XCTAssertEqual(json(try clientB.readResponse())["captured"] as? Bool, true)
+        // A drag on b: a write, moved off the loop mid-event and run again.
+        try clientB.send(request("POST", "/scenes/squares/hit", #"{"x":320,"y":300,"pointer":"p","phase":"move"}"#))
+        let moved = json(try clientB.readResponse())
+        XCTAssertEqual(moved["version"] as? Int, 2)
+        XCTAssertEqual(moved["captured"] as? Bool, true)
+        try clientA.send(request("GET", "/scenes/squares/hit?x=1&y=1", "") .replacingOccurrences(of: "\r\n\r\n", with: "\r\nX-Min-Version: 2\r\n\r\n"))
+        XCTAssertEqual(json(try clientA.readResponse())["version"] as? Int, 2)
+        try clientA.send(request("DELETE", "/scenes/squares"))
+        XCTAssertEqual(try clientA.readResponse().status, 204)
     }
 }

@@ -22,7 +22,8 @@ extension RedisSceneStore {
     /// (with its captures dropped: what changed meanwhile is unknown, maybe
     /// a replacement), each that is gone leaves the cache.
     func revalidate() {
-        _ = try? client.send("PING")  // ends the pool's backoff: the server is back
+        client.endBackoff()  // the subscription is back, so is the server
+        _ = try? client.send("PING")
         let held = cache.all()
         guard !held.isEmpty else { return }
         let replies: [RESPValue]

@@ -1,4 +1,5 @@
 import Dispatch
+import HTTPServer
 import HitJSON
 import HitRouting
 import RESP
@@ -74,8 +75,9 @@ public final class RedisSceneStore: SceneStoring {
 
     public func health() -> StoreHealth {
         let subscribed = subscriberBox.withLock { $0?.isSubscribed ?? false }
-        // Subscribed again but no exchange since a failure: try one.
-        if subscribed && !client.isHealthy { _ = try? client.send("PING") }
+        // Subscribed again but no exchange since a failure: try one (not
+        // on an event loop; the subscriber's reconnection tries too).
+        if subscribed && !client.isHealthy && !LoopThread.isCurrent { _ = try? client.send("PING") }
         if !subscribed || !client.isHealthy {
             let why = client.lastError.map { ": \($0.message)" } ?? ""
             return .unavailable("Redis at \(client.endpoint) is unreachable\(why)")
@@ -313,8 +315,12 @@ public final class RedisSceneStore: SceneStoring {
         }
     }
 
-    /// Runs a Redis exchange; a failure is 503 store-unavailable.
+    /// Runs a Redis exchange; a failure is 503 store-unavailable. On an
+    /// event loop it runs nothing and throws `Problem.runOnWorker`: the
+    /// server runs the request again on a worker thread (every caller
+    /// reaches here before it has changed anything).
     func call<T>(_ body: () throws(RedisError) -> T) throws(Problem) -> T {
+        if LoopThread.isCurrent { throw Problem.runOnWorker }
         do throws(RedisError) {
             return try body()
         } catch {
