@@ -5,6 +5,7 @@ import PackageDescription
 //
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
+//                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
 //                                  ├───▶ RESPClient ──▶ RESP   (Redis over sockets; the pure RESP2 parser)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "HitJSON", targets: ["HitJSON"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "HitAPI", targets: ["HitAPI"]),
+        .library(name: "HitJournal", targets: ["HitJournal"]),
     ],
     targets: [
         .target(name: "CEpoll"),
@@ -26,16 +28,18 @@ let package = Package(
         .target(name: "HitJSON"),
         .target(name: "CPrefetch"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
+        .target(name: "HitJournal"),
         .target(name: "RESP"),
         .target(name: "RESPClient", dependencies: ["RESP"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "RESPClient"]),
-        .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitJournal", "RESPClient"]),
+        .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
+        .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
         .testTarget(name: "RESPTests", dependencies: ["RESP", "RESPClient", "TestSupport"]),
     ]
 )
