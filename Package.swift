@@ -8,6 +8,7 @@ import PackageDescription
 //                                  ├───▶ Playground   (the page's files, embedded by scripts/embed-playground.sh)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
 //                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
+//                                  ├───▶ RESPClient ──▶ RESP   (Redis over sockets; the pure RESP2 parser)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //
 // The core and the JSON module never import Foundation; the server knows
@@ -33,7 +34,9 @@ let package = Package(
         .target(name: "HitRender", dependencies: ["HitRouting"]),
         .target(name: "Playground"),
         .target(name: "HitJournal"),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitJournal", "HitRender", "Playground"]),
+        .target(name: "RESP"),
+        .target(name: "RESPClient", dependencies: ["RESP"]),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESPClient"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HitRender", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
@@ -43,5 +46,6 @@ let package = Package(
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
         .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "TestSupport"]),
         .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
+        .testTarget(name: "RESPTests", dependencies: ["RESP", "RESPClient", "TestSupport"]),
     ]
 )
