@@ -172,10 +172,11 @@ struct Inflater {
         consume(bitCount & 7)
         let position = alignedBytePosition()
         // Restart the bit buffer at the byte boundary.
+        if position + 4 > inCount { throw InflateError(offset: inCount, message: "zlib stream is truncated in a stored block") }
         inPos = position
         bitBuffer = 0
         bitCount = 0
-        if padding > 0 || position + 4 > inCount { throw InflateError(offset: inCount, message: "zlib stream is truncated in a stored block") }
+        padding = 0  // the look-ahead past the end, if any, was just dropped
         let length = Int(input[position]) | Int(input[position + 1]) << 8
         let complement = Int(input[position + 2]) | Int(input[position + 3]) << 8
         if length != complement ^ 0xFFFF { throw InflateError(offset: position, message: "deflate stored block length does not match its complement") }

@@ -82,7 +82,7 @@ struct PNGChunks {
             case "IEND":
                 if !sawIDAT { throw PNGError(message: "IEND at byte \(start) comes before any IDAT chunk") }
                 if length != 0 { throw PNGError(message: "IEND at byte \(start) has length \(length), not 0") }
-                if position != n { throw PNGError(message: "\(n - position) bytes after IEND at byte \(position)") }
+                if position != n { throw PNGError(message: "data after IEND at byte \(position) (\(n - position) bytes)") }
                 return chunks
             default:
                 if bytes[start + 4] & 0x20 == 0 { throw PNGError(message: "unknown critical chunk \(type) at byte \(start)") }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates the PNG decoder's oracle corpus: Tests/Corpus/png/*.png and, for
 each, the expected alpha plane *.alpha (width*height bytes, row-major, top
-row first; 16-bit alpha keeps its high byte).
+row first; 16-bit alpha keeps its high byte); and zlib streams made by
+Python's zlib, Tests/Corpus/zlib/*.z, with their contents *.raw.
 
 Every colour type x bit depth x transparency variant x filter choice x
 interlace is written by hand here (raw scanlines with the chosen filter
@@ -30,6 +31,7 @@ import png  # pypng
 from PIL import Image
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "png")
+ZLIB_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "zlib")
 
 # (colour type, bit depths, transparency variants)
 KINDS = [
@@ -219,7 +221,47 @@ def expected_alpha(name, data, model, ctype, depth, variant, differ):
     raise SystemExit(f"{name}: Pillow disagrees with pypng and the model")
 
 
+def zlib_corpus():
+    """zlib streams of several contents, levels, strategies and window sizes."""
+    os.makedirs(ZLIB_OUT, exist_ok=True)
+    for f in os.listdir(ZLIB_OUT):
+        os.remove(os.path.join(ZLIB_OUT, f))
+    rng = random.Random(1950)
+    words = [b"hit", b"route", b"mask", b"alpha", b"pixel", b"layer", b" ", b"\n", b"png", b"zlib"]
+    contents = {
+        "empty": b"",
+        "byte": b"x",
+        "text": b"".join(rng.choice(words) for _ in range(3000)),
+        "random": bytes(rng.randrange(256) for _ in range(5000)),
+        "zeros": bytes(70000),
+        "runs": b"".join(bytes([rng.randrange(4)]) * rng.randrange(1, 300) for _ in range(100)),
+        "far": (bytes(rng.randrange(256) for _ in range(20000))) * 2,
+    }
+    few = {"random", "far"}  # incompressible: a few cases only
+    strategies = {"default": zlib.Z_DEFAULT_STRATEGY, "filtered": zlib.Z_FILTERED, "huffman": zlib.Z_HUFFMAN_ONLY,
+                  "rle": zlib.Z_RLE, "fixed": zlib.Z_FIXED}
+    total = 0
+    for name, data in contents.items():
+        cases = [(level, "default", 15) for level in (0, 1, 6, 9)] + [(6, st, 15) for st in strategies if st != "default"]
+        cases += [(9, "default", 9), (9, "default", 12)]
+        if name in few:
+            cases = [(9, "default", 15), (1, "huffman" if name == "random" else "default", 15)]
+        for level, st, wbits in cases:
+            co = zlib.compressobj(level, zlib.DEFLATED, wbits, 9, strategies[st])
+            stream = co.compress(data) + co.flush()
+            assert zlib.decompress(stream) == data
+            base = f"{name}-l{level}-{st}-w{wbits}"
+            with open(os.path.join(ZLIB_OUT, base + ".z"), "wb") as f:
+                f.write(stream)
+            total += len(stream)
+        with open(os.path.join(ZLIB_OUT, name + ".raw"), "wb") as f:
+            f.write(data)
+        total += len(data)
+    print(f"zlib corpus: {len(contents)} contents, {total} bytes")
+
+
 def main():
+    zlib_corpus()
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
         os.remove(os.path.join(OUT, f))
