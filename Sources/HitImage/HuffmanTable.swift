@@ -30,13 +30,14 @@ final class HuffmanTable {
 
     /// A table with room for every code of up to `symbolCount` symbols: each
     /// long code's prefix gets at most one subtable of at most
-    /// 2^(15 − rootBits) entries. Every entry starts ``invalid``.
+    /// 2^(15 − rootBits) entries. The root starts all ``invalid``; subtable
+    /// space is written by ``build`` before any link points at it.
     init(rootBits: Int, symbolCount: Int) {
         self.rootBits = rootBits
         self.symbolCount = symbolCount
         capacity = (1 << rootBits) + symbolCount << max(0, 15 - rootBits)
         entries = .allocate(capacity: capacity)
-        entries.initialize(repeating: Self.invalid << 8, count: capacity)
+        entries.initialize(repeating: Self.invalid << 8, count: 1 << rootBits)
     }
 
     deinit { entries.deallocate() }
