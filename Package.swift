@@ -4,7 +4,10 @@ import PackageDescription
 // Module graph (arrows point at dependencies):
 //
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
+//                                  ├───▶ HitRender ──▶ HitRouting   (SVG of a scene, no I/O, no Foundation)
+//                                  ├───▶ Playground   (the page's files, embedded by scripts/embed-playground.sh)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
+//                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //   HitImage (PNG + zlib inflate → alpha planes; no dependencies, no I/O, no Foundation)
 //
@@ -19,6 +22,8 @@ let package = Package(
         .library(name: "HitJSON", targets: ["HitJSON"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "HitAPI", targets: ["HitAPI"]),
+        .library(name: "HitRender", targets: ["HitRender"]),
+        .library(name: "HitJournal", targets: ["HitJournal"]),
         .library(name: "HitImage", targets: ["HitImage"]),
     ],
     targets: [
@@ -28,14 +33,19 @@ let package = Package(
         .target(name: "CPrefetch"),
         .target(name: "HitImage"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
-        .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
-        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
+        .target(name: "HitRender", dependencies: ["HitRouting"]),
+        .target(name: "Playground"),
+        .target(name: "HitJournal"),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitJournal", "HitRender", "Playground"]),
+        .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
+        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HitRender", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
+        .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "TestSupport"]),
+        .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
         .testTarget(name: "HitImageTests", dependencies: ["HitImage", "TestSupport"]),
     ]
 )
