@@ -10,8 +10,9 @@ import PackageDescription
 //                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
 //                                  ├───▶ RESPClient ──▶ RESP   (Redis over sockets; the pure RESP2 parser)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
+//   HitImage (PNG + zlib inflate → alpha planes; no dependencies, no I/O, no Foundation)
 //
-// The core and the JSON module never import Foundation; the server knows
+// The core, the JSON and the image modules never import Foundation; the server knows
 // nothing of scenes. CPrefetch is two inline C functions, cache prefetch
 // hints, which Swift cannot emit itself.
 let package = Package(
@@ -24,12 +25,14 @@ let package = Package(
         .library(name: "HitAPI", targets: ["HitAPI"]),
         .library(name: "HitRender", targets: ["HitRender"]),
         .library(name: "HitJournal", targets: ["HitJournal"]),
+        .library(name: "HitImage", targets: ["HitImage"]),
     ],
     targets: [
         .target(name: "CEpoll"),
         .target(name: "HTTPServer", dependencies: ["CEpoll"]),
         .target(name: "HitJSON"),
         .target(name: "CPrefetch"),
+        .target(name: "HitImage"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
         .target(name: "HitRender", dependencies: ["HitRouting"]),
         .target(name: "Playground"),
@@ -47,5 +50,6 @@ let package = Package(
         .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "TestSupport"]),
         .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
         .testTarget(name: "RESPTests", dependencies: ["RESP", "RESPClient", "TestSupport"]),
+        .testTarget(name: "HitImageTests", dependencies: ["HitImage", "TestSupport"]),
     ]
 )
