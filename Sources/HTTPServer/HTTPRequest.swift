@@ -109,6 +109,9 @@ public struct HTTPRequest: Sendable, Equatable {
         if handlerOnLoop { tagHigh |= 0x2000 } else { tagHigh &= ~0x2000 }
     }
 
+    /// Notes that the handler runs on a worker thread, not a loop.
+    mutating func noteWorkerThread() { tagHigh &= ~0x2000 }
+
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
         a.method == b.method && a.target == b.target && a.path == b.path && a.query == b.query
             && a.version == b.version && a.headers == b.headers && a.body == b.body

@@ -24,6 +24,10 @@ public final class Application: Sendable {
     /// A JSON answer's fields: its content type, and the CORS fields when
     /// every origin is allowed. Built and checked once, shared by answers.
     let jsonHeaders: HTTPHeaders
+    /// Whether `X-Min-Version` is honoured: with a store shared by replicas
+    /// (a store in this process is always current, and memory mode's hit
+    /// path does not even look for the header).
+    let honoursMinVersion: Bool
 
     public init(
         configuration: Configuration, store: (any SceneStoring)? = nil, access: AccessControl = .open,
@@ -43,6 +47,7 @@ public final class Application: Sendable {
             metrics.register { ServiceMetrics.store(held) }
         }
         metrics.register { ServiceMetrics.access(access) }
+        honoursMinVersion = self.store is RedisSceneStore
         var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }
         jsonHeaders = h
@@ -85,6 +90,7 @@ public final class Application: Sendable {
         do {
             response = try route(matched, request)
         } catch {
+            if error.status == Problem.runOnWorker.status { return .runOnWorker }
             response = error.response(requestID: request.requestID)
         }
         response.routeLabel = matched?.metricsLabel ?? 0
@@ -102,6 +108,10 @@ public final class Application: Sendable {
         }
         if method == "OPTIONS" { return preflight(route, request) }
         let granted = try access.authorize(request, needs: route.requiredScope(method: method))
+        if honoursMinVersion {
+            if route.writes(method), LoopThread.isCurrent { throw Problem.runOnWorker }
+            try awaitMinVersion(request, route)
+        }
         switch method {
         case "POST", "PUT", "PATCH": try checkContentType(request)
         default: break
@@ -130,6 +140,9 @@ public final class Application: Sendable {
         case (.hit(let id), _): return try hit(id, request, granted: granted)
         case (.hits(let id), _): return try hits(id, request, granted: granted)
         case (.layer(let id, let layer), _): return try patchLayer(id, layer, request)
+        case (.index, _): return index(request)
+        case (.asset(let k), _): return asset(k)
+        case (.render(let id), _): return try render(id, request)
         }
     }
 

@@ -38,7 +38,7 @@ info:
       `Access-Control-Expose-Headers: ETag, Location, WWW-Authenticate, X-Request-Id`.
     * **API keys.** Started with `--api-keys-file`, the service wants
       `Authorization: Bearer <key>` on every operation but `/healthz`,
-      `/readyz`, `/openapi.yaml` and `OPTIONS` preflights. A key has a scope:
+      `/readyz`, `/openapi.yaml`, `/`, the playground's files and `OPTIONS` preflights. A key has a scope:
       `read` (GET scenes, `hit` and `hits` without pointer phases,
       `/metrics`), `interact` (read, plus pointer phases) or `write`
       (everything). No key: 401 with `WWW-Authenticate: Bearer realm="hitroute"`;
@@ -69,6 +69,8 @@ tags:
     description: Upload, list, read, replace, patch and delete scenes.
   - name: hit
     description: Route points to layers.
+  - name: render
+    description: See a scene (SPEC §7) — its SVG drawn from the geometry that routes, the playground, the browser module.
   - name: operations
     description: Health, readiness, metrics and this document.
 
@@ -171,6 +173,7 @@ paths:
   /scenes/{id}:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     get:
       tags: [scenes]
       operationId: getScene
@@ -216,6 +219,7 @@ paths:
         '400': {$ref: '#/components/responses/MalformedRequest'}
         '401': {$ref: '#/components/responses/Unauthorized'}
         '403': {$ref: '#/components/responses/Forbidden'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -273,6 +277,7 @@ paths:
         '400': {$ref: '#/components/responses/MalformedRequest'}
         '401': {$ref: '#/components/responses/Unauthorized'}
         '403': {$ref: '#/components/responses/Forbidden'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
@@ -292,6 +297,7 @@ paths:
         '400': {$ref: '#/components/responses/MalformedRequest'}
         '401': {$ref: '#/components/responses/Unauthorized'}
         '403': {$ref: '#/components/responses/Forbidden'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -302,6 +308,7 @@ paths:
   /scenes/{id}/layers/{layerId}:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
       - $ref: '#/components/parameters/LayerId'
     patch:
       tags: [scenes]
@@ -377,6 +384,7 @@ paths:
   /scenes/{id}/hit:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     get:
       tags: [hit]
       operationId: hitSceneQuery
@@ -429,6 +437,7 @@ paths:
         '400': {$ref: '#/components/responses/MalformedRequest'}
         '401': {$ref: '#/components/responses/Unauthorized'}
         '403': {$ref: '#/components/responses/Forbidden'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -470,6 +479,7 @@ paths:
         '400': {$ref: '#/components/responses/MalformedRequest'}
         '401': {$ref: '#/components/responses/Unauthorized'}
         '403': {$ref: '#/components/responses/Forbidden'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -483,6 +493,7 @@ paths:
   /scenes/{id}/hits:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     post:
       tags: [hit]
       operationId: hitSceneBatch
@@ -523,6 +534,7 @@ paths:
         '400': {$ref: '#/components/responses/MalformedRequest'}
         '401': {$ref: '#/components/responses/Unauthorized'}
         '403': {$ref: '#/components/responses/Forbidden'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -532,6 +544,149 @@ paths:
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
         '507': {$ref: '#/components/responses/StoreFull'}
+
+  /scenes/{id}/render.svg:
+    parameters:
+      - $ref: '#/components/parameters/SceneId'
+    get:
+      tags: [render]
+      operationId: renderScene
+      security: [{apiKey: [read]}, {}]
+      summary: The scene as SVG, with a point's routing drawn on it
+      description: |
+        The scene in scene coordinates (`viewBox` = the canvas `width ×
+        height` when both are given, else the scene's bounds), drawn with
+        the geometry that routes: each layer a `<g data-layer="<id>">` under
+        its transform as `matrix(a b c d e f)`, shapes as path data filled
+        with `color` (a colour outside a small CSS grammar — hex, a keyword,
+        `rgb()`/`rgba()`/`hsl()`/`hsla()` — and a missing one give a neutral
+        grey), `fill-rule` as given, strokes with round joins and caps,
+        hidden layers left out. Pointer events are set per element so that a
+        browser's `document.elementFromPoint` over the document names, by
+        the nearest `data-layer`, the layer this service routes to, for every
+        scene SVG can express (no `hitSlop`, no masks, clipping only by filled
+        regions); a comment at the top says what a render cannot express for
+        this scene. All text from the scene is escaped. The document is
+        well-formed XML and is served with `Content-Security-Policy:
+        default-src 'none'`. Each parameter may be given at most once.
+      parameters:
+        - name: x
+          in: query
+          required: false
+          description: |
+            Scene x of a point to route and overlay (with `y`): the point
+            marked, the target outlined and labelled with its id and action,
+            its ancestors outlined more thinly, every layer the trace visited
+            tinted by its decision (hit green, miss red, skip grey, pass blue)
+            with a legend of the reasons.
+          schema: {type: number}
+          example: 120
+        - name: y
+          in: query
+          required: false
+          description: Scene y of the point (with `x`).
+          schema: {type: number}
+          example: 120
+        - name: regions
+          in: query
+          required: false
+          description: |
+            `1`: draw every hit region (hitShape fill, stroke band) as a
+            translucent overlay, and each slop as the dashed box of its region
+            grown by it.
+          schema:
+            type: string
+            enum: ['0', '1', 'true', 'false']
+            default: '0'
+        - name: width
+          in: query
+          required: false
+          description: |
+            The picture's width in pixels (its height follows the view box).
+            Default: one pixel per scene unit, at most 2048 on the longer side.
+          schema: {type: number, minimum: 1, maximum: 16384}
+          example: 480
+      responses:
+        '200':
+          description: The SVG document.
+          headers:
+            ETag:
+              description: The scene's version, quoted.
+              schema: {type: string}
+          content:
+            image/svg+xml:
+              schema: {type: string}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '422': {$ref: '#/components/responses/InvalidRequest'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
+
+  /:
+    get:
+      tags: [render]
+      operationId: index
+      summary: The playground (for browsers) or a JSON index of the API
+      description: |
+        With `Accept` naming `text/html`: the playground, one page embedded
+        in the binary that loads nothing from another origin (served with
+        `Content-Security-Policy: default-src 'self'` and no inline script).
+        It lists the stored scenes; loads, edits and uploads a scene's JSON,
+        showing validation problems at their JSON Pointers; draws it with
+        `render.svg`; routes a click and shows target, action, path and the
+        trace; plays press, drag and release as pointer `down`/`move`/`up`;
+        shows every request it makes as `curl`; loads the example scenes in
+        one click. `/?scene=<id>&x=<x>&y=<y>` opens a scene with that query
+        answered. Any other client gets a small JSON index.
+      responses:
+        '200':
+          description: The playground page, or the JSON index.
+          content:
+            text/html:
+              schema: {type: string}
+            application/json:
+              schema:
+                type: object
+                required: [service, openapi, module, routes, examples]
+                properties:
+                  service: {type: string, const: hitroute}
+                  openapi: {type: string, description: Path of this document.}
+                  playground: {type: string}
+                  module: {type: string, description: Path of the browser module.}
+                  routes: {type: array, items: {type: string}}
+                  examples: {type: array, items: {type: string}, description: Paths of the example scenes.}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
+
+  /hitroute.js:
+    get:
+      tags: [render]
+      operationId: browserModule
+      summary: The ES module the playground uses
+      description: |
+        A small dependency-free ES module: `new HitRoute({base, key,
+        onRequest})` with `listScenes`, `getScene`, `createScene`,
+        `putScene`, `deleteScene`, `patchLayer`, `hit`, `hits`,
+        `pointer(id, pointerId)` → `{down, move, up, cancel}`, `renderURL`
+        and `render`; `HitRouteError` for problem answers; `curlCommand`.
+        The page's other files are served beside it: `/playground.js`,
+        `/playground.css`, `/favicon.svg`, and the example scenes at
+        `/examples/<name>.json`.
+      responses:
+        '200':
+          description: The module's source.
+          content:
+            text/javascript:
+              schema: {type: string}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
 
   /healthz:
     get:
@@ -560,7 +715,7 @@ paths:
       tags: [operations]
       operationId: readyz
       summary: Readiness
-      description: 200 while accepting work; 503 once shutdown has begun (SIGTERM / SIGINT), and, with `--data-dir`, while the journal is being recovered at start (`/problems/starting`) or after a journal write failed until the store has rewritten a snapshot from memory (`/problems/store-unavailable`).
+      description: 200 while accepting work; 503 once shutdown has begun (SIGTERM / SIGINT); with `--data-dir`, while the journal is being recovered at start (`/problems/starting`) or after a journal write failed until the store has rewritten a snapshot from memory (`/problems/store-unavailable`); with `--store redis://…`, while Redis is unreachable (`/problems/store-unavailable`).
       responses:
         '200':
           description: Accepting requests.
@@ -663,6 +818,21 @@ components:
       schema:
         $ref: '#/components/schemas/LayerId'
       example: ring
+    MinVersion:
+      name: X-Min-Version
+      in: header
+      required: false
+      description: |
+        Read your own write across replicas (`--store redis://…`): the scene
+        must be at this version or later. A replica whose cached copy is
+        older fetches it from Redis before answering; 412 when even the
+        store holds an older version (the scene was deleted and created
+        again). A positive integer; anything else is a 400. Without
+        `--store` the header is ignored: the one process is always current.
+      schema:
+        type: integer
+        minimum: 1
+      example: 2
 
   headers:
     X-Request-Id:
@@ -834,7 +1004,7 @@ components:
             status: 409
             detail: 'scene "ring-demo" already exists'
     PreconditionFailed:
-      description: '`If-Match` does not name the current version (`/problems/precondition-failed`).'
+      description: '`If-Match` does not name the current version, or the scene is older than `X-Min-Version` (`/problems/precondition-failed`).'
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
@@ -904,7 +1074,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     ShuttingDown:
-      description: The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on.
+      description: 'The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on. With `--store redis://…`: Redis is unreachable (`/problems/store-unavailable`, with `Retry-After`) and the request needed it (a write, a scene not in this replica''s cache, `X-Min-Version` above the cached copy, `/readyz`).'
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}

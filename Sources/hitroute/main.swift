@@ -52,6 +52,12 @@ if let options = configuration.journal {
     }
 }
 
+if journal != nil && configuration.storeURL != nil {
+    printError("hitroute: --data-dir and --store are exclusive: with --store the scenes are kept (and made durable) by Redis\n")
+    exit(2)
+}
+let redis = Application.redisStore(configuration)
+if let redis { printError("hitroute: scenes in Redis at \(redis.client.endpoint), cache \(configuration.cacheBytes) bytes\n") }
 let access: AccessControl
 if let file = configuration.apiKeysFile {
     do {
@@ -64,7 +70,7 @@ if let file = configuration.apiKeysFile {
     access = .open
 }
 
-let (server, _) = Application.makeServer(configuration, store: journal, access: access)
+let (server, _) = Application.makeServer(configuration, store: journal ?? redis, access: access)
 do {
     try server.stopOnSignals([SIGTERM, SIGINT])
     if access.file != nil {

@@ -104,7 +104,9 @@ final class LiveAPITests: XCTestCase {
         while !text.contains("\n") && Date() < deadline {
             text += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
         }
-        let port = Int(text.split(separator: ":").last?.split(separator: "\n").first ?? "") ?? 0
+        // (More lines may follow in the same read: the access notes.)
+        let firstLine = text.split(separator: "\n").first ?? ""
+        let port = Int(firstLine.split(separator: ":").last ?? "") ?? 0
         XCTAssertGreaterThan(port, 0, text)
         let client = try TestClient(port: port)
         try client.send(request("GET", "/readyz"))

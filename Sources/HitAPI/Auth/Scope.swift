@@ -30,7 +30,10 @@ extension Route {
     /// phases needs ``Scope/interact`` more, checked once decoded.
     func requiredScope(method: String) -> Scope? {
         switch self {
-        case .healthz, .readyz, .openAPI: return nil
+        // The playground's page and files hold no scene data: a browser must
+        // load them to be given a key at all.
+        case .healthz, .readyz, .openAPI, .index, .asset: return nil
+        case .render: return .read
         case .metrics: return .read
         case .scenes, .scene: return method == "GET" ? .read : .write
         case .hit, .hits: return .read
