@@ -29,18 +29,26 @@ public struct Region: @unchecked Sendable {
     let plainRect: Box?
     /// Slop around the region, local units.
     public let slop: SlopEdges
+    /// Set for a `mask` shape: its pixels, which take the place of contours.
+    public let mask: MaskRegion?
 
     /// The number of contours.
     public var contourCount: Int { contours.count }
 
-    init(contours: [Contour], fillRule: FillRule, fill: Bool, stroke: Double, slop: SlopEdges) {
+    /// The region of a mask's pixels (it has no contours; `fillRule` has no effect).
+    init(mask: MaskRegion, fill: Bool, stroke: Double, slop: SlopEdges) {
+        self.init(contours: [], fillRule: .nonzero, fill: fill, stroke: stroke, slop: slop, mask: mask)
+    }
+
+    init(contours: [Contour], fillRule: FillRule, fill: Bool, stroke: Double, slop: SlopEdges, mask: MaskRegion? = nil) {
+        self.mask = mask
         self.contours = contours
         contourView = contours.withUnsafeBufferPointer { $0 }
         self.fillRule = fillRule
         self.fill = fill
         self.halfStroke = stroke / 2
         self.slop = slop
-        var outline = Box.empty
+        var outline = mask?.outlineBounds ?? .empty
         for c in contours { outline.formUnion(c.bounds) }
         self.bounds = outline.outset(by: stroke / 2)
             .outset(top: slop.top, right: slop.right, bottom: slop.bottom, left: slop.left)
@@ -81,6 +89,7 @@ public struct Region: @unchecked Sendable {
             return .outside
         }
         if let polygon = r.pointee.plainPolygon { return r.pointee.fillRule.plainTest(polygon, p) }
+        if r.pointee.mask != nil { return maskTest(r, p) }
         let contours = r.pointee.contourView, fill = r.pointee.fill, halfStroke = r.pointee.halfStroke
         var containing = 0
         var winding = 0
@@ -109,6 +118,14 @@ public struct Region: @unchecked Sendable {
             }
         }
         return containing > 0 ? .inHole(contours: containing, winding: winding) : .outside
+    }
+}
+
+extension Region {
+    /// `test` for a mask region, out of line: the common paths stay short.
+    @inline(never)
+    static func maskTest(_ r: UnsafePointer<Region>, _ p: Point) -> RegionTest {
+        r.pointee.mask.unsafelyUnwrapped.test(p, fill: r.pointee.fill, halfStroke: r.pointee.halfStroke, slop: r.pointee.slop)
     }
 }
 

@@ -15,6 +15,12 @@ public enum RegionBuilder {
     public static func region(of shape: Shape, slop: SlopEdges, tolerance: Double) -> Region {
         let stroke = shape.stroke ?? 0
         let needsOutline = stroke > 0 || !slop.isZero
+        if case .mask(let mask) = shape.geometry {
+            guard mask.width > 0, mask.height > 0 else {
+                return Region(contours: [], fillRule: .nonzero, fill: shape.fill ?? true, stroke: stroke, slop: slop)
+            }
+            return Region(mask: MaskRegion(mask, needsTable: needsOutline), fill: shape.fill ?? true, stroke: stroke, slop: slop)
+        }
         let contours = self.contours(of: shape.geometry, needsOutline: needsOutline, tolerance: tolerance)
         return Region(
             contours: contours, fillRule: shape.fillRule ?? .nonzero, fill: shape.fill ?? true,
@@ -48,6 +54,8 @@ public enum RegionBuilder {
             return PathContours.build(elements, needsOutline: needsOutline, tolerance: tolerance)
         case .compound(let members):
             return members.flatMap { contours(of: $0.geometry, needsOutline: needsOutline, tolerance: tolerance) }
+        case .mask:
+            return []  // a mask has no path; a compound member mask contributes nothing (the API refuses one)
         }
     }
 
