@@ -122,7 +122,10 @@ extension EventLoop {
         let responseContext = Connection.ResponseContext(
             isHead: request.method == "HEAD", keepAlive: keepAlive, version: request.version,
             method: request.method, path: request.path, start: connection.requestStart)
-        if request.body.count >= context.configuration.offloadBodyBytes {
+        let bodyBytes = request.body.count
+        if bodyBytes >= context.configuration.offloadBodyBytes
+            || (bodyBytes >= ServerConfiguration.offloadCheckBytes && context.configuration.offloadsRequest?(request) == true)
+        {
             connection.state = .awaitingHandler
             connection.inflight = responseContext
             let handler = context.handler

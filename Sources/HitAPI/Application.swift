@@ -33,9 +33,24 @@ public final class Application: Sendable {
     public static func makeServer(_ configuration: Configuration) -> (HTTPServer, Application) {
         let box = ServerBox()
         let app = Application(configuration: configuration, isShuttingDown: { box.server?.isShuttingDown ?? false })
-        let server = HTTPServer(configuration: configuration.server) { request in app.respond(to: request) }
+        var serverConfiguration = configuration.server
+        serverConfiguration.offloadsRequest = Application.isSceneWrite
+        let server = HTTPServer(configuration: serverConfiguration) { request in app.respond(to: request) }
         box.server = server
         return (server, app)
+    }
+
+    /// Whether a request writes a scene (create, replace, patch): such
+    /// bodies are decoded off the event loop from 1 KiB on, since a small
+    /// one can hold a PNG mask that decodes to millions of pixels (SPEC §6).
+    /// Any write, not only those that seem to hold a mask: JSON escapes
+    /// could hide the key from a scan.
+    @Sendable static func isSceneWrite(_ request: HTTPRequest) -> Bool {
+        switch request.method {
+        case "PUT", "PATCH": return true
+        case "POST": return request.path == "/scenes"
+        default: return false
+        }
     }
 
     /// Answers one request. Never traps on client input: every failure is a problem response.

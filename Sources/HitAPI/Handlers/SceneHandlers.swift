@@ -17,9 +17,9 @@ extension Application {
     }
 
     func createScene(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let weight = request.body.count
+        let bodyBytes = request.body.count
         let scene = try decodeScene(request)
-        let snapshot = try store.create(scene, weight: weight)
+        let snapshot = try store.create(scene, weight: bodyBytes + scene.maskBytes)
         var h = HTTPHeaders()
         h.set("Location", "/scenes/\(snapshot.id)")
         h.set("ETag", etag(snapshot.version))
@@ -30,8 +30,9 @@ extension Application {
         guard Route.isSceneID(id) else {
             throw Problem(422, "invalid-scene", "Invalid scene", "the scene id in the path must match [A-Za-z0-9._-]{1,128}")
         }
-        let weight = request.body.count
+        let bodyBytes = request.body.count
         let scene = try decodeScene(request)
+        let weight = bodyBytes + scene.maskBytes  // a small PNG can decode to many pixels
         if let bodyID = scene.id, bodyID != id {
             throw Problem(422, "invalid-scene", "Invalid scene", "the body's id differs from the path's",
                           issues: [ValidationIssue(pointer: "/id", message: "is \"\(bodyID)\" but the path says \"\(id)\"")])

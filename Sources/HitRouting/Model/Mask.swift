@@ -68,3 +68,28 @@ public struct AlphaPlane: Sendable, Equatable {
         self.alpha = alpha
     }
 }
+
+extension Scene {
+    /// The bytes the scene's masks hold once compiled: each alpha plane
+    /// (one byte a pixel, shared by the model and the compiled region) and,
+    /// where a stroke or slop needs it, its summed-area table (4 bytes per
+    /// `(columns + 1) × (rows + 1)` entry). A store counts them beside the
+    /// JSON, which can be far smaller (a PNG compresses).
+    /// - Complexity: O(layers).
+    public var maskBytes: Int {
+        var total = 0
+        var stack: [[Layer]] = [layers]
+        while let level = stack.popLast() {
+            for layer in level {
+                let slopped = !(layer.hitSlop?.edges.isZero ?? true)
+                for shape in [layer.shape, layer.hitShape] {
+                    guard let shape, case .mask(let m) = shape.geometry else { continue }
+                    total += m.image.alpha.count
+                    if slopped || (shape.stroke ?? 0) > 0 { total += 4 * (m.image.columns + 1) * (m.image.rows + 1) }
+                }
+                if let children = layer.children, !children.isEmpty { stack.append(children) }
+            }
+        }
+        return total
+    }
+}
