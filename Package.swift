@@ -6,8 +6,9 @@ import PackageDescription
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
+//   HitImage (PNG + zlib inflate → alpha planes; no dependencies, no I/O, no Foundation)
 //
-// The core and the JSON module never import Foundation; the server knows
+// The core, the JSON and the image modules never import Foundation; the server knows
 // nothing of scenes. CPrefetch is two inline C functions, cache prefetch
 // hints, which Swift cannot emit itself.
 let package = Package(
@@ -18,12 +19,14 @@ let package = Package(
         .library(name: "HitJSON", targets: ["HitJSON"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "HitAPI", targets: ["HitAPI"]),
+        .library(name: "HitImage", targets: ["HitImage"]),
     ],
     targets: [
         .target(name: "CEpoll"),
         .target(name: "HTTPServer", dependencies: ["CEpoll"]),
         .target(name: "HitJSON"),
         .target(name: "CPrefetch"),
+        .target(name: "HitImage"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
         .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
@@ -33,5 +36,6 @@ let package = Package(
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
+        .testTarget(name: "HitImageTests", dependencies: ["HitImage", "TestSupport"]),
     ]
 )
