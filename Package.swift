@@ -5,8 +5,8 @@ import PackageDescription
 //
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
+//                                  ├───▶ HitImage     (PNG + zlib inflate → alpha planes; no I/O, no Foundation)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
-//   HitImage (PNG + zlib inflate → alpha planes; no dependencies, no I/O, no Foundation)
 //
 // The core, the JSON and the image modules never import Foundation; the server knows
 // nothing of scenes. CPrefetch is two inline C functions, cache prefetch
@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "CPrefetch"),
         .target(name: "HitImage"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HitImage", "HTTPServer"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),

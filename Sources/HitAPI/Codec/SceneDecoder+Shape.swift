@@ -1,3 +1,4 @@
+import HitImage
 import HitJSON
 import HitRouting
 
@@ -228,9 +229,28 @@ extension SceneDecoding {
     }
 
     /// The `png` of a mask decoded to its alpha plane; nil when it does not decode (reported at `png`).
+    /// Bounded (SPEC §6): a header announcing more than `maxMaskPixels` is
+    /// refused before anything is inflated, and the stream inflates into a
+    /// buffer of exactly the size the header allows.
     private mutating func pngImage(_ text: String) throws -> AlphaPlane? {
-        try d.issue("PNG masks are not available in this build; give alpha with columns and rows", [.key("png")])
-        return nil
+        let file: [UInt8]
+        do throws(Base64.Failure) {
+            file = try Base64.decode(text)
+        } catch {
+            try d.issue("invalid base64 at offset \(error.offset): \(error.message)", [.key("png")])
+            return nil
+        }
+        let maxPixels = limits.maxMaskPixels
+        let decoded = file.withUnsafeBufferPointer { bytes in
+            Result { () throws(PNGError) in try PNGDecoder.decodeAlpha(bytes, maxPixels: maxPixels) }
+        }
+        switch decoded {
+        case .success(let image):
+            return AlphaPlane(columns: image.columns, rows: image.rows, alpha: image.alpha)
+        case .failure(let error):
+            try d.issue(error.message, [.key("png")])
+            return nil
+        }
     }
 
     /// The `shapes` of a compound, with their vertices added up.

@@ -1,0 +1,68 @@
+import Foundation
+import TestSupport
+import XCTest
+@testable import HitAPI
+
+/// `png` masks over HTTP, with the decoder's corpus (Tests/Corpus/png: each
+/// `.png` beside its `.alpha` plane, made and checked with Pillow and pypng)
+/// as the oracle of which pixels take hits.
+final class PNGMaskRoutesTests: XCTestCase {
+    let corpus = repositoryRoot.appendingPathComponent("Tests/Corpus/png")
+
+    func file(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: corpus.appendingPathComponent(name))) }
+
+    /// The image's size from its IHDR.
+    func size(_ png: [UInt8]) -> (Int, Int) {
+        func be(_ i: Int) -> Int { png[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (be(16), be(20))
+    }
+
+    func testEveryPixelCentreOfCorpusImagesRoutesByItsAlpha() throws {
+        let app = Application.testing()
+        for name in ["gradient-rgba8-plain", "gradient-rgba8-adam7", "palette4-short-adam7-f0", "palette8-none-plain-f2",
+                     "gray8-key-adam7-f4", "rgb16-key-plain-f3", "grayalpha16-none-adam7-f1", "gray1-key-plain-f0"] {
+            guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("\(name).png").path) else {
+                XCTFail("no corpus file \(name)")
+                continue
+            }
+            let png = try file("\(name).png"), alpha = try file("\(name).alpha")
+            let (w, h) = size(png)
+            XCTAssertEqual(alpha.count, w * h, name)
+            let body = #"{"layers":[{"id":"back","shape":{"type":"rect","x":-1,"y":-1,"width":9999,"height":9999}},{"id":"sprite","shape":{"type":"mask","x":0,"y":0,"width":\#(2 * w),"height":\#(2 * h),"png":"\#(Data(png).base64EncodedString())","threshold":0.5}}]}"#
+            XCTAssertEqual(app.call("PUT", "/scenes/\(name)", body).status, 201, name)
+            // Every pixel centre, in one batch.
+            var points: [String] = []
+            for j in 0..<h { for i in 0..<w { points.append(#"{"x":\#(2 * i + 1),"y":\#(2 * j + 1)}"#) } }
+            let results = try XCTUnwrap(app.call("POST", "/scenes/\(name)/hits", #"{"points":[\#(points.joined(separator: ","))]}"#).object["results"] as? [[String: Any]])
+            XCTAssertEqual(results.count, w * h)
+            var wrong = 0
+            for (k, r) in results.enumerated() where (r["layer"] as? String == "sprite") != (alpha[k] >= 128) { wrong += 1 }
+            XCTAssertEqual(wrong, 0, name)
+            // GET gives the text back as given.
+            XCTAssertTrue(app.call("GET", "/scenes/\(name)").text.contains(Data(png).base64EncodedString()), name)
+        }
+    }
+
+    func problems(_ png: [UInt8], _ edit: (inout Configuration) -> Void = { _ in }) -> [String] {
+        let reply = Application.testing(edit).call("PUT", "/scenes/p", #"{"layers":[{"id":"a","shape":{"type":"mask","x":0,"y":0,"width":1,"height":1,"png":"\#(Data(png).base64EncodedString())"}}]}"#)
+        XCTAssertEqual(reply.status, 422)
+        return zip(reply.pointers, reply.messages).map { "\($0): \($1)" }
+    }
+
+    func testBrokenFilesAreProblemsAtThePNG() throws {
+        let png = try file("gradient-rgba8-plain.png")
+        var badCRC = png
+        badCRC[0x29 + 1000] ^= 1  // the IDAT's CRC, after its 1000 bytes of data from 0x29
+        XCTAssertEqual(problems(badCRC), ["/layers/0/shape/png: bad CRC in chunk IDAT at byte 33"])
+        XCTAssertEqual(problems(Array(png.prefix(100))), ["/layers/0/shape/png: chunk IDAT at byte 33 is truncated (length 1000, file ends at byte 100)"])
+        var signature = png
+        signature[1] = 0x51
+        XCTAssertEqual(problems(signature), ["/layers/0/shape/png: bad PNG signature at byte 1"])
+        XCTAssertEqual(problems(png) { $0.scene.maxMaskPixels = 160 * 120 - 1 },
+                       ["/layers/0/shape/png: image of 160 × 120 pixels exceeds the limit of 19199 pixels"])
+        let bad = Application.testing().call("PUT", "/scenes/p", #"{"layers":[{"id":"a","shape":{"type":"mask","x":0,"y":0,"width":1,"height":1,"png":"iVBO\nRw==","columns":3}}]}"#)
+        XCTAssertEqual(zip(bad.pointers, bad.messages).map { "\($0): \($1)" }, ["/layers/0/shape/columns: belongs to the alpha form: a PNG carries its own size"])
+        let text = Application.testing().call("PUT", "/scenes/p", #"{"layers":[{"id":"a","shape":{"type":"mask","x":0,"y":0,"width":1,"height":1,"png":"iVBO\nRw=="}}]}"#)
+        XCTAssertEqual(text.messages, ["invalid base64 at offset 4: whitespace is not allowed in base64 here"])
+    }
+}
