@@ -66,3 +66,23 @@ final class PNGMaskRoutesTests: XCTestCase {
         XCTAssertEqual(text.messages, ["invalid base64 at offset 4: whitespace is not allowed in base64 here"])
     }
 }
+
+/// The README's sprite walk-through, from `examples/sprite-with-pass-through.json`.
+final class SpriteExampleTests: XCTestCase {
+    func testTheSpriteExampleRoutesAsTheReadmeSays() throws {
+        let app = Application.testing()
+        let scene = try String(contentsOf: repositoryRoot.appendingPathComponent("examples/sprite-with-pass-through.json"), encoding: .utf8)
+        XCTAssertEqual(app.call("PUT", "/scenes/sprite-demo", scene).status, 201)
+        for (x, y, expected) in [(120.0, 120.0, "sprite"), (125, 55, "button"), (45, 45, "button")] {
+            let reply = app.call("POST", "/scenes/sprite-demo/hit", #"{"x":\#(x),"y":\#(y)}"#).object
+            XCTAssertEqual(reply["layer"] as? String, expected, "(\(x), \(y))")
+            XCTAssertEqual((reply["receivers"] as? [[String: Any]])?.map { $0["layer"] as? String }, ["analytics"])
+        }
+        let detail = (app.call("GET", "/scenes/sprite-demo/hit?x=125&y=55").object["trace"] as? [[String: Any]])?[1]["detail"] as? String
+        XCTAssertEqual(detail, "pixel (8, 1) alpha 100 < 128")
+        XCTAssertEqual(app.call("PATCH", "/scenes/sprite-demo/layers/sprite", #"{"shape":{"threshold":0.3}}"#).status, 200)
+        XCTAssertEqual(app.call("GET", "/scenes/sprite-demo/hit?x=125&y=55").object["layer"] as? String, "sprite")
+        XCTAssertEqual(app.call("POST", "/scenes/sprite-demo/hit", #"{"x":120,"y":120,"all":true}"#).object["stack"] as? [String],
+                       ["analytics", "sprite", "button"])
+    }
+}
