@@ -3,6 +3,7 @@ import HTTPServer
 import TestSupport
 import XCTest
 @testable import HitAPI
+import HitRouting
 
 /// The `mask` shape over HTTP: decoding, problems at their pointers, limits, answers and GET.
 final class MaskRoutesTests: XCTestCase {
@@ -138,6 +139,46 @@ final class MaskRoutesTests: XCTestCase {
             let status = app.respond(to: request).status
             XCTAssertTrue(status == 201 || status == 200 || status == 400 || status == 422, "\(status) for \(String(decoding: input, as: UTF8.self))")
         }
+    }
+
+    /// Seeded mutations of mask scenes (alpha and PNG forms): decoding ends in a
+    /// scene or a described failure, and a scene that decodes compiles and
+    /// routes points (traced, with stacks) without a trap.
+    func testMutatedMaskScenesNeverTrapAndRoute() throws {
+        let sprite = try String(contentsOf: repositoryRoot.appendingPathComponent("examples/sprite-with-pass-through.json"), encoding: .utf8)
+        let seeds = [Array(sprite.utf8), Array(#"{"layers":[{"id":"a","hitSlop":{"left":3},"passThrough":true,"transform":{"rotate":30},"shape":{"type":"mask","x":-4,"y":2,"width":8,"height":4,"alpha":"AP8A/wD/AP8=","columns":4,"rows":2,"stroke":1.5,"fill":false,"threshold":0.25}},{"id":"b","shape":\#(rampShape)}]}"#.utf8)]
+        let tokens = Array(#"{}[],:"0123456789.-+eE=/A truefalsnul"#.utf8) + [0, 0xFF]
+        var rng = SplitMix64(seed: 19)
+        var routed = 0
+        for round in 0..<3000 {
+            var bytes = seeds[round % seeds.count]
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                let i = Int.random(in: 0..<bytes.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: bytes[i] = tokens.randomElement(using: &rng)!
+                case 1: bytes.remove(at: i)
+                default: bytes.insert(tokens.randomElement(using: &rng)!, at: i)
+                }
+                if bytes.isEmpty { bytes = [0x7B] }
+            }
+            let outcome = bytes.withUnsafeBufferPointer { b in Result { () throws(DecodeFailure) in try SceneDecoder.decode(b, limits: SceneLimits()) } }
+            switch outcome {
+            case .success(let scene):
+                let compiled = CompiledScene(scene)
+                for _ in 0..<20 {
+                    let p = Point(Double.random(in: -20...260, using: &rng), Double.random(in: -20...260, using: &rng))
+                    let r = compiled.hit(p, trace: true, all: true)
+                    XCTAssertEqual(compiled.target(at: p), r.target, "round \(round)")
+                }
+                routed += 1
+            case .failure(.invalid(let issues)):
+                XCTAssertFalse(issues.isEmpty)
+                for issue in issues { XCTAssertTrue(issue.pointer.isEmpty || issue.pointer.hasPrefix("/"), "\(issue)") }
+            case .failure(.syntax(let e)):
+                XCTAssertTrue((0...bytes.count).contains(e.offset))
+            }
+        }
+        XCTAssertGreaterThan(routed, 100)
     }
 
     func testSceneWritesAreOffloaded() {
