@@ -43,6 +43,22 @@ func benchMask() {
         let traced = measure(perRun: 200_000) { i in consume(scene.hit(points[i % n], trace: true).trace.count) }
         print("  \(name.padding(toLength: 26, withPad: " ", startingAt: 0))  \(fixed(plain * 1e9, width: 10))  \(fixed(traced * 1e9, width: 12))")
     }
+    // The stroke's worst case: a 2048 × 2048 opaque field with a transparent
+    // hole of radius 1000 pixels, a stroke reaching 998 of them, points near
+    // the centre (every row within reach must be asked, and none answers).
+    var holeAlpha = [UInt8](repeating: 255, count: 2048 * 2048)
+    for j in 0..<2048 {
+        for i in 0..<2048 {
+            let dx = Double(i) + 0.5 - 1024, dy = Double(j) + 0.5 - 1024
+            if dx * dx + dy * dy < 1000 * 1000 { holeAlpha[j * 2048 + i] = 0 }
+        }
+    }
+    let holed = Shape(.mask(Mask(x: 0, y: 0, width: 2048, height: 2048, source: .alpha,
+                                 image: AlphaPlane(columns: 2048, rows: 2048, alpha: holeAlpha)!)), stroke: 2 * 998)
+    let worst = one(holed)
+    let near = (0..<64).map { k in Point(1024 + Double(k) * 0.1, 1024 - Double(k) * 0.1) }
+    let worstTime = measure(runs: 7, perRun: 2_000) { i in consume(worst.target(at: near[i % near.count])) }
+    print("  \("stroke worst case (2048², hole r 1000 px)".padding(toLength: 26, withPad: " ", startingAt: 0))  \(fixed(worstTime * 1e9, width: 10)) ns/point")
     // Many siblings: 40 × 40 tiles of 24 × 24, each a rect or a 32 × 32 mask.
     func tiles(_ shape: (Double, Double) -> Shape) -> CompiledScene {
         CompiledScene(Scene(layers: (0..<1600).map { k in

@@ -22,10 +22,10 @@
 /// pixels, 4 bytes per `(columns + 1) × (rows + 1)` entry.
 ///
 /// Complexity: a fill test is O(1). "Does this box touch an opaque pixel"
-/// is O(1) from the table; a stroke test searches the table, halving
-/// blocks of pixels and dropping those out of reach or without the kind of
-/// pixel sought: O(log pixels) when an answer is near, O(pixels along the
-/// stroke's reach × log) at worst.
+/// is O(1) from the table; a stroke test (and slop with a stroke) scans
+/// the rows or the columns within reach, whichever are fewer, asking the
+/// table of each in O(1): O(min(rows, columns) in reach), at most
+/// O(√pixels) for a square mask.
 public final class MaskRegion: Sendable {
     public let x: Double
     public let y: Double
@@ -210,36 +210,50 @@ public final class MaskRegion: Sendable {
         }
         let reach = Box(minX: q.minX - d, minY: q.minY - d, maxX: q.maxX + d, maxY: q.maxY + d)
         guard let r = pixelRange(reach) else { return false }
-        return search(q, opaque: opaque, within: d, r.c0, r.r0, r.c1, r.r1)
+        // Scan whichever lines are fewer: rows, or columns.
+        return r.r1 - r.r0 <= r.c1 - r.c0
+            ? scanRows(q, opaque: opaque, within: d, r.r0, r.r1)
+            : scanColumns(q, opaque: opaque, within: d, r.c0, r.c1)
     }
 
-    /// Branch and bound over the block `c0...c1 × r0...r1`: true when it
-    /// holds a pixel of the kind within `d` of `q`.
-    private func search(_ q: Box, opaque: Bool, within d: Double, _ c0: Int, _ r0: Int, _ c1: Int, _ r1: Int) -> Bool {
-        let area = (c1 - c0 + 1) * (r1 - r0 + 1)
-        let opaqueHere = opaqueCount(c0, r0, c1, r1)
-        let count = opaque ? opaqueHere : area - opaqueHere
-        guard count > 0 else { return false }
-        let block = pixelBox(c0, r0, c1, r1)
-        let dx = max(block.minX - q.maxX, q.minX - block.maxX, 0), dy = max(block.minY - q.maxY, q.minY - block.maxY, 0)
-        guard (dx * dx + dy * dy).squareRoot() <= d else { return false }
-        // Every pixel of the block is of the kind (or it is one pixel), or
-        // every point of the block is within d.
-        if count == area { return true }
-        let fx = max(q.minX - block.minX, block.maxX - q.maxX, 0), fy = max(q.minY - block.minY, block.maxY - q.maxY, 0)
-        if (fx * fx + fy * fy).squareRoot() <= d { return true }
-        // Split the longer side; search the half nearer to q first.
-        if c1 - c0 >= r1 - r0 {
-            let mid = (c0 + c1) / 2
-            let leftFirst = q.minX + q.maxX < 2 * (x + Double(mid + 1) * pixelWidth)
-            return leftFirst
-                ? search(q, opaque: opaque, within: d, c0, r0, mid, r1) || search(q, opaque: opaque, within: d, mid + 1, r0, c1, r1)
-                : search(q, opaque: opaque, within: d, mid + 1, r0, c1, r1) || search(q, opaque: opaque, within: d, c0, r0, mid, r1)
+    /// Whether a pixel of the kind in rows `r0...r1` lies within `d` of `q`:
+    /// in each row, the pixels within `d` are those within `√(d² − dy²)`
+    /// across, `dy` the row's distance from `q` down (pixels as closed
+    /// boxes): a run the table counts in O(1).
+    /// - Complexity: O(rows scanned).
+    private func scanRows(_ q: Box, opaque: Bool, within d: Double, _ r0: Int, _ r1: Int) -> Bool {
+        for j in r0...r1 {
+            let top = y + Double(j) * pixelHeight, bottom = y + Double(j + 1) * pixelHeight
+            let dy = max(top - q.maxY, q.minY - bottom, 0)
+            guard dy <= d else { continue }
+            let w = (d * d - dy * dy).squareRoot()
+            let a = q.minX - w, b = q.maxX + w
+            var c0 = column(a)
+            // The pixel that ends exactly at `a` is within reach too.
+            if c0 > 0 && c0 <= columns && x + Double(c0) * pixelWidth >= a { c0 -= 1 }
+            let lo = max(c0, 0), hi = min(column(b), columns - 1)
+            guard lo <= hi else { continue }
+            let count = opaqueCount(lo, j, hi, j)
+            if opaque ? count > 0 : count < hi - lo + 1 { return true }
         }
-        let mid = (r0 + r1) / 2
-        let topFirst = q.minY + q.maxY < 2 * (y + Double(mid + 1) * pixelHeight)
-        return topFirst
-            ? search(q, opaque: opaque, within: d, c0, r0, c1, mid) || search(q, opaque: opaque, within: d, c0, mid + 1, c1, r1)
-            : search(q, opaque: opaque, within: d, c0, mid + 1, c1, r1) || search(q, opaque: opaque, within: d, c0, r0, c1, mid)
+        return false
+    }
+
+    /// `scanRows` with the axes exchanged.
+    private func scanColumns(_ q: Box, opaque: Bool, within d: Double, _ c0: Int, _ c1: Int) -> Bool {
+        for i in c0...c1 {
+            let left = x + Double(i) * pixelWidth, right = x + Double(i + 1) * pixelWidth
+            let dx = max(left - q.maxX, q.minX - right, 0)
+            guard dx <= d else { continue }
+            let h = (d * d - dx * dx).squareRoot()
+            let a = q.minY - h, b = q.maxY + h
+            var r0 = row(a)
+            if r0 > 0 && r0 <= rows && y + Double(r0) * pixelHeight >= a { r0 -= 1 }
+            let lo = max(r0, 0), hi = min(row(b), rows - 1)
+            guard lo <= hi else { continue }
+            let count = opaqueCount(i, lo, i, hi)
+            if opaque ? count > 0 : count < hi - lo + 1 { return true }
+        }
+        return false
     }
 }
