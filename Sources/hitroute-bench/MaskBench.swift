@@ -58,7 +58,7 @@ func benchMask() {
     let worst = one(holed)
     let near = (0..<64).map { k in Point(1024 + Double(k) * 0.1, 1024 - Double(k) * 0.1) }
     let worstTime = measure(runs: 7, perRun: 2_000) { i in consume(worst.target(at: near[i % near.count])) }
-    print("  \("stroke worst case (2048², hole r 1000 px)".padding(toLength: 26, withPad: " ", startingAt: 0))  \(fixed(worstTime * 1e9, width: 10)) ns/point")
+    print("  \("stroke, worst case".padding(toLength: 26, withPad: " ", startingAt: 0))  \(fixed(worstTime * 1e9, width: 10)) ns/point")
     // Many siblings: 40 × 40 tiles of 24 × 24, each a rect or a 32 × 32 mask.
     func tiles(_ shape: (Double, Double) -> Shape) -> CompiledScene {
         CompiledScene(Scene(layers: (0..<1600).map { k in
