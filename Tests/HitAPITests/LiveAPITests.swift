@@ -78,7 +78,7 @@ final class LiveAPITests: XCTestCase {
             stop.set()
             while writer.isExecuting { usleep(1000) }
             XCTAssertEqual(failures.value, 0)
-            // A fresh connection: the first one sat idle for the whole run, maybe past the idle timeout.
+            // A fresh connection: `setup` sat idle through the hits, longer than the idle timeout on a loaded machine.
             let check = try TestClient(port: port)
             try check.send(request("GET", "/scenes/ring-demo"))
             let version = json(try check.readResponse())["version"] as? Int ?? 0
