@@ -27,8 +27,11 @@ final class MaskJournalTests: XCTestCase {
         XCTAssertEqual(app.call("PATCH", "/scenes/sprite-demo/layers/sprite", #"{"shape":{"threshold":0.3}}"#).status, 200)
         let points = #"{"points":[{"x":120,"y":120},{"x":125,"y":55},{"x":45,"y":45}]}"#
         let before = ["sprite-demo", "alpha"].map { app.call("GET", "/scenes/\($0)").text } + [app.call("POST", "/scenes/sprite-demo/hits", points).text]
+        let bytes = store.memory.storedBytes
+        XCTAssertGreaterThan(bytes, sprite.utf8.count + 16 * 16, "the sprite's JSON and pixels are counted")
         store.close()
-        let (_, reopened) = try open()
+        let (again, reopened) = try open()
+        XCTAssertEqual(again.memory.storedBytes, bytes, "recovery weighs the masks as the uploads did")
         let after = ["sprite-demo", "alpha"].map { reopened.call("GET", "/scenes/\($0)").text } + [reopened.call("POST", "/scenes/sprite-demo/hits", points).text]
         XCTAssertEqual(after, before)
         XCTAssertTrue(after[2].contains(#""receivers":[{"layer":"analytics""#), after[2])
