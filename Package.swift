@@ -4,6 +4,8 @@ import PackageDescription
 // Module graph (arrows point at dependencies):
 //
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
+//                                  ├───▶ HitRender ──▶ HitRouting   (SVG of a scene, no I/O, no Foundation)
+//                                  ├───▶ Playground   (the page's files, embedded by scripts/embed-playground.sh)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
 //                                  ├───▶ HitImage     (PNG + zlib inflate → alpha planes; no I/O, no Foundation)
 //                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
@@ -21,6 +23,7 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "HitAPI", targets: ["HitAPI"]),
         .library(name: "HitImage", targets: ["HitImage"]),
+        .library(name: "HitRender", targets: ["HitRender"]),
         .library(name: "HitJournal", targets: ["HitJournal"]),
     ],
     targets: [
@@ -30,16 +33,19 @@ let package = Package(
         .target(name: "CPrefetch"),
         .target(name: "HitImage"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
+        .target(name: "HitRender", dependencies: ["HitRouting"]),
+        .target(name: "Playground"),
         .target(name: "HitJournal"),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal"]),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
-        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
+        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HitRender", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
         .testTarget(name: "HitImageTests", dependencies: ["HitImage", "TestSupport"]),
+        .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "TestSupport"]),
         .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
     ]
 )

@@ -126,24 +126,37 @@ extension EventLoop {
         if bodyBytes >= context.configuration.offloadBodyBytes
             || (bodyBytes >= ServerConfiguration.offloadCheckBytes && context.configuration.offloadsRequest?(request) == true)
         {
-            connection.state = .awaitingHandler
-            connection.inflight = responseContext
-            let handler = context.handler
-            let fd = connection.fd
-            let serial = connection.serial
-            var request = request
-            request.makeBodyReleasable()
-            let trim = request.body.count >= EventLoop.trimAfterBodyBytes
-            context.offload.submit { [self, request] in
-                let response = handler(request)
-                post(.response(fd: fd, serial: serial, response))
-                // A big body and what the handler built and dropped leave
-                // free pages inside malloc's arenas: give them back (about
-                // 5 MiB after a 77 MB scene upload; well under 1 ms).
-                if trim { _ = malloc_trim(0) }
-            }
+            offload(connection, request, responseContext)
         } else {
-            respond(connection, context.handler(request), responseContext)
+            let response = context.handler(request)
+            if _slowPath(response.runOffLoop) {
+                offload(connection, request, responseContext)
+            } else {
+                respond(connection, response, responseContext)
+            }
+        }
+    }
+
+    /// Runs the handler for `request` on a worker thread; its response
+    /// comes back to this loop (`handlerFinished`).
+    private func offload(_ connection: Connection, _ request: HTTPRequest, _ responseContext: Connection.ResponseContext) {
+        connection.state = .awaitingHandler
+        connection.inflight = responseContext
+        let handler = context.handler
+        let fd = connection.fd
+        let serial = connection.serial
+        var request = request
+        request.isOffLoop = true
+        request.makeBodyReleasable()
+        let trim = request.body.count >= EventLoop.trimAfterBodyBytes
+        context.offload.submit { [self, request] in
+            var response = handler(request)
+            response.runOffLoop = false
+            post(.response(fd: fd, serial: serial, response))
+            // A big body and what the handler built and dropped leave
+            // free pages inside malloc's arenas: give them back (about
+            // 5 MiB after a 77 MB scene upload; well under 1 ms).
+            if trim { _ = malloc_trim(0) }
         }
     }
 

@@ -106,6 +106,9 @@ public final class Application: Sendable {
         case (.hit(let id), _): return try hit(id, request)
         case (.hits(let id), _): return try hits(id, request)
         case (.layer(let id, let layer), _): return try patchLayer(id, layer, request)
+        case (.index, _): return index(request)
+        case (.asset(let k), _): return asset(k)
+        case (.render(let id), _): return try render(id, request)
         }
     }
 

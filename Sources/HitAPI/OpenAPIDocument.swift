@@ -54,6 +54,8 @@ tags:
     description: Upload, list, read, replace, patch and delete scenes.
   - name: hit
     description: Route points to layers.
+  - name: render
+    description: See a scene (SPEC §7) — its SVG drawn from the geometry that routes, the playground, the browser module.
   - name: operations
     description: Health, readiness and this document.
 
@@ -490,6 +492,146 @@ paths:
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
         '507': {$ref: '#/components/responses/StoreFull'}
+
+  /scenes/{id}/render.svg:
+    parameters:
+      - $ref: '#/components/parameters/SceneId'
+    get:
+      tags: [render]
+      operationId: renderScene
+      summary: The scene as SVG, with a point's routing drawn on it
+      description: |
+        The scene in scene coordinates (`viewBox` = the canvas `width ×
+        height` when both are given, else the scene's bounds), drawn with
+        the geometry that routes: each layer a `<g data-layer="<id>">` under
+        its transform as `matrix(a b c d e f)`, shapes as path data filled
+        with `color` (a colour outside a small CSS grammar — hex, a keyword,
+        `rgb()`/`rgba()`/`hsl()`/`hsla()` — and a missing one give a neutral
+        grey), `fill-rule` as given, strokes with round joins and caps,
+        hidden layers left out. Pointer events are set per element so that a
+        browser's `document.elementFromPoint` over the document names, by
+        the nearest `data-layer`, the layer this service routes to, for every
+        scene SVG can express (no `hitSlop`, no masks, clipping only by filled
+        regions); a comment at the top says what a render cannot express for
+        this scene. All text from the scene is escaped. The document is
+        well-formed XML and is served with `Content-Security-Policy:
+        default-src 'none'`. Each parameter may be given at most once.
+      parameters:
+        - name: x
+          in: query
+          required: false
+          description: |
+            Scene x of a point to route and overlay (with `y`): the point
+            marked, the target outlined and labelled with its id and action,
+            its ancestors outlined more thinly, every layer the trace visited
+            tinted by its decision (hit green, miss red, skip grey, pass blue)
+            with a legend of the reasons.
+          schema: {type: number}
+          example: 120
+        - name: y
+          in: query
+          required: false
+          description: Scene y of the point (with `x`).
+          schema: {type: number}
+          example: 120
+        - name: regions
+          in: query
+          required: false
+          description: |
+            `1`: draw every hit region (hitShape fill, stroke band) as a
+            translucent overlay, and each slop as the dashed box of its region
+            grown by it.
+          schema:
+            type: string
+            enum: ['0', '1', 'true', 'false']
+            default: '0'
+        - name: width
+          in: query
+          required: false
+          description: |
+            The picture's width in pixels (its height follows the view box).
+            Default: one pixel per scene unit, at most 2048 on the longer side.
+          schema: {type: number, minimum: 1, maximum: 16384}
+          example: 480
+      responses:
+        '200':
+          description: The SVG document.
+          headers:
+            ETag:
+              description: The scene's version, quoted.
+              schema: {type: string}
+          content:
+            image/svg+xml:
+              schema: {type: string}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '422': {$ref: '#/components/responses/InvalidRequest'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
+
+  /:
+    get:
+      tags: [render]
+      operationId: index
+      summary: The playground (for browsers) or a JSON index of the API
+      description: |
+        With `Accept` naming `text/html`: the playground, one page embedded
+        in the binary that loads nothing from another origin (served with
+        `Content-Security-Policy: default-src 'self'` and no inline script).
+        It lists the stored scenes; loads, edits and uploads a scene's JSON,
+        showing validation problems at their JSON Pointers; draws it with
+        `render.svg`; routes a click and shows target, action, path and the
+        trace; plays press, drag and release as pointer `down`/`move`/`up`;
+        shows every request it makes as `curl`; loads the example scenes in
+        one click. `/?scene=<id>&x=<x>&y=<y>` opens a scene with that query
+        answered. Any other client gets a small JSON index.
+      responses:
+        '200':
+          description: The playground page, or the JSON index.
+          content:
+            text/html:
+              schema: {type: string}
+            application/json:
+              schema:
+                type: object
+                required: [service, openapi, module, routes, examples]
+                properties:
+                  service: {type: string, const: hitroute}
+                  openapi: {type: string, description: Path of this document.}
+                  playground: {type: string}
+                  module: {type: string, description: Path of the browser module.}
+                  routes: {type: array, items: {type: string}}
+                  examples: {type: array, items: {type: string}, description: Paths of the example scenes.}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
+
+  /hitroute.js:
+    get:
+      tags: [render]
+      operationId: browserModule
+      summary: The ES module the playground uses
+      description: |
+        A small dependency-free ES module: `new HitRoute({base, key,
+        onRequest})` with `listScenes`, `getScene`, `createScene`,
+        `putScene`, `deleteScene`, `patchLayer`, `hit`, `hits`,
+        `pointer(id, pointerId)` → `{down, move, up, cancel}`, `renderURL`
+        and `render`; `HitRouteError` for problem answers; `curlCommand`.
+        The page's other files are served beside it: `/playground.js`,
+        `/playground.css`, `/favicon.svg`, and the example scenes at
+        `/examples/<name>.json`.
+      responses:
+        '200':
+          description: The module's source.
+          content:
+            text/javascript:
+              schema: {type: string}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
 
   /healthz:
     get:
