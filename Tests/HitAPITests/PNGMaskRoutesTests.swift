@@ -84,5 +84,9 @@ final class SpriteExampleTests: XCTestCase {
         XCTAssertEqual(app.call("GET", "/scenes/sprite-demo/hit?x=125&y=55").object["layer"] as? String, "sprite")
         XCTAssertEqual(app.call("POST", "/scenes/sprite-demo/hit", #"{"x":120,"y":120,"all":true}"#).object["stack"] as? [String],
                        ["analytics", "sprite", "button"])
+        // render.svg answers for a scene with a mask (it cannot draw one) and a routed point.
+        let svg = app.call("GET", "/scenes/sprite-demo/render.svg?x=120&y=120")
+        XCTAssertEqual(svg.status, 200)
+        XCTAssertTrue(svg.text.contains("sprite"), svg.text)
     }
 }
