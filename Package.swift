@@ -9,6 +9,7 @@ import PackageDescription
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
 //                                  ├───▶ HitImage     (PNG + zlib inflate → alpha planes; no I/O, no Foundation)
 //                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
+//                                  ├───▶ RESPClient ──▶ RESP   (Redis over sockets; the pure RESP2 parser)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //
 // The core, the JSON and the image modules never import Foundation; the server knows
@@ -22,9 +23,9 @@ let package = Package(
         .library(name: "HitJSON", targets: ["HitJSON"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "HitAPI", targets: ["HitAPI"]),
-        .library(name: "HitImage", targets: ["HitImage"]),
         .library(name: "HitRender", targets: ["HitRender"]),
         .library(name: "HitJournal", targets: ["HitJournal"]),
+        .library(name: "HitImage", targets: ["HitImage"]),
     ],
     targets: [
         .target(name: "CEpoll"),
@@ -36,7 +37,9 @@ let package = Package(
         .target(name: "HitRender", dependencies: ["HitRouting"]),
         .target(name: "Playground"),
         .target(name: "HitJournal"),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground"]),
+        .target(name: "RESP"),
+        .target(name: "RESPClient", dependencies: ["RESP"]),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESPClient"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HitRender", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
@@ -44,8 +47,9 @@ let package = Package(
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
-        .testTarget(name: "HitImageTests", dependencies: ["HitImage", "TestSupport"]),
         .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "TestSupport"]),
         .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
+        .testTarget(name: "RESPTests", dependencies: ["RESP", "RESPClient", "TestSupport"]),
+        .testTarget(name: "HitImageTests", dependencies: ["HitImage", "TestSupport"]),
     ]
 )

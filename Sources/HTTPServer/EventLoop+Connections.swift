@@ -129,16 +129,16 @@ extension EventLoop {
             offload(connection, request, responseContext)
         } else {
             let response = context.handler(request)
-            if _slowPath(response.runOffLoop) {
-                offload(connection, request, responseContext)
+            if response.status == HTTPResponse.runOnWorkerStatus {
+                offload(connection, request, responseContext)  // the handler must wait: not here
             } else {
                 respond(connection, response, responseContext)
             }
         }
     }
 
-    /// Runs the handler for `request` on a worker thread; its response
-    /// comes back to this loop (`handlerFinished`).
+    /// Runs the handler on a worker thread; its response comes back through
+    /// ``handlerFinished(fd:serial:response:)``.
     private func offload(_ connection: Connection, _ request: HTTPRequest, _ responseContext: Connection.ResponseContext) {
         connection.state = .awaitingHandler
         connection.inflight = responseContext
@@ -146,12 +146,16 @@ extension EventLoop {
         let fd = connection.fd
         let serial = connection.serial
         var request = request
-        request.isOffLoop = true
         request.makeBodyReleasable()
         let trim = request.body.count >= EventLoop.trimAfterBodyBytes
         context.offload.submit { [self, request] in
             var response = handler(request)
-            response.runOffLoop = false
+            if response.status == HTTPResponse.runOnWorkerStatus {
+                response = HTTPResponse(
+                    status: 503, headers: ["Content-Type": "application/problem+json"],
+                    body: ProblemJSON.encode(status: 503, slug: "service-unavailable", title: "Service unavailable",
+                                             detail: "the handler asked for a worker thread while on one"))
+            }
             post(.response(fd: fd, serial: serial, response))
             // A big body and what the handler built and dropped leave
             // free pages inside malloc's arenas: give them back (about

@@ -19,10 +19,6 @@ public struct HTTPRequest: Sendable, Equatable {
     public var query: String?
     public var version: HTTPVersion
     public var headers: HTTPHeaders
-    /// Whether the handler runs on a worker thread rather than an event
-    /// loop (big bodies, and requests whose first answer was
-    /// `HTTPResponse.runAgainOffLoop`).
-    public internal(set) var isOffLoop = false
     /// The message body, de-chunked; empty when there is none (or once
     /// released, see `releaseBody()`).
     public var body: [UInt8] {

@@ -13,20 +13,6 @@ public struct HTTPResponse: Sendable, Equatable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
-    /// Set by a handler running on an event loop to have the same request
-    /// run again on a worker thread (`HTTPRequest.isOffLoop`), for work that
-    /// would stall the loop though the request's body is small (such as
-    /// writing a big document). The rest of such a response is ignored;
-    /// ignored itself on a worker.
-    public var runOffLoop = false
-
-    /// A response asking for the request to be run again on a worker thread.
-    public static var runAgainOffLoop: HTTPResponse {
-        var r = HTTPResponse(status: 503)
-        r.runOffLoop = true
-        return r
-    }
-
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers

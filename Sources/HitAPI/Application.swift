@@ -17,6 +17,10 @@ public final class Application: Sendable {
     /// A JSON answer's fields: its content type, and the CORS fields when
     /// every origin is allowed. Built and checked once, shared by answers.
     let jsonHeaders: HTTPHeaders
+    /// Whether `X-Min-Version` is honoured: with a store shared by replicas
+    /// (a store in this process is always current, and memory mode's hit
+    /// path does not even look for the header).
+    let honoursMinVersion: Bool
 
     public init(
         configuration: Configuration, store: (any SceneStoring)? = nil,
@@ -26,6 +30,7 @@ public final class Application: Sendable {
         self.store = store ?? SceneStore(limits: configuration.store)
         self.memoryStore = self.store as? SceneStore
         self.isShuttingDown = isShuttingDown
+        honoursMinVersion = self.store is RedisSceneStore
         var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }
         jsonHeaders = h
@@ -64,6 +69,7 @@ public final class Application: Sendable {
         do {
             response = try route(request)
         } catch {
+            if error.status == Problem.runOnWorker.status { return .runOnWorker }
             response = error.response
         }
         addCORS(to: &response, request: request)
@@ -79,6 +85,10 @@ public final class Application: Sendable {
             throw Problem.methodNotAllowed(request.method, allowed: route.methods)
         }
         if method == "OPTIONS" { return preflight(route, request) }
+        if honoursMinVersion {
+            if route.writes(method), LoopThread.isCurrent { throw Problem.runOnWorker }
+            try awaitMinVersion(request, route)
+        }
         switch method {
         case "POST", "PUT", "PATCH": try checkContentType(request)
         default: break

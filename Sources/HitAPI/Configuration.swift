@@ -1,5 +1,6 @@
 import HTTPServer
 import HitJournal
+import RESPClient
 
 /// Everything the service can be told at start-up (SPEC §6): each setting
 /// has a default, a flag and an environment variable (`HITROUTE_` + the
@@ -28,6 +29,14 @@ public struct Configuration: Sendable {
         o.compactFactor = compactFactor
         return o
     }
+    /// `--store redis://HOST:PORT[/DB]`: scenes live in Redis (SPEC §10);
+    /// nil keeps them in this process.
+    public var storeURL: String?
+    /// Bytes of scene JSON a replica's compiled-scene cache holds (Redis
+    /// mode), least recently used out. Default 1 GiB.
+    public var cacheBytes = 1 << 30
+    /// From `HITROUTE_REDIS_PASSWORD` only (never a flag, never logged).
+    public var redisPassword: String?
 
     public init() {}
 
@@ -86,6 +95,12 @@ public struct Configuration: Sendable {
             c.compactFactor = f
             return true
         },
+        Option(flag: "--store", help: "redis://HOST:PORT[/DB]: keep scenes in Redis, shared by replicas (password from HITROUTE_REDIS_PASSWORD); default: in memory", takesValue: true) { c, v in
+            guard RedisEndpoint(url: v) != nil else { return false }
+            c.storeURL = v
+            return true
+        },
+        int("--cache-bytes", "with --store: bytes of scene JSON each replica keeps compiled, least recently used out; default 1073741824 (1 GiB)", 1...Int.max) { $0.cacheBytes = $1 },
         seconds("--shutdown-grace", "seconds in-flight requests get to finish on SIGTERM; default 10") { $0.server.shutdownGracePeriod = .seconds($1) },
     ]
 
@@ -93,6 +108,7 @@ public struct Configuration: Sendable {
     /// - Throws: a message naming the flag or variable at fault.
     public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> Configuration {
         var config = Configuration()
+        config.redisPassword = environment["HITROUTE_REDIS_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         for option in options {
             if let value = environment[option.environmentName], !option.apply(&config, value) {
                 throw ConfigurationError(message: "\(option.environmentName)=\(value): invalid value (\(option.help))")

@@ -152,6 +152,7 @@ paths:
   /scenes/{id}:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     get:
       tags: [scenes]
       operationId: getScene
@@ -194,6 +195,7 @@ paths:
                     pointerEvents: none
                     shape: {type: rect, x: 2, y: 2, width: 236, height: 236, fill: false, stroke: 4}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -248,6 +250,7 @@ paths:
                 layers: 3
                 bounds: {x: 0, y: 0, width: 240, height: 240}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
@@ -264,6 +267,7 @@ paths:
         '204':
           description: Deleted.
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -274,6 +278,7 @@ paths:
   /scenes/{id}/layers/{layerId}:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
       - $ref: '#/components/parameters/LayerId'
     patch:
       tags: [scenes]
@@ -346,6 +351,7 @@ paths:
   /scenes/{id}/hit:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     get:
       tags: [hit]
       operationId: hitSceneQuery
@@ -395,6 +401,7 @@ paths:
       responses:
         '200': {$ref: '#/components/responses/HitOK'}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -433,6 +440,7 @@ paths:
       responses:
         '200': {$ref: '#/components/responses/HitOK'}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -446,6 +454,7 @@ paths:
   /scenes/{id}/hits:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     post:
       tags: [hit]
       operationId: hitSceneBatch
@@ -483,6 +492,7 @@ paths:
                   - {layer: ring, action: ring.select, actionLayer: ring}
                   - {layer: button, action: below.press, actionLayer: button}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -660,7 +670,7 @@ paths:
       tags: [operations]
       operationId: readyz
       summary: Readiness
-      description: 200 while accepting work; 503 once shutdown has begun (SIGTERM / SIGINT), and, with `--data-dir`, while the journal is being recovered at start (`/problems/starting`) or after a journal write failed until the store has rewritten a snapshot from memory (`/problems/store-unavailable`).
+      description: 200 while accepting work; 503 once shutdown has begun (SIGTERM / SIGINT); with `--data-dir`, while the journal is being recovered at start (`/problems/starting`) or after a journal write failed until the store has rewritten a snapshot from memory (`/problems/store-unavailable`); with `--store redis://…`, while Redis is unreachable (`/problems/store-unavailable`).
       responses:
         '200':
           description: Accepting requests.
@@ -714,6 +724,21 @@ components:
       schema:
         $ref: '#/components/schemas/LayerId'
       example: ring
+    MinVersion:
+      name: X-Min-Version
+      in: header
+      required: false
+      description: |
+        Read your own write across replicas (`--store redis://…`): the scene
+        must be at this version or later. A replica whose cached copy is
+        older fetches it from Redis before answering; 412 when even the
+        store holds an older version (the scene was deleted and created
+        again). A positive integer; anything else is a 400. Without
+        `--store` the header is ignored: the one process is always current.
+      schema:
+        type: integer
+        minimum: 1
+      example: 2
 
   headers:
     ETag:
@@ -841,7 +866,7 @@ components:
             status: 409
             detail: 'scene "ring-demo" already exists'
     PreconditionFailed:
-      description: '`If-Match` does not name the current version (`/problems/precondition-failed`).'
+      description: '`If-Match` does not name the current version, or the scene is older than `X-Min-Version` (`/problems/precondition-failed`).'
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
@@ -911,7 +936,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     ShuttingDown:
-      description: The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on.
+      description: The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on. With `--store redis://…`: Redis is unreachable (`/problems/store-unavailable`, with `Retry-After`) and the request needed it (a write, a scene not in this replica's cache, `X-Min-Version` above the cached copy, `/readyz`).
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}

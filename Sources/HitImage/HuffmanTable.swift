@@ -14,7 +14,7 @@
 ///   symbol, or the subtable's start index.
 ///
 /// Building is O(2^rootBits + symbols · 2^(15 − rootBits)) at worst, a few
-/// thousand stores: no allocation after the first table of a stream.
+/// thousand stores, and allocates nothing (scratch space is the table's).
 final class HuffmanTable {
     static let literal: UInt32 = 0x10
     static let endOfBlock: UInt32 = 0x20
@@ -28,18 +28,41 @@ final class HuffmanTable {
     /// The largest alphabet the table has room for.
     let symbolCount: Int
 
+    /// Scratch space for ``build``, allocated once: code counts and next
+    /// codes (2 × 16), each prefix's subtable depth and start (2^rootBits
+    /// each), each symbol's reversed code.
+    private let scratchCounts: UnsafeMutablePointer<Int>
+    private let scratchPrefixDepth: UnsafeMutablePointer<UInt8>
+    private let scratchSubtableStart: UnsafeMutablePointer<Int32>
+    private let scratchReversed: UnsafeMutablePointer<UInt16>
+
     /// A table with room for every code of up to `symbolCount` symbols: each
     /// long code's prefix gets at most one subtable of at most
-    /// 2^(15 − rootBits) entries. Every entry starts ``invalid``.
+    /// 2^(15 − rootBits) entries. The root starts all ``invalid``; subtable
+    /// space is written by ``build`` before any link points at it.
     init(rootBits: Int, symbolCount: Int) {
         self.rootBits = rootBits
         self.symbolCount = symbolCount
         capacity = (1 << rootBits) + symbolCount << max(0, 15 - rootBits)
         entries = .allocate(capacity: capacity)
-        entries.initialize(repeating: Self.invalid << 8, count: capacity)
+        entries.initialize(repeating: Self.invalid << 8, count: 1 << rootBits)
+        scratchCounts = .allocate(capacity: 32)
+        scratchCounts.initialize(repeating: 0, count: 32)
+        scratchPrefixDepth = .allocate(capacity: 1 << rootBits)
+        scratchPrefixDepth.initialize(repeating: 0, count: 1 << rootBits)
+        scratchSubtableStart = .allocate(capacity: 1 << rootBits)
+        scratchSubtableStart.initialize(repeating: 0, count: 1 << rootBits)
+        scratchReversed = .allocate(capacity: symbolCount)
+        scratchReversed.initialize(repeating: 0, count: symbolCount)
     }
 
-    deinit { entries.deallocate() }
+    deinit {
+        entries.deallocate()
+        scratchCounts.deallocate()
+        scratchPrefixDepth.deallocate()
+        scratchSubtableStart.deallocate()
+        scratchReversed.deallocate()
+    }
 
     /// Why a set of code lengths does not make a usable code.
     enum BuildError: Error {
@@ -55,7 +78,9 @@ final class HuffmanTable {
     func build(lengths: UnsafeBufferPointer<UInt8>, info: UnsafeBufferPointer<UInt32>) throws(BuildError) {
         let root = rootBits
         if lengths.count > symbolCount { throw .overSubscribed }  // callers size tables for their alphabet
-        var count = [Int](repeating: 0, count: 16)
+        let count = scratchCounts
+        let nextCode = scratchCounts + 16
+        count.update(repeating: 0, count: 16)
         var maxLength = 0
         for l in lengths where l != 0 {
             count[Int(l)] += 1
@@ -67,7 +92,6 @@ final class HuffmanTable {
             if left < 0 { throw .overSubscribed }
         }
         if left > 0 && maxLength > 1 { throw .incomplete }
-        var nextCode = [Int](repeating: 0, count: 16)
         var code = 0
         for l in 1...15 {
             code = (code + count[l - 1]) << 1
@@ -76,54 +100,55 @@ final class HuffmanTable {
         let rootSize = 1 << root
         let rootMask = rootSize - 1
         let table = entries
-        do {
-            for i in 0..<rootSize { table[i] = Self.invalid << 8 }
-            // Pass 1: short codes fill the root; long codes note their prefix's depth.
-            var prefixDepth = [UInt8](repeating: 0, count: maxLength > root ? rootSize : 0)
-            var reversedCodes = [UInt16](repeating: 0, count: lengths.count)
-            for s in 0..<lengths.count {
-                let l = Int(lengths[s])
-                if l == 0 { continue }
-                let reversed = Self.reverse(nextCode[l], bits: l)
-                nextCode[l] += 1
-                reversedCodes[s] = UInt16(reversed)
-                if l <= root {
-                    let entry = info[s] | UInt32(l)
-                    var i = reversed
-                    while i < rootSize {
-                        table[i] = entry
-                        i += 1 << l
-                    }
-                } else {
-                    let p = reversed & rootMask
-                    prefixDepth[p] = max(prefixDepth[p], UInt8(l - root))
+        // A complete code writes every root entry; only an incomplete one leaves holes.
+        if left > 0 { table.update(repeating: Self.invalid << 8, count: rootSize) }
+        let hasLongCodes = maxLength > root
+        let prefixDepth = scratchPrefixDepth
+        if hasLongCodes { prefixDepth.update(repeating: 0, count: rootSize) }
+        let reversedCodes = scratchReversed
+        // Pass 1: short codes fill the root; long codes note their prefix's depth.
+        for s in 0..<lengths.count {
+            let l = Int(lengths[s])
+            if l == 0 { continue }
+            let reversed = Self.reverse(nextCode[l], bits: l)
+            nextCode[l] += 1
+            reversedCodes[s] = UInt16(truncatingIfNeeded: reversed)
+            if l <= root {
+                let entry = info[s] | UInt32(l)
+                var i = reversed
+                while i < rootSize {
+                    table[i] = entry
+                    i += 1 << l
                 }
-            }
-            if maxLength <= root { return }
-            // Lay out one subtable per prefix, just deep enough for its longest code.
-            var subtableStart = [Int](repeating: 0, count: rootSize)
-            var end = rootSize
-            for p in 0..<rootSize where prefixDepth[p] != 0 {
-                let bits = Int(prefixDepth[p])
-                subtableStart[p] = end
-                table[p] = UInt32(end) << 16 | (Self.link | UInt32(bits)) << 8 | UInt32(root)
-                for i in end..<(end + (1 << bits)) { table[i] = Self.invalid << 8 }
-                end += 1 << bits
-            }
-            // Pass 2: long codes fill their subtables.
-            for s in 0..<lengths.count {
-                let l = Int(lengths[s])
-                if l <= root { continue }
-                let reversed = Int(reversedCodes[s])
+            } else {
                 let p = reversed & rootMask
-                let depth = Int(prefixDepth[p])
-                let start = subtableStart[p]
-                let entry = info[s] | UInt32(l - root)
-                var i = reversed >> root
-                while i < 1 << depth {
-                    table[start + i] = entry
-                    i += 1 << (l - root)
-                }
+                prefixDepth[p] = max(prefixDepth[p], UInt8(l - root))
+            }
+        }
+        if !hasLongCodes { return }
+        // Lay out one subtable per prefix, just deep enough for its longest code.
+        let subtableStart = scratchSubtableStart
+        var end = rootSize
+        for p in 0..<rootSize where prefixDepth[p] != 0 {
+            let bits = Int(prefixDepth[p])
+            subtableStart[p] = Int32(end)
+            table[p] = UInt32(end) << 16 | (Self.link | UInt32(bits)) << 8 | UInt32(root)
+            (table + end).update(repeating: Self.invalid << 8, count: 1 << bits)
+            end += 1 << bits
+        }
+        // Pass 2: long codes fill their subtables.
+        for s in 0..<lengths.count {
+            let l = Int(lengths[s])
+            if l <= root { continue }
+            let reversed = Int(reversedCodes[s])
+            let p = reversed & rootMask
+            let depth = Int(prefixDepth[p])
+            let start = Int(subtableStart[p])
+            let entry = info[s] | UInt32(l - root)
+            var i = reversed >> root
+            while i < 1 << depth {
+                table[start + i] = entry
+                i += 1 << (l - root)
             }
         }
     }

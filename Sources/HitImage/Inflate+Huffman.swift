@@ -2,8 +2,16 @@
 /// block's code description and decoding symbols through the tables.
 extension Inflater {
     /// Reads HLIT, HDIST, HCLEN and the run-length-coded code lengths of a
-    /// dynamic block (§3.2.7) and builds its two tables.
+    /// dynamic block (§3.2.7) and builds its two tables. Allocates nothing:
+    /// the lengths live in a stack buffer, so a stream of many small blocks
+    /// costs table fills only.
     mutating func readDynamicTables() throws(InflateError) {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 19 + 286 + 30) { scratch throws(InflateError) in
+            try readDynamicTables(scratch: scratch)
+        }
+    }
+
+    private mutating func readDynamicTables(scratch: UnsafeMutableBufferPointer<UInt8>) throws(InflateError) {
         try refill()
         let literalCount = take(5) + 257
         let distanceCount = take(5) + 1
@@ -11,16 +19,19 @@ extension Inflater {
         if literalCount > 286 { throw error("deflate dynamic block has \(literalCount) literal/length codes (at most 286)") }
         if distanceCount > 30 { throw error("deflate dynamic block has \(distanceCount) distance codes (at most 30)") }
 
-        var codeLengthLengths = [UInt8](repeating: 0, count: 19)
+        guard let base = scratch.baseAddress else { return }
+        let codeLengthLengths = base
+        codeLengthLengths.initialize(repeating: 0, count: 19)
         for i in 0..<codeLengthCount {
             if i == 14 { try refill() }  // 14 × 3 bits fit in one refill
             codeLengthLengths[DeflateTables.codeLengthOrder[i]] = UInt8(take(3))
         }
-        try build(codeLengths, codeLengthLengths, DeflateTables.codeLengthInfo, "code-length")
+        try build(codeLengths, UnsafeBufferPointer(start: codeLengthLengths, count: 19), DeflateTables.codeLengthInfo, "code-length")
 
         // The literal/length and distance lengths form one sequence; a repeat may cross from one to the other.
         let total = literalCount + distanceCount
-        var lengths = [UInt8](repeating: 0, count: total)
+        let lengths = base + 19
+        lengths.initialize(repeating: 0, count: total)
         var i = 0
         let table = codeLengths.entries
         while i < total {
@@ -38,7 +49,7 @@ extension Inflater {
                 let repeated = lengths[i - 1]
                 let n = 3 + take(2)
                 if n > total - i { throw error("deflate code length repeat runs past the \(total) lengths") }
-                for k in i..<(i + n) { lengths[k] = repeated }
+                (lengths + i).update(repeating: repeated, count: n)
                 i += n
             default:
                 let n = symbol == 17 ? 3 + take(3) : 11 + take(7)
@@ -47,16 +58,14 @@ extension Inflater {
             }
         }
         if lengths[256] == 0 { throw error("deflate dynamic block has no end-of-block code") }
-        try build(literalLengths, Array(lengths[0..<literalCount]), DeflateTables.literalLengthInfo, "literal/length")
-        try build(distances, Array(lengths[literalCount...]), DeflateTables.distanceInfo, "distance")
+        try build(literalLengths, UnsafeBufferPointer(start: lengths, count: literalCount), DeflateTables.literalLengthInfo, "literal/length")
+        try build(distances, UnsafeBufferPointer(start: lengths + literalCount, count: distanceCount), DeflateTables.distanceInfo, "distance")
     }
 
-    func build(_ table: HuffmanTable, _ lengths: [UInt8], _ info: [UInt32], _ name: String) throws(InflateError) {
+    func build(_ table: HuffmanTable, _ lengths: UnsafeBufferPointer<UInt8>, _ info: [UInt32], _ name: String) throws(InflateError) {
         do {
-            try lengths.withUnsafeBufferPointer { l throws(HuffmanTable.BuildError) in
-                try info.withUnsafeBufferPointer { i throws(HuffmanTable.BuildError) in
-                    try table.build(lengths: l, info: UnsafeBufferPointer(rebasing: i[0..<l.count]))
-                }
+            try info.withUnsafeBufferPointer { i throws(HuffmanTable.BuildError) in
+                try table.build(lengths: lengths, info: UnsafeBufferPointer(rebasing: i[0..<lengths.count]))
             }
         } catch .overSubscribed {
             throw error("deflate \(name) code is over-subscribed")

@@ -76,9 +76,10 @@ struct Inflater {
     let outCount: Int
     var outPos = 0
 
-    let literalLengths = HuffmanTable(rootBits: 10, symbolCount: 288)
-    let distances = HuffmanTable(rootBits: 8, symbolCount: 32)
-    let codeLengths = HuffmanTable(rootBits: 7, symbolCount: 19)
+    /// Allocated at the first Huffman block (a stream of stored blocks needs none).
+    lazy var literalLengths = HuffmanTable(rootBits: 10, symbolCount: 288)
+    lazy var distances = HuffmanTable(rootBits: 8, symbolCount: 32)
+    lazy var codeLengths = HuffmanTable(rootBits: 7, symbolCount: 19)
 
     init(input: UnsafePointer<UInt8>, count: Int, start: Int, output: UnsafeMutableBufferPointer<UInt8>) {
         self.input = input

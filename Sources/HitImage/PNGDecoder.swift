@@ -31,30 +31,45 @@ public enum PNGDecoder {
         guard let size = header.inflatedSize() else {
             throw PNGError(message: "image of \(header.width) × \(header.height) pixels is too large to address")
         }
-        var scanlines = [UInt8](repeating: 0, count: size)
-        try inflate(chunks.imageData, of: bytes, into: &scanlines)
+        // Not zeroed first: inflate fills every byte or fails (and then the array is empty).
+        var failure: PNGError? = nil
+        var scanlines = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            do throws(PNGError) {
+                try inflate(chunks.imageData, of: bytes, into: buffer)
+                count = size
+            } catch {
+                failure = error
+                count = 0
+            }
+        }
+        if let failure { throw failure }
 
         let transparency = chunks.transparency.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
         let source = PNGAlphaSource(header: header, transparency: transparency)
         let pixels = header.width * header.height
-        var alpha = [UInt8](repeating: 255, count: pixels)
-        try scanlines.withUnsafeMutableBufferPointer { data throws(PNGError) in
-            try alpha.withUnsafeMutableBufferPointer { plane throws(PNGError) in
-                try unfilterAndExtract(header: header, source: source, data: data, plane: plane)
+        // Every pixel belongs to exactly one pass, so every byte is written (255 first only when opaque).
+        let alpha = [UInt8](unsafeUninitializedCapacity: pixels) { plane, count in
+            if source == .opaque { plane.initialize(repeating: 255) }
+            scanlines.withUnsafeMutableBufferPointer { data in
+                do throws(PNGError) {
+                    try unfilterAndExtract(header: header, source: source, data: data, plane: plane)
+                } catch {
+                    failure = error
+                }
             }
+            count = failure == nil ? pixels : 0
         }
+        if let failure { throw failure }
         return AlphaImage(validatedColumns: header.width, rows: header.height, alpha: alpha)
     }
 
     /// Inflates the IDAT data (the file ranges `ranges` of `bytes`, joined)
     /// into `output`, and turns the stream's offsets in errors into file
     /// offsets.
-    static func inflate(_ ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws(PNGError) {
+    static func inflate(_ ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) throws(PNGError) {
         func run(_ stream: UnsafeBufferPointer<UInt8>) throws(PNGError) {
             do {
-                _ = try output.withUnsafeMutableBufferPointer { out throws(InflateError) in
-                    try Inflate.zlib(stream, into: out)
-                }
+                _ = try Inflate.zlib(stream, into: output)
             } catch {
                 throw PNGError(message: "\(error.message) at byte \(fileOffset(error.offset, in: ranges))")
             }
@@ -81,7 +96,9 @@ public enum PNGDecoder {
     }
 
     /// Unfilters each pass's scanlines in place and writes their alpha into
-    /// `plane` (width × height, all 255 on entry).
+    /// `plane` (width × height). Every pixel is written, except for an
+    /// ``PNGAlphaSource/opaque`` source, which only checks filter types and
+    /// expects `plane` to be all 255 already.
     static func unfilterAndExtract(
         header: PNGHeader, source: PNGAlphaSource, data: UnsafeMutableBufferPointer<UInt8>, plane: UnsafeMutableBufferPointer<UInt8>
     ) throws(PNGError) {

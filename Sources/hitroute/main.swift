@@ -50,7 +50,13 @@ if let options = configuration.journal {
     }
 }
 
-let (server, _) = Application.makeServer(configuration, store: journal)
+if journal != nil && configuration.storeURL != nil {
+    printError("hitroute: --data-dir and --store are exclusive: with --store the scenes are kept (and made durable) by Redis\n")
+    exit(2)
+}
+let redis = Application.redisStore(configuration)
+if let redis { printError("hitroute: scenes in Redis at \(redis.client.endpoint), cache \(configuration.cacheBytes) bytes\n") }
+let (server, _) = Application.makeServer(configuration, store: journal ?? redis)
 do {
     try server.stopOnSignals([SIGTERM, SIGINT])
     let port = try server.start()

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 import XCTest
 @testable import HitAPI
 import Playground
@@ -115,11 +115,16 @@ final class LiveRenderTests: XCTestCase {
         let app = Application.testing()
         let scene = gridScene(Application.renderOnLoopLayers + 1)
         XCTAssertEqual(app.call("PUT", "/scenes/grid", scene).status, 201)
-        let onLoop = app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid/render.svg"))
-        XCTAssertTrue(onLoop.runOffLoop, "more than \(Application.renderOnLoopLayers) layers: not on the loop")
-        XCTAssertFalse(app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid")).runOffLoop)
         XCTAssertEqual(app.call("PUT", "/scenes/small", ringScene.replacingOccurrences(of: "ring-demo", with: "small")).status, 201)
-        XCTAssertFalse(app.respond(to: HTTPRequest(method: "GET", target: "/scenes/small/render.svg")).runOffLoop)
+        let (big, document, small) = onLoopThread {
+            (app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid/render.svg")).status,
+             app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid")).status,
+             app.respond(to: HTTPRequest(method: "GET", target: "/scenes/small/render.svg")).status)
+        }
+        XCTAssertEqual(big, HTTPResponse.runOnWorker.status, "more than \(Application.renderOnLoopLayers) layers: not on the loop")
+        XCTAssertEqual(document, 200)
+        XCTAssertEqual(small, 200)
+        XCTAssertEqual(app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid/render.svg")).status, 200, "off a loop it renders")
         try withTestServer(configure: { $0.limits = app.configuration.server.limits }, handler: { app.respond(to: $0) }) { _, port in
             let client = try TestClient(port: port)
             try client.send(request("GET", "/scenes/grid/render.svg?x=5&y=5"))
@@ -134,4 +139,18 @@ final class LiveRenderTests: XCTestCase {
             XCTAssertEqual(json(try client.readResponse())["layer"] as? String, "r1")
         }
     }
+}
+
+/// Runs `body` on a thread marked as an event loop (`LoopThread.isCurrent`) and returns its result.
+private func onLoopThread<T>(_ body: @escaping () -> T) -> T {
+    nonisolated(unsafe) var result: T?
+    nonisolated(unsafe) let body = body
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        LoopThread.markCurrent()
+        result = body()
+        done.signal()
+    }.start()
+    done.wait()
+    return result!
 }

@@ -86,6 +86,12 @@ final class PNGStructureTests: XCTestCase {
         assertRefused(broken, "IDAT chunk at byte 58 does not follow the previous IDAT")
     }
 
+    /// Bytes after the zlib stream's checksum inside IDAT are ignored (as libpng and Pillow do).
+    func testBytesAfterTheZlibStreamAreIgnored() throws {
+        let padded = B.png(width: 3, height: 2, depth: 8, colorType: 4, stream: goodStream + [0, 0, 0xFF])
+        XCTAssertEqual(try decode(padded).get(), try decode(good).get())
+    }
+
     func testHeaderFields() {
         func png(_ w: UInt32, _ h: UInt32, depth: UInt8 = 8, type: UInt8 = 4, compression: UInt8 = 0, filter: UInt8 = 0, interlace: UInt8 = 0) -> [UInt8] {
             let data = B.bigEndian(w) + B.bigEndian(h) + [depth, type, compression, filter, interlace]

@@ -15,8 +15,8 @@ extension Application {
             throw Problem.invalidRequest(error)
         }
         let snapshot = try self.snapshot(id)
-        if !request.isOffLoop && snapshot.compiled.layerCount > Application.renderOnLoopLayers {
-            return .runAgainOffLoop  // a big document would hold up the hits on this loop
+        if LoopThread.isCurrent && snapshot.compiled.layerCount > Application.renderOnLoopLayers {
+            return .runOnWorker  // a big document would hold up the hits on this loop
         }
         var options = RenderOptions(regions: query.regions, pixelWidth: query.width)
         if let p = query.point {

@@ -21,6 +21,9 @@ import HitRouting
 public protocol SceneStoring: AnyObject, Sendable {
     /// The current snapshot of scene `id`, nil when there is none.
     func snapshot(_ id: String) throws(Problem) -> SceneSnapshot?
+    /// The snapshot of `id` at `minVersion` or later when the store has
+    /// it (`X-Min-Version`): a cache older than that fetches first.
+    func snapshot(_ id: String, minVersion: Int) throws(Problem) -> SceneSnapshot?
     /// Snapshots of every scene, ordered by id.
     func all() throws(Problem) -> [SceneSnapshot]
     /// Stores a new scene (`POST /scenes`): 409 if its id exists, 507 when
