@@ -53,11 +53,6 @@ public struct ServerConfiguration: Sendable {
     public var offloadsRequest: (@Sendable (HTTPRequest) -> Bool)? = nil
     /// The least body for which `offloadsRequest` is asked.
     public static let offloadCheckBytes = 1024
-    /// Whether a request of any size runs on a worker thread too: set by an
-    /// application whose handler may block (a remote store's round trip, a
-    /// cache miss that compiles). Asked on the loop for every request, so
-    /// it must be cheap. Default nil (only big bodies are offloaded).
-    public var offloadWhen: (@Sendable (HTTPRequest) -> Bool)? = nil
     /// Whether to write one line per request to stderr:
     /// `<method> <path> <status> <µs>us <body bytes>B`. Lines are buffered
     /// per loop and written once per loop iteration. Default `true`.
