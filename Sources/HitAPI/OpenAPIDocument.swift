@@ -936,7 +936,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     ShuttingDown:
-      description: The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on. With `--store redis://…`: Redis is unreachable (`/problems/store-unavailable`, with `Retry-After`) and the request needed it (a write, a scene not in this replica's cache, `X-Min-Version` above the cached copy, `/readyz`).
+      description: "The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on. With `--store redis://…`: Redis is unreachable (`/problems/store-unavailable`, with `Retry-After`) and the request needed it (a write, a scene not in this replica's cache, `X-Min-Version` above the cached copy, `/readyz`)."
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
