@@ -150,4 +150,45 @@ enum Polyline {
         }
         return best
     }
+
+    /// The closed polygon through `points` with its zero-area parts taken
+    /// out: a vertex where the outline runs on or back along the line it
+    /// came on (exactly collinear with its neighbours, as in `M 400 100
+    /// L 600 100` closed, or a spike down a line and back up it) is
+    /// dropped, again and again, so that what is left bounds the same fill
+    /// with edges that each have fill on one side. Empty when no area is
+    /// left (a two-point polyline, an out-and-back path).
+    ///
+    /// Each drop replaces edges `a → b → c` on one line by `a → c`, which
+    /// winds the same around every point off the line; overlaps between
+    /// edges that are not neighbours stay (they touch fill anyway, or
+    /// cancel only in shapes that cross themselves so).
+    /// - Complexity: O(n).
+    static func withoutZeroAreaParts(_ points: [Point]) -> [Point] {
+        func collinear(_ a: Point, _ b: Point, _ c: Point) -> Bool {
+            (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x) == 0
+        }
+        var out: [Point] = []
+        out.reserveCapacity(points.count)
+        for p in points {
+            if out.last == p { continue }
+            while out.count >= 2 && collinear(out[out.count - 2], out[out.count - 1], p) { out.removeLast() }
+            if out.last == p { continue }
+            out.append(p)
+        }
+        // The same at the ring's seam, between its last and first vertices.
+        var start = 0
+        while out.count - start >= 3 {
+            let n = out.count
+            if out[n - 1] == out[start] || collinear(out[n - 2], out[n - 1], out[start]) {
+                out.removeLast()
+            } else if collinear(out[n - 1], out[start], out[start + 1]) {
+                start += 1
+            } else {
+                break
+            }
+        }
+        guard out.count - start >= 3 else { return [] }
+        return out.count - start == points.count ? points : Array(out[start...])
+    }
 }
