@@ -26,6 +26,12 @@ final class NumericProblemTests: XCTestCase {
         XCTAssertTrue(skew.inverse?.isFinite ?? true)
     }
 
+    func testMaxScaleOfAScale1e200Is1e200NotInfinity() {
+        // Its squares overflowed, and the flattening tolerance fell back to 1e6 local units.
+        XCTAssertEqual(Affine.scale(1e200, 3e199).maxScale, 1e200, accuracy: 1e186)
+        XCTAssertEqual(Affine.rotation(degrees: 30).maxScale, 1, accuracy: 1e-15)
+    }
+
     func testArcWithRadii1e300GivesAFiniteArcOrALine() throws {
         let arc = EllipticArc.fromEndpoints(
             from: Point(0, 0), to: Point(10, 0), radii: Point(1e300, 1e300), rotationDegrees: 30, largeArc: false, sweep: true)
