@@ -4,10 +4,15 @@ import PackageDescription
 // Module graph (arrows point at dependencies):
 //
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
+//                                  ├───▶ HitRender ──▶ HitRouting   (SVG of a scene, no I/O, no Foundation)
+//                                  ├───▶ Playground   (the page's files, embedded by scripts/embed-playground.sh)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
+//                                  ├───▶ HitImage     (PNG + zlib inflate → alpha planes; no I/O, no Foundation)
+//                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
+//                                  ├───▶ RESPClient ──▶ RESP   (Redis over sockets; the pure RESP2 parser)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //
-// The core and the JSON module never import Foundation; the server knows
+// The core, the JSON and the image modules never import Foundation; the server knows
 // nothing of scenes. CPrefetch is two inline C functions, cache prefetch
 // hints, which Swift cannot emit itself.
 let package = Package(
@@ -18,20 +23,33 @@ let package = Package(
         .library(name: "HitJSON", targets: ["HitJSON"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "HitAPI", targets: ["HitAPI"]),
+        .library(name: "HitRender", targets: ["HitRender"]),
+        .library(name: "HitJournal", targets: ["HitJournal"]),
+        .library(name: "HitImage", targets: ["HitImage"]),
     ],
     targets: [
         .target(name: "CEpoll"),
         .target(name: "HTTPServer", dependencies: ["CEpoll"]),
         .target(name: "HitJSON"),
         .target(name: "CPrefetch"),
+        .target(name: "HitImage"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
-        .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
-        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
+        .target(name: "HitRender", dependencies: ["HitRouting"]),
+        .target(name: "Playground"),
+        .target(name: "HitJournal"),
+        .target(name: "RESP"),
+        .target(name: "RESPClient", dependencies: ["RESP"]),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESPClient"]),
+        .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
+        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HitRender", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
+        .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "TestSupport"]),
+        .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
+        .testTarget(name: "RESPTests", dependencies: ["RESP", "RESPClient", "TestSupport"]),
+        .testTarget(name: "HitImageTests", dependencies: ["HitImage", "TestSupport"]),
     ]
 )

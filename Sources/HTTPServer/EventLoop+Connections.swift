@@ -122,25 +122,45 @@ extension EventLoop {
         let responseContext = Connection.ResponseContext(
             isHead: request.method == "HEAD", keepAlive: keepAlive, version: request.version,
             method: request.method, path: request.path, start: connection.requestStart)
-        if request.body.count >= context.configuration.offloadBodyBytes {
-            connection.state = .awaitingHandler
-            connection.inflight = responseContext
-            let handler = context.handler
-            let fd = connection.fd
-            let serial = connection.serial
-            var request = request
-            request.makeBodyReleasable()
-            let trim = request.body.count >= EventLoop.trimAfterBodyBytes
-            context.offload.submit { [self, request] in
-                let response = handler(request)
-                post(.response(fd: fd, serial: serial, response))
-                // A big body and what the handler built and dropped leave
-                // free pages inside malloc's arenas: give them back (about
-                // 5 MiB after a 77 MB scene upload; well under 1 ms).
-                if trim { _ = malloc_trim(0) }
-            }
+        let bodyBytes = request.body.count
+        if bodyBytes >= context.configuration.offloadBodyBytes
+            || (bodyBytes >= ServerConfiguration.offloadCheckBytes && context.configuration.offloadsRequest?(request) == true)
+        {
+            offload(connection, request, responseContext)
         } else {
-            respond(connection, context.handler(request), responseContext)
+            let response = context.handler(request)
+            if response.status == HTTPResponse.runOnWorkerStatus {
+                offload(connection, request, responseContext)  // the handler must wait: not here
+            } else {
+                respond(connection, response, responseContext)
+            }
+        }
+    }
+
+    /// Runs the handler on a worker thread; its response comes back through
+    /// ``handlerFinished(fd:serial:response:)``.
+    private func offload(_ connection: Connection, _ request: HTTPRequest, _ responseContext: Connection.ResponseContext) {
+        connection.state = .awaitingHandler
+        connection.inflight = responseContext
+        let handler = context.handler
+        let fd = connection.fd
+        let serial = connection.serial
+        var request = request
+        request.makeBodyReleasable()
+        let trim = request.body.count >= EventLoop.trimAfterBodyBytes
+        context.offload.submit { [self, request] in
+            var response = handler(request)
+            if response.status == HTTPResponse.runOnWorkerStatus {
+                response = HTTPResponse(
+                    status: 503, headers: ["Content-Type": "application/problem+json"],
+                    body: ProblemJSON.encode(status: 503, slug: "service-unavailable", title: "Service unavailable",
+                                             detail: "the handler asked for a worker thread while on one"))
+            }
+            post(.response(fd: fd, serial: serial, response))
+            // A big body and what the handler built and dropped leave
+            // free pages inside malloc's arenas: give them back (about
+            // 5 MiB after a 77 MB scene upload; well under 1 ms).
+            if trim { _ = malloc_trim(0) }
         }
     }
 

@@ -71,6 +71,7 @@ public final class HTTPServer: Sendable {
                 let running = self.running
                 do {
                     try ThreadLauncher.spawn(name: "hitroute-loop-\(loop.index)") {
+                        LoopThread.markCurrent()
                         loop.run()
                         running.leave()
                     }

@@ -7,20 +7,30 @@ import HitRouting
 /// build the service through `Application.makeServer`.
 public final class Application: Sendable {
     public let configuration: Configuration
-    public let store: SceneStore
+    /// The scenes: memory only, or a durable backend (`SceneStoring`).
+    public let store: any SceneStoring
+    /// `store` when it is the memory backend: the hit path reads it with a
+    /// direct call instead of a protocol one (instructions per hit as before).
+    let memoryStore: SceneStore?
     /// Reports whether the server is draining (for `/readyz`).
     let isShuttingDown: @Sendable () -> Bool
     /// A JSON answer's fields: its content type, and the CORS fields when
     /// every origin is allowed. Built and checked once, shared by answers.
     let jsonHeaders: HTTPHeaders
+    /// Whether `X-Min-Version` is honoured: with a store shared by replicas
+    /// (a store in this process is always current, and memory mode's hit
+    /// path does not even look for the header).
+    let honoursMinVersion: Bool
 
     public init(
-        configuration: Configuration, store: SceneStore? = nil,
+        configuration: Configuration, store: (any SceneStoring)? = nil,
         isShuttingDown: @escaping @Sendable () -> Bool = { false }
     ) {
         self.configuration = configuration
         self.store = store ?? SceneStore(limits: configuration.store)
+        self.memoryStore = self.store as? SceneStore
         self.isShuttingDown = isShuttingDown
+        honoursMinVersion = self.store is RedisSceneStore
         var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }
         jsonHeaders = h
@@ -30,12 +40,27 @@ public final class Application: Sendable {
     static let corsAnyOrigin = HTTPHeaders([("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, Location")])
 
     /// An HTTP server running this application (not yet started).
-    public static func makeServer(_ configuration: Configuration) -> (HTTPServer, Application) {
+    public static func makeServer(_ configuration: Configuration, store: (any SceneStoring)? = nil) -> (HTTPServer, Application) {
         let box = ServerBox()
-        let app = Application(configuration: configuration, isShuttingDown: { box.server?.isShuttingDown ?? false })
-        let server = HTTPServer(configuration: configuration.server) { request in app.respond(to: request) }
+        let app = Application(configuration: configuration, store: store, isShuttingDown: { box.server?.isShuttingDown ?? false })
+        var serverConfiguration = configuration.server
+        serverConfiguration.offloadsRequest = Application.isSceneWrite
+        let server = HTTPServer(configuration: serverConfiguration) { request in app.respond(to: request) }
         box.server = server
         return (server, app)
+    }
+
+    /// Whether a request writes a scene (create, replace, patch): such
+    /// bodies are decoded off the event loop from 1 KiB on, since a small
+    /// one can hold a PNG mask that decodes to millions of pixels (SPEC §6).
+    /// Any write, not only those that seem to hold a mask: JSON escapes
+    /// could hide the key from a scan.
+    @Sendable static func isSceneWrite(_ request: HTTPRequest) -> Bool {
+        switch request.method {
+        case "PUT", "PATCH": return true
+        case "POST": return request.path == "/scenes"
+        default: return false
+        }
     }
 
     /// Answers one request. Never traps on client input: every failure is a problem response.
@@ -44,6 +69,7 @@ public final class Application: Sendable {
         do {
             response = try route(request)
         } catch {
+            if error.status == Problem.runOnWorker.status { return .runOnWorker }
             response = error.response
         }
         addCORS(to: &response, request: request)
@@ -59,6 +85,10 @@ public final class Application: Sendable {
             throw Problem.methodNotAllowed(request.method, allowed: route.methods)
         }
         if method == "OPTIONS" { return preflight(route, request) }
+        if honoursMinVersion {
+            if route.writes(method), LoopThread.isCurrent { throw Problem.runOnWorker }
+            try awaitMinVersion(request, route)
+        }
         switch method {
         case "POST", "PUT", "PATCH": try checkContentType(request)
         default: break
@@ -68,12 +98,17 @@ public final class Application: Sendable {
             return json(200) { w in w.beginObject(); w.field("status"); w.string("ok"); w.endObject() }
         case (.readyz, _):
             if isShuttingDown() { throw Problem(503, "shutting-down", "Shutting down", "the service is draining and takes no new work") }
+            switch store.health() {
+            case .ready: break
+            case .starting(let why): throw Problem(503, "starting", "Starting", why)
+            case .unavailable(let why): throw Problem.storeUnavailable(why)
+            }
             return json(200) { w in w.beginObject(); w.field("status"); w.string("ready"); w.endObject() }
         case (.openAPI, _):
             var h = HTTPHeaders()
             h.set("Content-Type", "application/yaml; charset=utf-8")
             return HTTPResponse(status: 200, headers: h, body: Array(OpenAPIDocument.yaml.utf8))
-        case (.scenes, "GET"): return listScenes()
+        case (.scenes, "GET"): return try listScenes()
         case (.scenes, _): return try createScene(request)
         case (.scene(let id), "GET"): return try getScene(id)
         case (.scene(let id), "PUT"): return try putScene(id, request)
@@ -81,6 +116,9 @@ public final class Application: Sendable {
         case (.hit(let id), _): return try hit(id, request)
         case (.hits(let id), _): return try hits(id, request)
         case (.layer(let id, let layer), _): return try patchLayer(id, layer, request)
+        case (.index, _): return index(request)
+        case (.asset(let k), _): return asset(k)
+        case (.render(let id), _): return try render(id, request)
         }
     }
 
@@ -137,7 +175,11 @@ public final class Application: Sendable {
 
     /// The snapshot of scene `id`, or 404.
     func snapshot(_ id: String) throws(Problem) -> SceneSnapshot {
-        guard let s = store.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+        if let memoryStore {
+            guard let s = memoryStore.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+            return s
+        }
+        guard let s = try store.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
         return s
     }
 }

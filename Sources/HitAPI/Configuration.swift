@@ -1,4 +1,6 @@
 import HTTPServer
+import HitJournal
+import RESPClient
 
 /// Everything the service can be told at start-up (SPEC §6): each setting
 /// has a default, a flag and an environment variable (`HITROUTE_` + the
@@ -11,6 +13,30 @@ public struct Configuration: Sendable {
     public var maxBatchPoints = 100_000
     /// Origins allowed by CORS; `["*"]` allows any. Default `*`.
     public var corsOrigins = ["*"]
+    /// SPEC §9: `--data-dir`, `--fsync`, `--repair`, `--compact-factor`;
+    /// without a directory the store is memory only.
+    public var dataDir: String?
+    public var fsync = SyncMode.everysec
+    public var repair = false
+    public var compactFactor = 4.0
+
+    /// The journal's options, or nil without `--data-dir`.
+    public var journal: JournalOptions? {
+        guard let dataDir else { return nil }
+        var o = JournalOptions(directory: dataDir)
+        o.fsync = fsync
+        o.repair = repair
+        o.compactFactor = compactFactor
+        return o
+    }
+    /// `--store redis://HOST:PORT[/DB]`: scenes live in Redis (SPEC §10);
+    /// nil keeps them in this process.
+    public var storeURL: String?
+    /// Bytes of scene JSON a replica's compiled-scene cache holds (Redis
+    /// mode), least recently used out. Default 1 GiB.
+    public var cacheBytes = 1 << 30
+    /// From `HITROUTE_REDIS_PASSWORD` only (never a flag, never logged).
+    public var redisPassword: String?
 
     public init() {}
 
@@ -44,6 +70,7 @@ public struct Configuration: Sendable {
         int("--max-layers", "layers per scene; default 250000", 1...10_000_000) { $0.scene.maxLayers = $1 },
         int("--max-depth", "layer nesting depth; default 64", 1...1024) { $0.scene.maxDepth = $1 },
         int("--max-vertices", "vertices per shape; default 100000", 3...10_000_000) { $0.scene.maxVertices = $1 },
+        int("--max-mask-pixels", "pixels per mask shape (columns × rows, or a PNG's size); default 16777216", 1...1 << 28) { $0.scene.maxMaskPixels = $1 },
         int("--max-batch-points", "points per batch request; default 100000", 1...10_000_000) { $0.maxBatchPoints = $1 },
         int("--max-scenes", "scenes in the store; default 10000", 1...10_000_000) { $0.store.maxScenes = $1 },
         int("--max-store-bytes", "bytes of scene JSON the store holds over all scenes; default 2147483648 (2 GiB)", 1...Int.max) { $0.store.maxStoreBytes = $1 },
@@ -52,6 +79,28 @@ public struct Configuration: Sendable {
         seconds("--header-timeout", "seconds to receive a whole request head; default 10") { $0.server.headerReadTimeout = .seconds($1) },
         seconds("--idle-timeout", "seconds an idle keep-alive connection stays open; default 15") { $0.server.idleTimeout = .seconds($1) },
         int("--max-connections", "open connections at once; default 10000", 1...1_000_000) { $0.server.maxConnections = $1 },
+        text("--data-dir", "directory for the journal and snapshots (a volume); without it the store is memory only") { $0.dataDir = $1 },
+        Option(flag: "--fsync", help: "always (sync before answering; group commit), everysec (default) or never", takesValue: true) { c, v in
+            guard let mode = SyncMode(rawValue: v) else { return false }
+            c.fsync = mode
+            return true
+        },
+        Option(flag: "--repair", help: "at start, keep the journal's longest valid prefix and move damaged records aside instead of refusing to start", takesValue: false) { c, v in
+            guard let on = parseBool(v) else { return false }
+            c.repair = on
+            return true
+        },
+        Option(flag: "--compact-factor", help: "write a snapshot when the journal outgrows the live scenes' JSON by this factor; default 4", takesValue: true) { c, v in
+            guard let f = Double(v), f.isFinite, f >= 1, f <= 1000 else { return false }
+            c.compactFactor = f
+            return true
+        },
+        Option(flag: "--store", help: "redis://HOST:PORT[/DB]: keep scenes in Redis, shared by replicas (password from HITROUTE_REDIS_PASSWORD); default: in memory", takesValue: true) { c, v in
+            guard RedisEndpoint(url: v) != nil else { return false }
+            c.storeURL = v
+            return true
+        },
+        int("--cache-bytes", "with --store: bytes of scene JSON each replica keeps compiled, least recently used out; default 1073741824 (1 GiB)", 1...Int.max) { $0.cacheBytes = $1 },
         seconds("--shutdown-grace", "seconds in-flight requests get to finish on SIGTERM; default 10") { $0.server.shutdownGracePeriod = .seconds($1) },
     ]
 
@@ -59,6 +108,7 @@ public struct Configuration: Sendable {
     /// - Throws: a message naming the flag or variable at fault.
     public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> Configuration {
         var config = Configuration()
+        config.redisPassword = environment["HITROUTE_REDIS_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         for option in options {
             if let value = environment[option.environmentName], !option.apply(&config, value) {
                 throw ConfigurationError(message: "\(option.environmentName)=\(value): invalid value (\(option.help))")

@@ -54,6 +54,8 @@ tags:
     description: Upload, list, read, replace, patch and delete scenes.
   - name: hit
     description: Route points to layers.
+  - name: render
+    description: See a scene (SPEC §7) — its SVG drawn from the geometry that routes, the playground, the browser module.
   - name: operations
     description: Health, readiness and this document.
 
@@ -150,6 +152,7 @@ paths:
   /scenes/{id}:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     get:
       tags: [scenes]
       operationId: getScene
@@ -192,6 +195,7 @@ paths:
                     pointerEvents: none
                     shape: {type: rect, x: 2, y: 2, width: 236, height: 236, fill: false, stroke: 4}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -246,6 +250,7 @@ paths:
                 layers: 3
                 bounds: {x: 0, y: 0, width: 240, height: 240}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
@@ -262,15 +267,18 @@ paths:
         '204':
           description: Deleted.
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
+        '507': {$ref: '#/components/responses/StoreFull'}
 
   /scenes/{id}/layers/{layerId}:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
       - $ref: '#/components/parameters/LayerId'
     patch:
       tags: [scenes]
@@ -338,10 +346,12 @@ paths:
         '422': {$ref: '#/components/responses/InvalidScene'}
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
+        '507': {$ref: '#/components/responses/StoreFull'}
 
   /scenes/{id}/hit:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     get:
       tags: [hit]
       operationId: hitSceneQuery
@@ -391,6 +401,7 @@ paths:
       responses:
         '200': {$ref: '#/components/responses/HitOK'}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -429,6 +440,7 @@ paths:
       responses:
         '200': {$ref: '#/components/responses/HitOK'}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
@@ -437,10 +449,12 @@ paths:
         '429': {$ref: '#/components/responses/TooManyPointers'}
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
+        '507': {$ref: '#/components/responses/StoreFull'}
 
   /scenes/{id}/hits:
     parameters:
       - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/MinVersion'
     post:
       tags: [hit]
       operationId: hitSceneBatch
@@ -478,12 +492,154 @@ paths:
                   - {layer: ring, action: ring.select, actionLayer: ring}
                   - {layer: button, action: below.press, actionLayer: button}
         '400': {$ref: '#/components/responses/MalformedRequest'}
+        '412': {$ref: '#/components/responses/PreconditionFailed'}
         '404': {$ref: '#/components/responses/NotFound'}
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '422': {$ref: '#/components/responses/InvalidRequest'}
         '429': {$ref: '#/components/responses/TooManyPointers'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
+        '507': {$ref: '#/components/responses/StoreFull'}
+
+  /scenes/{id}/render.svg:
+    parameters:
+      - $ref: '#/components/parameters/SceneId'
+    get:
+      tags: [render]
+      operationId: renderScene
+      summary: The scene as SVG, with a point's routing drawn on it
+      description: |
+        The scene in scene coordinates (`viewBox` = the canvas `width ×
+        height` when both are given, else the scene's bounds), drawn with
+        the geometry that routes: each layer a `<g data-layer="<id>">` under
+        its transform as `matrix(a b c d e f)`, shapes as path data filled
+        with `color` (a colour outside a small CSS grammar — hex, a keyword,
+        `rgb()`/`rgba()`/`hsl()`/`hsla()` — and a missing one give a neutral
+        grey), `fill-rule` as given, strokes with round joins and caps,
+        hidden layers left out. Pointer events are set per element so that a
+        browser's `document.elementFromPoint` over the document names, by
+        the nearest `data-layer`, the layer this service routes to, for every
+        scene SVG can express (no `hitSlop`, no masks, clipping only by filled
+        regions); a comment at the top says what a render cannot express for
+        this scene. All text from the scene is escaped. The document is
+        well-formed XML and is served with `Content-Security-Policy:
+        default-src 'none'`. Each parameter may be given at most once.
+      parameters:
+        - name: x
+          in: query
+          required: false
+          description: |
+            Scene x of a point to route and overlay (with `y`): the point
+            marked, the target outlined and labelled with its id and action,
+            its ancestors outlined more thinly, every layer the trace visited
+            tinted by its decision (hit green, miss red, skip grey, pass blue)
+            with a legend of the reasons.
+          schema: {type: number}
+          example: 120
+        - name: y
+          in: query
+          required: false
+          description: Scene y of the point (with `x`).
+          schema: {type: number}
+          example: 120
+        - name: regions
+          in: query
+          required: false
+          description: |
+            `1`: draw every hit region (hitShape fill, stroke band) as a
+            translucent overlay, and each slop as the dashed box of its region
+            grown by it.
+          schema:
+            type: string
+            enum: ['0', '1', 'true', 'false']
+            default: '0'
+        - name: width
+          in: query
+          required: false
+          description: |
+            The picture's width in pixels (its height follows the view box).
+            Default: one pixel per scene unit, at most 2048 on the longer side.
+          schema: {type: number, minimum: 1, maximum: 16384}
+          example: 480
+      responses:
+        '200':
+          description: The SVG document.
+          headers:
+            ETag:
+              description: The scene's version, quoted.
+              schema: {type: string}
+          content:
+            image/svg+xml:
+              schema: {type: string}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '422': {$ref: '#/components/responses/InvalidRequest'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
+
+  /:
+    get:
+      tags: [render]
+      operationId: index
+      summary: The playground (for browsers) or a JSON index of the API
+      description: |
+        With `Accept` naming `text/html`: the playground, one page embedded
+        in the binary that loads nothing from another origin (served with
+        `Content-Security-Policy: default-src 'self'` and no inline script).
+        It lists the stored scenes; loads, edits and uploads a scene's JSON,
+        showing validation problems at their JSON Pointers; draws it with
+        `render.svg`; routes a click and shows target, action, path and the
+        trace; plays press, drag and release as pointer `down`/`move`/`up`;
+        shows every request it makes as `curl`; loads the example scenes in
+        one click. `/?scene=<id>&x=<x>&y=<y>` opens a scene with that query
+        answered. Any other client gets a small JSON index.
+      responses:
+        '200':
+          description: The playground page, or the JSON index.
+          content:
+            text/html:
+              schema: {type: string}
+            application/json:
+              schema:
+                type: object
+                required: [service, openapi, module, routes, examples]
+                properties:
+                  service: {type: string, const: hitroute}
+                  openapi: {type: string, description: Path of this document.}
+                  playground: {type: string}
+                  module: {type: string, description: Path of the browser module.}
+                  routes: {type: array, items: {type: string}}
+                  examples: {type: array, items: {type: string}, description: Paths of the example scenes.}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
+
+  /hitroute.js:
+    get:
+      tags: [render]
+      operationId: browserModule
+      summary: The ES module the playground uses
+      description: |
+        A small dependency-free ES module: `new HitRoute({base, key,
+        onRequest})` with `listScenes`, `getScene`, `createScene`,
+        `putScene`, `deleteScene`, `patchLayer`, `hit`, `hits`,
+        `pointer(id, pointerId)` → `{down, move, up, cancel}`, `renderURL`
+        and `render`; `HitRouteError` for problem answers; `curlCommand`.
+        The page's other files are served beside it: `/playground.js`,
+        `/playground.css`, `/favicon.svg`, and the example scenes at
+        `/examples/<name>.json`.
+      responses:
+        '200':
+          description: The module's source.
+          content:
+            text/javascript:
+              schema: {type: string}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
 
@@ -514,7 +670,7 @@ paths:
       tags: [operations]
       operationId: readyz
       summary: Readiness
-      description: 200 while accepting work; 503 once shutdown has begun (SIGTERM / SIGINT).
+      description: 200 while accepting work; 503 once shutdown has begun (SIGTERM / SIGINT); with `--data-dir`, while the journal is being recovered at start (`/problems/starting`) or after a journal write failed until the store has rewritten a snapshot from memory (`/problems/store-unavailable`); with `--store redis://…`, while Redis is unreachable (`/problems/store-unavailable`).
       responses:
         '200':
           description: Accepting requests.
@@ -568,6 +724,21 @@ components:
       schema:
         $ref: '#/components/schemas/LayerId'
       example: ring
+    MinVersion:
+      name: X-Min-Version
+      in: header
+      required: false
+      description: |
+        Read your own write across replicas (`--store redis://…`): the scene
+        must be at this version or later. A replica whose cached copy is
+        older fetches it from Redis before answering; 412 when even the
+        store holds an older version (the scene was deleted and created
+        again). A positive integer; anything else is a 400. Without
+        `--store` the header is ignored: the one process is always current.
+      schema:
+        type: integer
+        minimum: 1
+      example: 2
 
   headers:
     ETag:
@@ -695,7 +866,7 @@ components:
             status: 409
             detail: 'scene "ring-demo" already exists'
     PreconditionFailed:
-      description: '`If-Match` does not name the current version (`/problems/precondition-failed`).'
+      description: '`If-Match` does not name the current version, or the scene is older than `X-Min-Version` (`/problems/precondition-failed`).'
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
@@ -765,12 +936,12 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     ShuttingDown:
-      description: The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed).
+      description: The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on. With `--store redis://…`: Redis is unreachable (`/problems/store-unavailable`, with `Retry-After`) and the request needed it (a write, a scene not in this replica's cache, `X-Min-Version` above the cached copy, `/readyz`).
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     StoreFull:
-      description: Storing the scene would pass `--max-scenes` scenes (10000 by default) or `--max-store-bytes` bytes of scene JSON over all scenes (2 GiB by default) (`/problems/store-full`).
+      description: Storing the scene would pass `--max-scenes` scenes (10000 by default) or `--max-store-bytes` bytes of scene JSON over all scenes (2 GiB by default), or, with `--data-dir`, the journal's disk is full (`/problems/store-full`); the change is not acknowledged.
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
@@ -924,6 +1095,15 @@ components:
           description: A capturing pointer drags the layer (its transform's translation follows the pointer).
           type: boolean
           default: false
+        passThrough:
+          description: |
+            The layer receives the point and lets it continue to the layers
+            below (Flutter `HitTestBehavior.translucent`; what Godot users ask
+            of `MOUSE_FILTER_PASS`): where it would be the target, it is listed
+            in `receivers` (trace decision `pass`, reason `pass-through`) and
+            the search goes on below it. It never captures a pointer.
+          type: boolean
+          default: false
         color:
           description: A CSS colour, for rendering only.
           type: string
@@ -977,6 +1157,8 @@ components:
         clipChildren:
           type: [boolean, 'null']
         draggable:
+          type: [boolean, 'null']
+        passThrough:
           type: [boolean, 'null']
         color:
           type: [string, 'null']
@@ -1061,7 +1243,8 @@ components:
     Shape:
       description: |
         Geometry in the layer's local coordinates. Every shape has `fillRule`,
-        `fill` and `stroke`; at most 100000 vertices per shape (`--max-vertices`).
+        `fill` and `stroke`; at most 100000 vertices per shape (`--max-vertices`),
+        at most 16777216 pixels per mask (`--max-mask-pixels`).
       oneOf:
         - $ref: '#/components/schemas/RectShape'
         - $ref: '#/components/schemas/EllipseShape'
@@ -1070,6 +1253,7 @@ components:
         - $ref: '#/components/schemas/PolylineShape'
         - $ref: '#/components/schemas/PathShape'
         - $ref: '#/components/schemas/CompoundShape'
+        - $ref: '#/components/schemas/MaskShape'
       discriminator:
         propertyName: type
         mapping:
@@ -1080,6 +1264,7 @@ components:
           polyline: '#/components/schemas/PolylineShape'
           path: '#/components/schemas/PathShape'
           compound: '#/components/schemas/CompoundShape'
+          mask: '#/components/schemas/MaskShape'
     RectShape:
       description: |
         An axis-aligned rectangle. Without `cornerRadius` it is half-open like
@@ -1201,6 +1386,77 @@ components:
         shapes:
           - {type: ellipse, cx: 120, cy: 120, rx: 120, ry: 120}
           - {type: ellipse, cx: 120, cy: 120, rx: 48, ry: 48}
+    MaskShape:
+      description: |
+        An alpha mask over the rectangle `x, y, width, height` (Unity's
+        `alphaHitTestMinimumThreshold`, Qt's `setMask`): the image as `png`
+        (base64 of a PNG file: every colour type and bit depth, palette and
+        colour-key transparency, interlacing; a palette image without tRNS
+        is opaque) or as `alpha` (base64 of `columns × rows` bytes, row-major,
+        top row first) with `columns` and `rows`. Base64 is strict RFC 4648:
+        padded, canonical (unused bits 0), no whitespace or line breaks.
+        Pixel (i, j) covers `[x + i·width/columns, x + (i+1)·width/columns) ×
+        [y + j·height/rows, …)`; the region is the union of the pixels whose
+        alpha ≥ `threshold × 255`, compared exactly on the threshold's value
+        (0.5 needs 128; `threshold: 0` is the whole rectangle). The contours
+        are the pixel edges, so `fillRule` has no effect; `stroke` is the band
+        within `stroke / 2` of the opaque pixels' boundary and `hitSlop` grows
+        the region as for any shape. A mask cannot be a `compound` member. A
+        PNG that does not decode is a 422 at `/…/png` naming the problem; one
+        whose header announces more than `--max-mask-pixels` is refused
+        before it is inflated. The trace's `detail` names the pixel and its
+        alpha against the threshold (`pixel (3, 7) alpha 12 < 128`).
+      type: object
+      additionalProperties: false
+      required: [type, x, y, width, height]
+      properties:
+        type: {type: string, const: mask}
+        fillRule: {$ref: '#/components/schemas/FillRule'}
+        fill: {$ref: '#/components/schemas/Fill'}
+        stroke: {$ref: '#/components/schemas/Stroke'}
+        x: {type: number}
+        y: {type: number}
+        width: {type: number, minimum: 0}
+        height: {type: number, minimum: 0}
+        png:
+          description: Base64 of a PNG file; its own size gives the pixels.
+          type: string
+          contentEncoding: base64
+          contentMediaType: image/png
+        alpha:
+          description: Base64 of `columns × rows` alpha bytes, row-major, top row first.
+          type: string
+          contentEncoding: base64
+        columns: {type: integer, minimum: 1, maximum: 16777216}
+        rows: {type: integer, minimum: 1, maximum: 16777216}
+        threshold:
+          description: Pixels with alpha ≥ threshold × 255 take hits.
+          type: number
+          minimum: 0
+          maximum: 1
+          default: 0.5
+      oneOf:
+        - required: [png]
+          not: {anyOf: [{required: [alpha]}, {required: [columns]}, {required: [rows]}]}
+        - required: [alpha, columns, rows]
+          not: {required: [png]}
+      example: {type: mask, x: 0, y: 0, width: 40, height: 40, alpha: AAD//wAA//8=, columns: 4, rows: 2, threshold: 0.5}
+
+    Receiver:
+      description: A pass-through layer that received the point, with its action bubbled as a target's is.
+      type: object
+      required: [layer, action, actionLayer]
+      properties:
+        layer: {type: string}
+        action: {type: [string, 'null']}
+        actionLayer: {type: [string, 'null']}
+    Receivers:
+      description: |
+        The pass-through layers that received the point, front to back
+        (SPEC §3); present only when there are any. They all lie in front of
+        the target.
+      type: array
+      items: {$ref: '#/components/schemas/Receiver'}
 
     HitRequest:
       type: object
@@ -1251,12 +1507,16 @@ components:
           oneOf:
             - $ref: '#/components/schemas/LocalPoint'
             - type: 'null'
+        receivers: {$ref: '#/components/schemas/Receivers'}
         trace:
           description: One entry per decision in visiting order; absent when `trace` is false.
           type: array
           items: {$ref: '#/components/schemas/TraceEntry'}
         stack:
-          description: With `all`, every layer that accepts the point, front to back (like `elementsFromPoint`).
+          description: |
+            With `all`, every layer that accepts the point, front to back (like
+            `elementsFromPoint`), pass-through layers included: without a
+            capture it starts with the receivers, then the target.
           type: array
           items: {type: string}
         captured:
@@ -1269,11 +1529,11 @@ components:
         layer: {type: string}
         decision:
           type: string
-          enum: [hit, miss, skip, captured]
+          enum: [hit, miss, skip, captured, pass]
         reason:
           type: string
           enum: [hidden, transparent, pointer-events-none, singular-transform, clipped, children-only,
-                 no-shape, inside, inside-stroke, inside-slop, outside, in-hole, captured]
+                 no-shape, inside, inside-stroke, inside-slop, outside, in-hole, captured, pass-through]
         detail:
           description: A human explanation.
           type: string
@@ -1315,6 +1575,7 @@ components:
         layer: {type: [string, 'null']}
         action: {type: [string, 'null']}
         actionLayer: {type: [string, 'null']}
+        receivers: {$ref: '#/components/schemas/Receivers'}
         captured: {type: boolean}
         trace:
           type: array

@@ -63,6 +63,20 @@ public struct Problem: Error, Sendable {
                        issues: [ValidationIssue(pointer: pointer.description, message: problem.message)])
     }
 
+    /// A pointer event that `PointerSessions` refused: 429 for one pointer
+    /// too many, 422 for a drag that would overflow (nothing moved).
+    static func refused(_ refusal: PointerSessions.Refusal, scene id: String, maxPointers: Int, captureTimeout: Double) -> Problem {
+        switch refusal {
+        case .tooManyPointers:
+            return Problem(429, "too-many-pointers", "Too many pointers",
+                           "scene \"\(id)\" already holds \(maxPointers) pointer captures; release one (up or cancel) or wait \(Int(captureTimeout)) s for one to expire")
+        case .moveOverflows(let layer, let problem):
+            return Problem(422, "invalid-request", "Invalid request",
+                           "dragging layer \"\(layer)\" to this point would take its scene beyond the finite range (\(problem.message)); nothing moved and the capture stays",
+                           issues: [ValidationIssue(pointer: "", message: "moves layer \"\(layer)\" too far")])
+        }
+    }
+
     static func invalidRequest(_ failure: DecodeFailure) -> Problem {
         decoding(failure, invalid: "invalid-request", title: "Invalid request")
     }

@@ -30,9 +30,19 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(Route(path: "/scenes/a/l%61yers/b"), .layer(scene: "a", layer: "b"))
     }
 
+    func testThePlaygroundRoutes() {
+        XCTAssertEqual(Route(path: "/"), .index)
+        XCTAssertEqual(Route(path: "/scenes/a/render.svg"), .render("a"))
+        XCTAssertEqual(Route(path: "/hitroute.js").map { if case .asset = $0 { true } else { false } }, true)
+        XCTAssertEqual(Route(path: "/examples/ring-over-button.json").map { if case .asset = $0 { true } else { false } }, true)
+        for path in ["/hitroute.jsx", "/examples/", "/examples/x.json", "/playground.js/", "/scenes/a/render.svgz"] {
+            XCTAssertNil(Route(path: path), path)
+        }
+    }
+
     func testNoRoute() {
         for path in [
-            "", "/", "scenes", "//scenes", "/scenes/", "/scenes//hit", "/scenes/a/", "/scenes/a/hit/", "/scenes/a/hitx",
+            "", "scenes", "//scenes", "/scenes/", "/scenes//hit", "/scenes/a/", "/scenes/a/hit/", "/scenes/a/hitx",
             "/scenes/a/hi", "/scenes/a/layers", "/scenes/a/layers/", "/scenes/a/layers/b/c", "/scenes/a/b/c",
             "/Scenes", "/healthz/", "/healthz/x", "/scenes/a%zz", "/scenes/a%2", "/scenes/%FF", "/%7", "/scenes/a/%zzit",
             "/scenes/\u{FFFD}%80/hit",

@@ -1,4 +1,6 @@
-/// The API's routes (SPEC §4), matched from a request path.
+import Playground
+
+/// The API's routes (SPEC §4, §7), matched from a request path.
 enum Route: Equatable {
     case healthz
     case readyz
@@ -8,6 +10,11 @@ enum Route: Equatable {
     case hit(String)
     case hits(String)
     case layer(scene: String, layer: String)
+    /// `GET /`: the playground (HTML) or the JSON index (SPEC §7).
+    case index
+    /// One of the playground's embedded files (`/hitroute.js`, `/examples/…`): its index in `PlaygroundFiles.all`.
+    case asset(Int)
+    case render(String)
 
     /// Matches a raw path (percent-encoded segments are decoded); nil for an unknown path.
     /// - Complexity: O(path length), at most four segments looked at; only
@@ -50,6 +57,8 @@ enum Route: Equatable {
             return decoded.withUTF8 { $0.equals(name) }
         }
         guard named(segments.0, "scenes") else {
+            if count == 1 && segments.0.isEmpty { return .index }
+            if let asset = PlaygroundFiles.index(matching: bytes) { return .asset(asset) }
             guard count == 1 else { return nil }
             if named(segments.0, "healthz") { return .healthz }
             if named(segments.0, "readyz") { return .readyz }
@@ -62,6 +71,7 @@ enum Route: Equatable {
         case 2: return .scene(scene)
         case 3 where named(segments.2, "hit"): return .hit(scene)
         case 3 where named(segments.2, "hits"): return .hits(scene)
+        case 3 where named(segments.2, "render.svg"): return .render(scene)
         case 4 where named(segments.2, "layers"):
             return id(segments.3).map { .layer(scene: scene, layer: $0) }
         default: return nil
@@ -77,6 +87,7 @@ enum Route: Equatable {
         case .hit: return Route.hitMethods
         case .hits: return Route.hitsMethods
         case .layer: return Route.layerMethods
+        case .index, .asset, .render: return Route.readOnly
         }
     }
 

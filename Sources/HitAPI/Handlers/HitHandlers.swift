@@ -42,9 +42,9 @@ extension Application {
         // One copy of the scene for the batch, not one per point.
         var entries = BatchResultWriter(scene: snapshot.compiled)
         let capacity = 128 + batch.points.count * (batch.trace ? 400 : 64)
-        if !batch.trace && !batch.all && batch.pointerEvents.isEmpty {
-            // Only targets, and no sessions: the scene routes the points
-            // together, and its version is known before the results.
+        if !batch.trace && !batch.all && batch.pointerEvents.isEmpty && !snapshot.compiled.hasPassThrough {
+            // Only targets, and no sessions or receivers: the scene routes
+            // the points together, and its version is known before the results.
             return json(200, capacity: capacity) { w in
                 beginBatchResponse(snapshot, &w)
                 w.beginArray()
@@ -68,15 +68,15 @@ extension Application {
             if let event = events.first, event.index == i {
                 events.removeFirst()
                 let (outcome, after) = try store.pointerEvent(
-                    id, pointer: event.pointer, phase: event.phase, at: point, trace: batch.trace, all: batch.all)
+                    id, PointerEvent(pointer: event.pointer, phase: event.phase, point: point, trace: batch.trace, all: batch.all))
                 if after.version != snapshot.version {
                     snapshot = after
                     entries.rescene(after.compiled)
                 }
                 entries.write(outcome.result, trace: batch.trace, captured: outcome.captured, to: &results)
             } else {
-                // A batch entry has no `local`: without trace or stack, only the target is routed.
-                let result = batch.trace || batch.all
+                // A batch entry has no `local`: without trace, stack or receivers, only the target is routed.
+                let result = batch.trace || batch.all || entries.scene.hasPassThrough
                     ? entries.scene.hit(point, trace: batch.trace, all: batch.all)
                     : HitResult(target: entries.scene.target(at: point), local: nil)
                 entries.write(result, trace: batch.trace, captured: nil, to: &results)
@@ -129,7 +129,7 @@ extension Application {
     ) throws(Problem) -> (HitResult, Bool?, SceneSnapshot) {
         if let pointer = point.pointer, let phase = point.phase {
             let (outcome, snapshot) = try store.pointerEvent(
-                id, pointer: pointer, phase: phase, at: point.point, trace: trace, all: all)
+                id, PointerEvent(pointer: pointer, phase: phase, point: point.point, trace: trace, all: all))
             return (outcome.result, outcome.captured, snapshot)
         }
         let snapshot = try self.snapshot(id)

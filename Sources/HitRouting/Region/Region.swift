@@ -29,16 +29,24 @@ public struct Region: @unchecked Sendable {
     let plainRect: Box?
     /// Slop around the region, local units.
     public let slop: SlopEdges
+    /// Set for a `mask` shape: its pixels, which take the place of contours.
+    public let mask: MaskRegion?
 
     /// The number of contours.
     public var contourCount: Int { contours.count }
 
-    init(contours: [Contour], fillRule: FillRule, fill: Bool, stroke: Double, slop: SlopEdges) {
+    /// The region of a mask's pixels (it has no contours; `fillRule` has no effect).
+    init(mask: MaskRegion, fill: Bool, stroke: Double, slop: SlopEdges) {
+        self.init(contours: [], fillRule: .nonzero, fill: fill, stroke: stroke, slop: slop, mask: mask)
+    }
+
+    init(contours: [Contour], fillRule: FillRule, fill: Bool, stroke: Double, slop: SlopEdges, mask: MaskRegion? = nil) {
+        self.mask = mask
         var contours = contours
         // What slop grows (SPEC §2.1: the region, fill area ∪ stroke band):
         // the stroked outline, and the fill's boundary without its parts
-        // of zero area. An empty region stays empty.
-        var outline = Box.empty, grown = Box.empty
+        // of zero area (a mask's pixels all have area). An empty region stays empty.
+        var outline = mask?.outlineBounds ?? .empty, grown = fill ? (mask?.outlineBounds ?? .empty) : .empty
         for k in contours.indices {
             outline.formUnion(contours[k].bounds)
             if fill && !slop.isZero {
@@ -96,6 +104,7 @@ public struct Region: @unchecked Sendable {
             return .outside
         }
         if let polygon = r.pointee.plainPolygon { return r.pointee.fillRule.plainTest(polygon, p) }
+        if r.pointee.mask != nil { return maskTest(r, p) }
         let contours = r.pointee.contourView, fill = r.pointee.fill, halfStroke = r.pointee.halfStroke
         var containing = 0
         var winding = 0
@@ -124,6 +133,14 @@ public struct Region: @unchecked Sendable {
             }
         }
         return containing > 0 ? .inHole(contours: containing, winding: winding) : .outside
+    }
+}
+
+extension Region {
+    /// `test` for a mask region, out of line: the common paths stay short.
+    @inline(never)
+    static func maskTest(_ r: UnsafePointer<Region>, _ p: Point) -> RegionTest {
+        r.pointee.mask.unsafelyUnwrapped.test(p, fill: r.pointee.fill, halfStroke: r.pointee.halfStroke, slop: r.pointee.slop)
     }
 }
 

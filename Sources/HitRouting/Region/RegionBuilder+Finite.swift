@@ -76,6 +76,10 @@ extension RegionBuilder {
             var b = Box.empty
             for c in PathContours.build(elements, needsOutline: false, tolerance: 1) { b.formUnion(c.bounds) }
             return b.hasFiniteSize ? .success(b) : fail("d", "the path's bounds overflow the finite range")
+        case .mask(let m):
+            if !Box(minX: m.x, minY: 0, maxX: m.x + m.width, maxY: 0).hasFiniteSize { return fail("width", "x + width \(overflow)") }
+            if !Box(minX: 0, minY: m.y, maxX: 0, maxY: m.y + m.height).hasFiniteSize { return fail("height", "y + height \(overflow)") }
+            return .success(Box(minX: m.x, minY: m.y, maxX: m.x + m.width, maxY: m.y + m.height))
         case .compound(let members):
             var b = Box.empty
             for (k, member) in members.enumerated() {

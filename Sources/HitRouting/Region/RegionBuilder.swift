@@ -28,6 +28,12 @@ public enum RegionBuilder {
     static func region(of shape: Shape, slop: SlopEdges, tolerance: Double, budget: inout FlatteningBudget) -> Region {
         let stroke = shape.stroke ?? 0
         let needsOutline = stroke > 0 || !slop.isZero
+        if case .mask(let mask) = shape.geometry {
+            guard mask.width > 0, mask.height > 0 else {
+                return Region(contours: [], fillRule: .nonzero, fill: shape.fill ?? true, stroke: stroke, slop: slop)
+            }
+            return Region(mask: MaskRegion(mask, needsTable: needsOutline), fill: shape.fill ?? true, stroke: stroke, slop: slop)
+        }
         let contours = self.contours(of: shape.geometry, needsOutline: needsOutline, tolerance: tolerance, budget: &budget)
         return Region(
             contours: contours, fillRule: shape.fillRule ?? .nonzero, fill: shape.fill ?? true,
@@ -67,6 +73,8 @@ public enum RegionBuilder {
                 out += contours(of: m.geometry, needsOutline: needsOutline, tolerance: tolerance, budget: &budget)
             }
             return out
+        case .mask:
+            return []  // a mask has no path; a compound member mask contributes nothing (the API refuses one)
         }
     }
 

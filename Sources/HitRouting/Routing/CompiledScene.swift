@@ -33,6 +33,12 @@ public struct CompiledScene: Sendable {
     /// Flattened points the scene's compilation may still take (see
     /// `RegionBuilder.maxFlattenedPointsPerScene`).
     private var flatteningLeft = RegionBuilder.maxFlattenedPointsPerScene
+    /// Layers with `passThrough` set (whatever their other flags).
+    var passThroughCount = 0
+
+    /// Whether some layer is pass-through: then answers may list
+    /// receivers, which `target(at:)` and `targets(at:into:)` do not report.
+    public var hasPassThrough: Bool { passThroughCount > 0 }
 
     /// The number of layers in the tree.
     public var layerCount: Int { nodes.count }
@@ -72,6 +78,8 @@ public struct CompiledScene: Sendable {
         var skip: Skip?
         var pointerEvents: PointerEvents
         var clipChildren: Bool
+        /// SPEC §3: a hit on this layer makes it a receiver, not the target.
+        var passThrough: Bool
         /// The region's fill rule, for `plainPolygon`.
         var fillRule: FillRule
         // Read by traces, updates and answers.
@@ -197,6 +205,7 @@ public struct CompiledScene: Sendable {
             regions.append(region)
         }
         node.cover = cover(node, isLeaf: layer.children?.isEmpty ?? true)
+        if node.passThrough { passThroughCount += 1 }
         nodes.append(node)
         ids.append(layer.id)
         actions.append(layer.action)
@@ -251,7 +260,8 @@ public struct CompiledScene: Sendable {
         }
         return Node(
             cover: .none, toLocal: inverse ?? .identity, reach: .empty, plainPolygon: nil, region: -1, childStart: 0, childCount: 0, childIndex: -1,
-            skip: skip, pointerEvents: pe, clipChildren: layer.clipChildren ?? false, fillRule: .nonzero,
+            skip: skip, pointerEvents: pe, clipChildren: layer.clipChildren ?? false,
+            passThrough: layer.passThrough ?? false, fillRule: .nonzero,
             hasShape: layer.effectiveHitShape != nil, draggable: layer.draggable ?? false,
             parent: parent, position: Int32(position), rank: 0, opacity: opacity, zIndex: layer.zIndex ?? 0,
             toParent: toParent, sceneBounds: .empty)
@@ -259,9 +269,11 @@ public struct CompiledScene: Sendable {
 
     /// The cover of a layer (`node`, whose region is compiled) in its
     /// parent: of its plain polygon when it is a leaf that accepts points
-    /// there, else `none`.
+    /// there and becomes the target when it does (not pass-through), else
+    /// `none`.
     func cover(_ node: Node, isLeaf: Bool) -> SiblingCover {
-        guard isLeaf, node.skip == nil, node.pointerEvents != .childrenOnly, let polygon = node.plainPolygon
+        guard isLeaf, node.skip == nil, node.pointerEvents != .childrenOnly, !node.passThrough,
+            let polygon = node.plainPolygon
         else { return .none }
         return .plainPolygon(
             polygon, fillRule: node.fillRule, toParent: node.toParent, toLocal: node.toLocal,
@@ -409,5 +421,7 @@ public struct CompiledScene: Sendable {
 extension Region {
     /// A region with nothing in it: no contours (degenerate geometry), or
     /// neither fill nor stroke.
-    public var isEmpty: Bool { contours.isEmpty || (!fill && halfStroke == 0) }
+    public var isEmpty: Bool {
+        (mask.map { $0.opaquePixels == nil } ?? contours.isEmpty) || (!fill && halfStroke == 0)
+    }
 }

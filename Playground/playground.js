@@ -1,0 +1,266 @@
+// The playground (GET /): lists, edits and uploads scenes, draws them with
+// render.svg, routes clicks and plays pointer down/move/up. Everything it
+// asks of the service goes through hitroute.js, and every request is shown
+// as curl. Text from scenes is only ever set as textContent, never as HTML.
+import { HitRoute, HitRouteError, curlCommand } from "/hitroute.js";
+
+const $ = (id) => document.getElementById(id);
+const EXAMPLES = ["ring-over-button", "overlapping-squares"];
+/** Above this many layers the picture is drawn only on request (its SVG runs to megabytes). */
+const DRAW_LIMIT = 20000;
+
+const state = { id: "", layers: 0, point: null, svg: null, drawAnyway: false, pointerDown: false, busy: null, pending: null };
+
+const client = new HitRoute({ key: sessionStorage.getItem("hitroute.key") || "", onRequest: showCurl });
+
+function showCurl(request) {
+  const li = document.createElement("li");
+  const code = document.createElement("code");
+  code.textContent = curlCommand(request);
+  li.append(code);
+  const list = $("curl");
+  list.prepend(li);
+  while (list.children.length > 50) list.lastChild.remove();
+}
+
+function setText(id, text) { $(id).textContent = text; }
+
+function showProblem(error) {
+  const box = $("problems");
+  box.replaceChildren();
+  if (!error) return;
+  const p = document.createElement("p");
+  const problem = error instanceof HitRouteError ? error.problem : null;
+  p.textContent = problem ? `${error.status} ${problem.title || ""}: ${problem.detail || ""}` : String(error.message || error);
+  box.append(p);
+  if (problem && Array.isArray(problem.errors)) {
+    const ul = document.createElement("ul");
+    for (const e of problem.errors) {
+      const li = document.createElement("li");
+      const code = document.createElement("code");
+      code.textContent = e.pointer === "" ? "(root)" : e.pointer;
+      li.append(code, document.createTextNode(" — " + e.message));
+      ul.append(li);
+    }
+    box.append(ul);
+  }
+}
+
+async function refreshList(select = state.id) {
+  const { scenes } = await client.listScenes();
+  const menu = $("scene-select");
+  menu.replaceChildren();
+  const none = new Option("(choose a scene)", "");
+  menu.append(none);
+  for (const s of scenes) menu.append(new Option(`${s.id} (${s.layers} layers, v${s.version})`, s.id));
+  menu.value = scenes.some((s) => s.id === select) ? select : "";
+  return scenes;
+}
+
+/** Loads a scene into the editor and draws it. */
+async function openScene(id, { redraw = true } = {}) {
+  const scene = await client.getScene(id);
+  state.id = id;
+  const version = scene.version;
+  delete scene.version;
+  $("editor").value = JSON.stringify(scene, null, 2);
+  setText("scene-name", `“${id}” v${version}`);
+  state.layers = countLayers(scene.layers || []);
+  $("scene-select").value = id;
+  if (redraw) await draw();
+}
+
+function countLayers(layers) {
+  return layers.reduce((n, l) => n + 1 + countLayers(l.children || []), 0);
+}
+
+/** Draws the current scene with render.svg (with the routed point's overlay when there is one). */
+async function draw() {
+  if (!state.id) return;
+  const picture = $("picture");
+  if (state.layers > DRAW_LIMIT && !state.drawAnyway) {
+    picture.replaceChildren();
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `Draw anyway (${state.layers} layers: the SVG runs to megabytes)`;
+    b.addEventListener("click", () => { state.drawAnyway = true; draw(); });
+    picture.append(b);
+    setText("picture-note", "Large scene: routing works without the picture.");
+    return;
+  }
+  const options = { regions: $("regions").checked };
+  if (state.point) Object.assign(options, state.point);
+  const text = await client.render(state.id, options);
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const root = doc.documentElement;
+  if (root.nodeName !== "svg") throw new Error("render.svg did not parse as SVG");
+  const svg = document.importNode(root, true);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `scene ${state.id}`);
+  picture.replaceChildren(svg);
+  state.svg = svg;
+  setText("picture-note", "");
+}
+
+/** The scene point under a pointer event (the SVG's own coordinate system). */
+function scenePoint(event) {
+  const m = state.svg.getScreenCTM();
+  if (!m) return null;
+  const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(m.inverse());
+  const round = (v) => Math.round(v * 100) / 100;
+  return { x: round(p.x), y: round(p.y) };
+}
+
+function showResult(r) {
+  setText("result-point", `(${r.x}, ${r.y})`);
+  setText("result-target", r.layer ?? "nothing");
+  setText("result-action", r.action ? `${r.action} (on ${r.actionLayer})` : "–");
+  setText("result-path", r.path ? r.path.join(" › ") : "–");
+  setText("result-local", r.local ? `(${r.local.x}, ${r.local.y})` : "–");
+  setText("result-captured", r.captured === undefined ? "–" : String(r.captured));
+  const body = $("trace").tBodies[0];
+  body.replaceChildren();
+  for (const t of r.trace || []) {
+    const tr = document.createElement("tr");
+    tr.className = t.decision;
+    for (const [cls, value] of [["", t.layer], ["decision", t.decision], ["", t.reason], ["", t.detail || ""]]) {
+      const td = document.createElement("td");
+      if (cls) td.className = cls;
+      td.textContent = value;
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  $("px").value = r.x;
+  $("py").value = r.y;
+  const link = `/?scene=${encodeURIComponent(state.id)}&x=${r.x}&y=${r.y}`;
+  $("deep-link").href = link;
+  history.replaceState(null, "", link);
+}
+
+/** Routes a point (with its trace) and redraws with its overlay. */
+async function route(x, y) {
+  showProblem(null);
+  const r = await client.hit(state.id, x, y, { trace: true });
+  state.point = { x, y };
+  showResult(r);
+  await draw();
+  return r;
+}
+
+// Pointer mode: down on press, move while dragging (one request in
+// flight at a time; the latest position wins), up on release.
+async function pointerPhase(phase, p) {
+  const r = await client.hit(state.id, p.x, p.y, { trace: true, pointer: "mouse", phase });
+  state.point = p;
+  showResult(r);
+  return r;
+}
+
+function queueMove(p) {
+  if (state.busy) { state.pending = p; return; }
+  state.busy = pointerPhase("move", p).catch(showProblem).finally(() => {
+    state.busy = null;
+    if (state.pending && state.pointerDown) { const q = state.pending; state.pending = null; queueMove(q); }
+  });
+}
+
+function mode() { return document.querySelector("input[name=mode]:checked").value; }
+
+function wirePicture() {
+  const picture = $("picture");
+  picture.addEventListener("pointerdown", async (event) => {
+    if (!state.svg || event.button !== 0) return;
+    const p = scenePoint(event);
+    if (!p) return;
+    event.preventDefault();
+    if (mode() === "route") { route(p.x, p.y).catch(showProblem); return; }
+    picture.setPointerCapture(event.pointerId);
+    state.pointerDown = true;
+    state.busy = pointerPhase("down", p).catch(showProblem).finally(() => { state.busy = null; });
+  });
+  picture.addEventListener("pointermove", (event) => {
+    if (!state.pointerDown || mode() !== "pointer") return;
+    const p = scenePoint(event);
+    if (p) queueMove(p);
+  });
+  const release = async (event) => {
+    if (!state.pointerDown) return;
+    state.pointerDown = false;
+    state.pending = null;
+    const p = scenePoint(event) || state.point;
+    try {
+      if (state.busy) await state.busy;
+      await pointerPhase(event.type === "pointercancel" ? "cancel" : "up", p);
+      await openScene(state.id, { redraw: false });
+      await draw();
+    } catch (e) { showProblem(e); }
+  };
+  picture.addEventListener("pointerup", release);
+  picture.addEventListener("pointercancel", release);
+}
+
+async function upload() {
+  showProblem(null);
+  let scene;
+  try {
+    scene = JSON.parse($("editor").value);
+  } catch (e) {
+    showProblem(new Error(`not JSON: ${e.message}`));
+    return;
+  }
+  const id = (scene && typeof scene.id === "string" && scene.id) || state.id || "scene";
+  await client.putScene(id, scene);
+  state.point = null;
+  await refreshList(id);
+  await openScene(id);
+}
+
+async function loadExample(name) {
+  const response = await fetch(`/examples/${name}.json`);
+  showCurl({ method: "GET", url: new URL(`/examples/${name}.json`, location.href).href });
+  $("editor").value = await response.text();
+  await upload();
+}
+
+async function start() {
+  $("key").value = client.key;
+  $("key").addEventListener("change", () => {
+    client.key = $("key").value.trim();
+    sessionStorage.setItem("hitroute.key", client.key);
+  });
+  for (const name of EXAMPLES) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `Example: ${name}`;
+    b.dataset.example = name;
+    b.addEventListener("click", () => loadExample(name).catch(showProblem));
+    $("examples").append(b);
+  }
+  $("refresh").addEventListener("click", () => refreshList().catch(showProblem));
+  $("scene-select").addEventListener("change", (e) => {
+    if (e.target.value) { state.point = null; openScene(e.target.value).catch(showProblem); }
+  });
+  $("upload").addEventListener("click", () => upload().catch(showProblem));
+  $("reload").addEventListener("click", () => state.id && openScene(state.id).catch(showProblem));
+  $("regions").addEventListener("change", () => draw().catch(showProblem));
+  $("point-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const x = Number($("px").value), y = Number($("py").value);
+    if (!state.id || !Number.isFinite(x) || !Number.isFinite(y)) { showProblem(new Error("choose a scene and give x and y")); return; }
+    route(x, y).catch(showProblem);
+  });
+  wirePicture();
+  const params = new URLSearchParams(location.search);
+  await refreshList(params.get("scene") || "");
+  const id = params.get("scene");
+  if (id) {
+    await openScene(id, { redraw: false });
+    const x = Number(params.get("x")), y = Number(params.get("y"));
+    if (params.has("x") && params.has("y") && Number.isFinite(x) && Number.isFinite(y)) await route(x, y);
+    else await draw();
+  }
+  document.body.dataset.ready = "true";
+}
+
+start().catch((e) => { showProblem(e); document.body.dataset.ready = "true"; });

@@ -1,0 +1,69 @@
+import HitRender
+import HitRouting
+
+/// The query of `GET /scenes/{id}/render.svg` (SPEC §7).
+struct RenderQuery: Equatable {
+    /// The point to route and overlay (scene coordinates); `x` and `y` come together.
+    var point: Point?
+    /// `regions=1`: every hit region as an overlay.
+    var regions = false
+    /// The picture's pixel width.
+    var width: Double?
+}
+
+enum RenderQueryDecoder {
+    /// Reads `x`, `y`, `regions`, `width`; anything else, a repeated
+    /// parameter, a bad number or a lone `x` is a problem at `/<name>`.
+    static func decode(_ query: String?) throws(DecodeFailure) -> RenderQuery {
+        var issues: [ValidationIssue] = []
+        var values: [String: String] = [:]
+        for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = HitRequestDecoder.percentDecoded(parts[0]) ?? ""
+            let value = parts.count > 1 ? HitRequestDecoder.percentDecoded(parts[1]) : ""
+            guard ["x", "y", "regions", "width"].contains(name) else {
+                issues.append(ValidationIssue(pointer: "/\(name)", message: "unknown query parameter \"\(name)\""))
+                continue
+            }
+            guard values[name] == nil else {
+                issues.append(ValidationIssue(pointer: "/\(name)", message: "given more than once"))
+                continue
+            }
+            guard let value else {
+                issues.append(ValidationIssue(pointer: "/\(name)", message: "bad percent-encoding"))
+                continue
+            }
+            values[name] = value
+        }
+        func number(_ name: String) -> Double? {
+            guard let text = values[name] else { return nil }
+            guard let v = HitRequestDecoder.parseJSONNumber(text), v.isFinite else {
+                issues.append(ValidationIssue(pointer: "/\(name)", message: "must be a finite number"))
+                return nil
+            }
+            return v
+        }
+        var q = RenderQuery()
+        let x = number("x"), y = number("y")
+        if let x, let y {
+            q.point = Point(x, y)
+        } else if (values["x"] == nil) != (values["y"] == nil) {
+            let missing = values["x"] == nil ? "x" : "y"
+            if !issues.contains(where: { $0.pointer == "/\(missing)" }) { issues.append(ValidationIssue(pointer: "/\(missing)", message: "x and y go together: \(missing) is missing")) }
+        }
+        switch values["regions"] {
+        case nil, "0", "false": q.regions = false
+        case "1", "true": q.regions = true
+        default: issues.append(ValidationIssue(pointer: "/regions", message: "must be 0, 1, true or false"))
+        }
+        if let width = number("width") {
+            if width >= 1 && width <= RenderOptions.maxPixelWidth {
+                q.width = width
+            } else {
+                issues.append(ValidationIssue(pointer: "/width", message: "must be from 1 to \(Int(RenderOptions.maxPixelWidth)) pixels"))
+            }
+        }
+        guard issues.isEmpty else { throw .invalid(issues) }
+        return q
+    }
+}

@@ -1,0 +1,350 @@
+import Dispatch
+import HTTPServer
+import HitJSON
+import HitRouting
+import RESP
+import RESPClient
+import Synchronization
+
+/// The Redis backend of `SceneStoring` (`--store redis://…`, SPEC §10):
+/// every scene lives in Redis; this replica answers hits from its own
+/// cache of compiled scenes (``SceneCache``) without a round trip.
+///
+/// Consistency, as promised:
+/// - Writes are ordered by Redis: each is one run of ``RedisWriteScript``
+///   that bumps `version` exactly once and publishes the change. A patch or
+///   drag is read-modify-write in the replica (merge patch applied to the
+///   cached scene, the whole document written back) with a version check
+///   in the script; on a mismatch the replica refetches and applies again,
+///   so concurrent patches from any number of replicas all land, each
+///   counted once.
+/// - A replica's own write is visible to its next request at once (it
+///   installs what it wrote). Another replica follows when the announcement
+///   reaches it and its refresh compiles (eventual; measured by the tests
+///   and benchmarks); `X-Min-Version: N` makes it fetch first when its copy
+///   is older.
+/// - While Redis is unreachable: hits on cached scenes go on (possibly
+///   stale); writes and misses are 503 `/problems/store-unavailable`;
+///   `/readyz` is 503. After the subscription is back every cached scene is
+///   revalidated against Redis (announcements sent meanwhile are lost).
+public final class RedisSceneStore: SceneStoring {
+    public let client: RedisClient
+    let keys: RedisKeys
+    let cache: SceneCache
+    let limits: SceneStore.Limits
+    let sceneLimits: SceneLimits
+    let clock: @Sendable () -> Double
+    let scriptSHA = Mutex<String?>(nil)
+    private let subscriberBox = Mutex<RedisSubscriber?>(nil)
+    /// Where refreshes after announcements run (compiling off the loops).
+    let refreshQueue = DispatchQueue(label: "hitroute.redis.refresh", qos: .utility, attributes: .concurrent)
+    /// Attempts of a patch or drag against concurrent writers before 409.
+    static let maxAttempts = 1_000
+
+    public init(
+        _ endpoint: RedisEndpoint, cacheBytes: Int, limits: SceneStore.Limits = SceneStore.Limits(),
+        sceneLimits: SceneLimits = SceneLimits(), maxBulkBytes: Int = 512 << 20, timeout: Double = 2,
+        prefix: String = "hitroute", clock: @escaping @Sendable () -> Double = monotonicSeconds
+    ) {
+        client = RedisClient(endpoint, timeout: timeout, maxBulkBytes: maxBulkBytes)
+        keys = RedisKeys(prefix: prefix)
+        cache = SceneCache(capacity: cacheBytes)
+        self.limits = limits
+        self.sceneLimits = sceneLimits
+        self.clock = clock
+        let subscriber = RedisSubscriber(
+            endpoint, channels: [keys.channel], timeout: timeout,
+            onConnect: { [weak self] in self?.revalidate() }
+        ) { [weak self] _, payload in
+            guard let self, let a = Announcement(payload) else { return }
+            self.announced(a)
+        }
+        subscriberBox.withLock { $0 = subscriber }
+        subscriber.start()
+    }
+
+    /// Stops the subscriber thread and closes idle connections.
+    public func close() {
+        subscriberBox.withLock { $0?.stop() }
+        client.closeIdle()
+    }
+
+    deinit { close() }
+
+    public var keepsSubmittedJSON: Bool { false }
+
+    public func health() -> StoreHealth {
+        let subscribed = subscriberBox.withLock { $0?.isSubscribed ?? false }
+        // Subscribed again but no exchange since a failure: try one (not
+        // on an event loop; the subscriber's reconnection tries too).
+        if subscribed && !client.isHealthy && !LoopThread.isCurrent { _ = try? client.send("PING") }
+        if !subscribed || !client.isHealthy {
+            let why = client.lastError.map { ": \($0.message)" } ?? ""
+            return .unavailable("Redis at \(client.endpoint) is unreachable\(why)")
+        }
+        return .ready
+    }
+
+    /// Bytes and scenes in this replica's cache.
+    public var cacheUsage: (bytes: Int, scenes: Int) { cache.usage }
+
+    /// Whether scene `id` is in this replica's cache (a hit needs no round trip).
+    public func isCached(_ id: String) -> Bool { cache.peek(id) != nil }
+
+    // MARK: - Reading
+
+    @inline(__always)
+    public func snapshot(_ id: String) throws(Problem) -> SceneSnapshot? {
+        if let cached = cache.lookup(id) { return cached.snapshot }
+        return try load(id)?.snapshot
+    }
+
+    /// The snapshot of `id` at `minVersion` or later: fetched from Redis
+    /// first when the cached copy is older (`X-Min-Version`).
+    public func snapshot(_ id: String, minVersion: Int) throws(Problem) -> SceneSnapshot? {
+        guard let cached = cache.lookup(id) else { return try load(id)?.snapshot }
+        let s = cached.snapshot
+        if s.version >= minVersion { return s }
+        return try cached.writer.withLock { (_) throws(Problem) -> SceneSnapshot? in
+            try refreshLocked(id, cached, dropAllCaptures: false) ? cached.snapshot : nil
+        }
+    }
+
+    public func all() throws(Problem) -> [SceneSnapshot] {
+        let reply = try call { () throws(RedisError) in try client.send([Array("SMEMBERS".utf8), keys.index]) }
+        let ids = (reply.elements ?? []).compactMap(\.string).sorted()
+        var out: [SceneSnapshot] = []
+        for id in ids { if let s = try snapshot(id) { out.append(s) } }
+        return out
+    }
+
+    // MARK: - Writing
+
+    public func create(_ upload: SceneUpload) throws(Problem) -> SceneSnapshot {
+        var scene = upload.scene
+        let given = scene.id
+        for _ in 0..<100 {
+            let id: String
+            if let given { id = given } else {
+                let n = try call { () throws(RedisError) in try client.send([Array("INCR".utf8), keys.nextID]) }
+                guard let n = n.int else { throw Problem.storeUnavailable("INCR \(keys.nextID): \(n.errorMessage ?? "no integer")") }
+                id = "scene-\(n)"
+            }
+            scene.id = id
+            let live = LiveScene(scene)
+            if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
+            let doc = RedisSceneStore.document(scene, id: id)
+            let r = try write(.create, id: id, doc: doc, kind: .create)
+            if r == -1 {
+                if given == nil { continue }  // a generated id someone took: the next one
+                throw Problem(409, "conflict", "Conflict", "a scene with id \"\(id)\" exists; PUT /scenes/\(id) replaces it")
+            }
+            try checkFull(r)
+            let snapshot = SceneSnapshot(id: id, version: r, live: live)
+            cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: doc.count)
+            return snapshot
+        }
+        throw Problem(409, "conflict", "Conflict", "no free generated scene id after 100 tries; give the scene an id")
+    }
+
+    public func put(_ upload: SceneUpload, id: String) throws(Problem) -> (SceneSnapshot, created: Bool) {
+        var scene = upload.scene
+        scene.id = id
+        let live = LiveScene(scene)
+        if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
+        let doc = RedisSceneStore.document(scene, id: id)
+        let r = try write(.put, id: id, doc: doc, kind: .put)
+        try checkFull(r)
+        // A replacement drops every capture: a fresh entry has none.
+        let snapshot = SceneSnapshot(id: id, version: r, live: live)
+        cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: doc.count)
+        return (snapshot, r == 1)
+    }
+
+    public func delete(_ id: String) throws(Problem) -> Bool {
+        let r = try write(.delete, id: id, doc: [], kind: .delete)
+        cache.remove(id)
+        return r == 1
+    }
+
+    public func patch(_ id: String, _ patch: LayerPatch) throws(Problem) -> (SceneSnapshot, Layer) {
+        guard let entry = try cachedOrLoaded(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+        return try entry.writer.withLock { (_) throws(Problem) -> (SceneSnapshot, Layer) in
+            var fresh = false
+            for _ in 0..<RedisSceneStore.maxAttempts {
+                let before = entry.snapshot
+                var live = before.live
+                let patched: Layer
+                do throws(Problem) {
+                    patched = try patch.apply(to: &live, version: before.version, sceneID: id)
+                } catch where !fresh && (error.status == 404 || error.status == 412) {
+                    // Judged against a copy that may be old: judge again against Redis's.
+                    guard try refreshLocked(id, entry, dropAllCaptures: false) else { throw Problem.notFound("no scene \"\(id)\"") }
+                    fresh = true
+                    continue
+                }
+                if let done = try commit(id, entry, live, expected: before.version, kind: .patch) {
+                    return (done, patched)
+                }
+                guard try refreshLocked(id, entry, dropAllCaptures: false) else { throw Problem.notFound("no scene \"\(id)\"") }
+                fresh = true
+            }
+            throw Problem(409, "conflict", "Conflict", "scene \"\(id)\" changed under \(RedisSceneStore.maxAttempts) attempts at this patch; send it again")
+        }
+    }
+
+    public func pointerEvent(_ id: String, _ event: PointerEvent) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) {
+        guard let entry = try cachedOrLoaded(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+        let now = clock()
+        let limits = self.limits
+        return try entry.writer.withLock { (_) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) in
+            for _ in 0..<RedisSceneStore.maxAttempts {
+                let (before, sessionsBefore) = entry.state.withLock { ($0.snapshot, $0.sessions) }
+                var sessions = sessionsBefore
+                var live = before.live
+                let outcome: PointerSessions.Outcome
+                do throws(PointerSessions.Refusal) {
+                    outcome = try sessions.apply(
+                        pointer: event.pointer, phase: event.phase, at: event.point, to: &live,
+                        trace: event.trace, all: event.all, now: now)
+                } catch {
+                    throw Problem.refused(error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
+                }
+                if !outcome.moved {
+                    entry.state.withLock { $0.sessions = sessions }
+                    return (outcome, before)
+                }
+                // A drag is a change like a patch: through Redis, checked against the version it moved.
+                if let done = try commit(id, entry, live, expected: before.version, kind: .drag, sessions: sessions) {
+                    return (outcome, done)
+                }
+                guard try refreshLocked(id, entry, dropAllCaptures: false) else { throw Problem.notFound("no scene \"\(id)\"") }
+            }
+            throw Problem(409, "conflict", "Conflict", "scene \"\(id)\" changed under \(RedisSceneStore.maxAttempts) attempts at this drag")
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Writes `live` as the version after `expected`; installs it and
+    /// returns its snapshot, or nil when Redis holds another version.
+    private func commit(
+        _ id: String, _ entry: CachedScene, _ live: LiveScene, expected: Int, kind: Announcement.Kind,
+        sessions: PointerSessions? = nil
+    ) throws(Problem) -> SceneSnapshot? {
+        let doc = RedisSceneStore.document(live.model, id: id)
+        let r = try write(.cas, id: id, expected: expected, doc: doc, kind: kind)
+        if r == -3 {
+            cache.remove(id)
+            throw Problem.notFound("no scene \"\(id)\"")
+        }
+        guard r > 0 else { return nil }
+        let snapshot = SceneSnapshot(id: id, version: r, live: live)
+        entry.state.withLock { s in
+            s.snapshot = snapshot
+            if let sessions { s.sessions = sessions }
+            s.sessions.dropCaptures(missingFrom: snapshot.compiled)
+        }
+        cache.reweigh(id, entry, weight: doc.count)
+        return snapshot
+    }
+
+    func cachedOrLoaded(_ id: String) throws(Problem) -> CachedScene? {
+        if let cached = cache.lookup(id) { return cached }
+        return try load(id)
+    }
+
+    /// Fetches scene `id` and caches it; nil when Redis has none.
+    func load(_ id: String) throws(Problem) -> CachedScene? {
+        guard let (snapshot, weight) = try fetch(id) else { return nil }
+        return cache.insertIfAbsent(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
+    }
+
+    /// The scene as Redis holds it now, compiled; nil when there is none.
+    func fetch(_ id: String, unless version: Int? = nil) throws(Problem) -> (SceneSnapshot, weight: Int)?? {
+        let reply = try call { () throws(RedisError) in try client.send([Array("MGET".utf8), keys.doc(id), keys.version(id)]) }
+        guard let parts = reply.elements, parts.count == 2 else {
+            throw Problem.storeUnavailable("MGET of scene \"\(id)\": \(reply.errorMessage ?? "unexpected reply")")
+        }
+        guard let doc = parts[0].bytes, let v = parts[1].int else { return .some(nil) }
+        if let version, version == v { return nil }
+        let scene: Scene
+        do throws(DecodeFailure) {
+            scene = try doc.withUnsafeBufferPointer { (b) throws(DecodeFailure) -> Scene in try SceneDecoder.decode(b, limits: sceneLimits) }
+        } catch {
+            throw Problem.storeUnavailable("scene \"\(id)\" in Redis does not decode within this replica's limits: \(error)")
+        }
+        return .some((SceneSnapshot(id: id, version: v, live: LiveScene(scene)), doc.count))
+    }
+
+    func fetch(_ id: String) throws(Problem) -> (SceneSnapshot, weight: Int)? {
+        try fetch(id, unless: nil) ?? nil
+    }
+
+    /// Brings `entry` up to Redis's copy (the caller holds `entry.writer`).
+    /// - Returns: false when Redis no longer has the scene (then it leaves the cache).
+    @discardableResult
+    func refreshLocked(_ id: String, _ entry: CachedScene, dropAllCaptures: Bool) throws(Problem) -> Bool {
+        let current = entry.snapshot.version
+        guard let fetched = try fetch(id, unless: current) else { return true }  // unchanged
+        guard let (snapshot, weight) = fetched else {
+            cache.remove(id)
+            return false
+        }
+        entry.state.withLock { s in
+            s.snapshot = snapshot
+            if dropAllCaptures { s.sessions.dropAllCaptures() } else { s.sessions.dropCaptures(missingFrom: snapshot.compiled) }
+        }
+        cache.reweigh(id, entry, weight: weight)
+        return true
+    }
+
+    private func write(_ mode: RedisWriteScript.Mode, id: String, expected: Int = 0, doc: [UInt8], kind: Announcement.Kind) throws(Problem) -> Int {
+        var sha = scriptSHA.withLock { $0 }
+        let before = sha
+        let maxScenes = limits.maxScenes
+        let r = try call { () throws(RedisError) in
+            try RedisWriteScript.run(client, sha: &sha, keys: keys, mode: mode, id: id, expected: expected, doc: doc, maxScenes: maxScenes, kind: kind)
+        }
+        if sha != before { scriptSHA.withLock { $0 = sha } }
+        return r
+    }
+
+    private func checkFull(_ r: Int) throws(Problem) {
+        if r == -4 {
+            throw Problem.storeFull("the store holds its maximum of \(limits.maxScenes) scenes; delete one first")
+        }
+    }
+
+    /// Runs a Redis exchange; a failure is 503 store-unavailable. On an
+    /// event loop it runs nothing and throws `Problem.runOnWorker`: the
+    /// server runs the request again on a worker thread (every caller
+    /// reaches here before it has changed anything).
+    func call<T>(_ body: () throws(RedisError) -> T) throws(Problem) -> T {
+        if LoopThread.isCurrent { throw Problem.runOnWorker }
+        do throws(RedisError) {
+            return try body()
+        } catch {
+            throw Problem.storeUnavailable("Redis at \(client.endpoint): \(error.message)")
+        }
+    }
+
+    func newSessions() -> PointerSessions {
+        PointerSessions(maxPointers: limits.maxPointers, idleTimeout: limits.captureTimeout)
+    }
+
+    /// The document Redis keeps: the scene as submitted, with its id.
+    static func document(_ scene: Scene, id: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 4096)
+        w.beginObject()
+        w.field("id"); w.string(id)
+        if let width = scene.width { w.field("width"); w.number(width) }
+        if let height = scene.height { w.field("height"); w.number(height) }
+        w.field("layers")
+        w.beginArray()
+        for layer in scene.layers { SceneEncoder.write(layer, children: true, to: &w) }
+        w.endArray()
+        w.endObject()
+        return w.finish()
+    }
+}

@@ -1,0 +1,220 @@
+/// Appends SVG (XML) text to one growing byte buffer that it owns outright
+/// (it cannot be copied), so an append is a capacity check and a store: no
+/// reference counting or uniqueness check per byte. The document is built
+/// once, in place; `finish()` hands it out as an array (one `memcpy`).
+///
+/// Text from a scene (ids, actions, colours) goes through `text(_:)` or
+/// `attribute(_:_:)`, which escape `& < > " '` and drop the characters XML
+/// 1.0 cannot hold, so no scene can end an attribute or start an element.
+/// Numbers are written exactly (they read back to the same double) and
+/// never as `nan` or `inf`.
+public struct SVGWriter: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var written = 0
+    @usableFromInline var capacity: Int
+    /// Whether the path data being written has a subpath yet (so the next
+    /// one is set off by a space). Reset by `beginPathData()`.
+    var pathStarted = false
+
+    /// An empty writer reserving `capacity` bytes.
+    public init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Bytes written so far.
+    public var count: Int { written }
+
+    /// The document; the writer is gone afterwards.
+    public consuming func finish() -> [UInt8] {
+        let n = written, source = base
+        return [UInt8](unsafeUninitializedCapacity: n) { buffer, count in
+            if n > 0, let target = buffer.baseAddress { target.update(from: source, count: n) }
+            count = n
+        }
+    }
+
+    /// The text written so far (for tests).
+    public var string: String { String(decoding: UnsafeBufferPointer(start: base, count: written), as: UTF8.self) }
+
+    /// Room for `n` more bytes; returns where they go. Call `advance(n)` after writing them.
+    @inlinable @inline(__always)
+    mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(written &+ n > capacity) { grow(n) }
+        return base + written
+    }
+
+    @usableFromInline
+    mutating func grow(_ n: Int) {
+        let newCapacity = max(capacity * 2, written + n)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: written)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    // MARK: Raw text
+
+    /// Appends markup the caller wrote (never scene text).
+    @inlinable @inline(__always)
+    public mutating func raw(_ s: StaticString) {
+        if s.hasPointerRepresentation {
+            let n = s.utf8CodeUnitCount
+            reserve(n).update(from: s.utf8Start, count: n)
+            written &+= n
+        } else {
+            s.withUTF8Buffer { b in bytes(b) }
+        }
+    }
+
+    @inlinable @inline(__always)
+    mutating func byte(_ b: UInt8) {
+        reserve(1).pointee = b
+        written &+= 1
+    }
+
+    @inlinable
+    mutating func bytes(_ b: UnsafeBufferPointer<UInt8>) {
+        guard let start = b.baseAddress else { return }
+        reserve(b.count).update(from: start, count: b.count)
+        written &+= b.count
+    }
+
+    mutating func bytes(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes($0) }
+    }
+
+    /// Appends `s` escaped for XML character data and attribute values.
+    /// Characters XML 1.0 forbids (C0 controls but tab, line feed and
+    /// carriage return; U+FFFE, U+FFFF) become U+FFFD.
+    public mutating func text(_ s: String) {
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x26: raw("&amp;")
+            case 0x3C: raw("&lt;")
+            case 0x3E: raw("&gt;")
+            case 0x22: raw("&quot;")
+            case 0x27: raw("&#39;")
+            case 0x09, 0x0A, 0x0D, 0x20..<0x7F:
+                byte(UInt8(scalar.value))
+            case 0..<0x20, 0x7F, 0xFFFE, 0xFFFF:
+                raw("\u{FFFD}")
+            default:
+                bytes(String(scalar))
+            }
+        }
+    }
+
+    /// Appends ` name="value"` with the value escaped.
+    public mutating func attribute(_ name: StaticString, _ value: String) {
+        byte(0x20)
+        raw(name)
+        raw("=\"")
+        text(value)
+        byte(0x22)
+    }
+
+    /// Appends ` name="number"`.
+    public mutating func attribute(_ name: StaticString, _ value: Double) {
+        byte(0x20)
+        raw(name)
+        raw("=\"")
+        number(value)
+        byte(0x22)
+    }
+
+    /// Appends text inside an XML comment, where entities mean nothing and
+    /// only `--` is forbidden: every `-` right after a `-` becomes `‐`
+    /// (U+2010), and characters XML cannot hold become U+FFFD.
+    public mutating func commentText(_ s: String) {
+        var previousDash = false
+        for scalar in s.unicodeScalars {
+            if scalar == "-" {
+                if previousDash { raw("\u{2010}") } else { byte(0x2D) }
+                previousDash = !previousDash
+                continue
+            }
+            previousDash = false
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D, 0x20..<0x7F: byte(UInt8(scalar.value))
+            case 0..<0x20, 0x7F, 0xFFFE, 0xFFFF: raw("\u{FFFD}")
+            default: bytes(String(scalar))
+            }
+        }
+    }
+
+    /// Appends ` d="` and starts a fresh path data run; end it with `endAttribute()`.
+    public mutating func beginPathData() {
+        raw(" d=\"")
+        pathStarted = false
+    }
+
+    /// Closes an attribute value opened by the caller.
+    public mutating func endAttribute() { byte(0x22) }
+
+    // MARK: Numbers
+
+    /// Appends `d` so that it reads back to the same double: integers as
+    /// digits, up to three decimals in fixed form (`12.5`, `-0.125`),
+    /// anything else in Swift's shortest round-trip form (`1e-07`, valid
+    /// SVG). A non-finite value (which a validated scene never holds) is
+    /// written as 0.
+    /// - Complexity: O(1); no allocation unless the shortest form is needed.
+    public mutating func number(_ d: Double) {
+        guard d.isFinite else { byte(0x30); return }
+        if d.magnitude < 1e15 {
+            if d == d.rounded(.towardZero) {
+                integer(Int(d), negative: d < 0)
+                return
+            }
+            let scaled = (d * 1000).rounded()
+            if scaled.magnitude < 1e15 && scaled / 1000 == d {
+                let k = Int(scaled)
+                let whole = k.magnitude / 1000
+                var fraction = k.magnitude % 1000
+                if k < 0 { byte(0x2D) }
+                integer(Int(whole), negative: false)
+                byte(0x2E)
+                var digits = 3
+                while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+                if digits >= 3 { byte(0x30 + UInt8(fraction / 100)) }
+                if digits >= 2 { byte(0x30 + UInt8(fraction / 10 % 10)) }
+                byte(0x30 + UInt8(fraction % 10))
+                return
+            }
+        }
+        bytes(d.description)
+    }
+
+    /// Digits of `value`; `negative` writes a `-` first (also for -0.5's whole part 0).
+    mutating func integer(_ value: Int, negative: Bool) {
+        if negative { byte(0x2D) }
+        var magnitude = value.magnitude
+        if magnitude < 10 {
+            byte(0x30 &+ UInt8(truncatingIfNeeded: magnitude))
+            return
+        }
+        var digits = 0
+        var m = magnitude
+        while m != 0 { digits &+= 1; m /= 10 }
+        let out = reserve(digits)
+        var i = digits
+        while i > 0 {
+            i &-= 1
+            out[i] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        }
+        written &+= digits
+    }
+
+    /// Appends `x,y`.
+    public mutating func point(_ x: Double, _ y: Double) {
+        number(x)
+        byte(0x2C)
+        number(y)
+    }
+}

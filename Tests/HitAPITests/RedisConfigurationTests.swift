@@ -1,0 +1,43 @@
+import XCTest
+@testable import HitAPI
+
+/// The flags, key layout and announcement format of Redis mode (no server needed).
+final class RedisConfigurationTests: XCTestCase {
+    func testStoreFlagAndPassword() throws {
+        let c = try Configuration.parse(
+            arguments: ["--store", "redis://10.0.0.5:7000/2", "--cache-bytes", "4096"],
+            environment: ["HITROUTE_REDIS_PASSWORD": "pw-pw-pw-pw"])
+        XCTAssertEqual(c.storeURL, "redis://10.0.0.5:7000/2")
+        XCTAssertEqual(c.cacheBytes, 4096)
+        XCTAssertEqual(c.redisPassword, "pw-pw-pw-pw")
+        XCTAssertEqual(try Configuration.parse(arguments: [], environment: ["HITROUTE_STORE": "redis://h"]).storeURL, "redis://h")
+        XCTAssertNil(try Configuration.parse(arguments: [], environment: [:]).storeURL)
+        for bad in ["http://h", "redis://user:pw@h", "redis://h:0"] {
+            XCTAssertThrowsError(try Configuration.parse(arguments: ["--store", bad], environment: [:]), bad)
+        }
+        XCTAssertThrowsError(try Configuration.parse(arguments: ["--cache-bytes", "0"], environment: [:]))
+        XCTAssertFalse(Configuration.usage.contains("pw-pw"))
+    }
+
+    func testKeysShareTheScenesHashTag() {
+        let k = RedisKeys()
+        XCTAssertEqual(String(decoding: k.doc("ring-demo"), as: UTF8.self), "hitroute:{ring-demo}:doc")
+        XCTAssertEqual(String(decoding: k.version("ring-demo"), as: UTF8.self), "hitroute:{ring-demo}:version")
+        XCTAssertEqual(k.channel, "hitroute:changes")
+    }
+
+    func testAnnouncements() {
+        let a = Announcement(kind: .patch, version: 7, id: "ring-demo")
+        XCTAssertEqual(Announcement(a.bytes), a)
+        for bad in ["", "patch", "patch 7", "fly 7 x", "patch -1 x", "patch x y", "patch 7 bad/id", "patch 7 "] {
+            XCTAssertNil(Announcement(Array(bad.utf8)), bad)
+        }
+    }
+
+    /// Without --store, X-Min-Version is ignored and the memory store answers as before.
+    func testMemoryModeIgnoresMinVersion() {
+        let app = Application.testing()
+        XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
+        XCTAssertEqual(app.call("GET", "/scenes/ring-demo/hit?x=1&y=1", headers: [("X-Min-Version", "99")]).status, 200)
+    }
+}

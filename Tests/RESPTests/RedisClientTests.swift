@@ -1,0 +1,163 @@
+import Dispatch
+import Glibc
+import RESP
+import RESPClient
+import Synchronization
+import TestSupport
+import XCTest
+
+/// The client against a real `redis-server` on a free loopback port.
+final class RedisClientTests: XCTestCase {
+    var redis: RedisServerProcess!
+
+    override func setUpWithError() throws {
+        guard let r = try RedisServerProcess.start() else { throw XCTSkip(RedisServerProcess.skipMessage) }
+        redis = r
+    }
+
+    override func tearDown() {
+        redis?.shutdown()
+    }
+
+    var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: redis.port) }
+
+    func testEndpointURLs() {
+        XCTAssertEqual(RedisEndpoint(url: "redis://h:7000/3"), RedisEndpoint(host: "h", port: 7000, database: 3))
+        XCTAssertEqual(RedisEndpoint(url: "redis://h"), RedisEndpoint(host: "h"))
+        XCTAssertEqual(RedisEndpoint(url: "redis://[::1]:7000"), RedisEndpoint(host: "::1", port: 7000))
+        for bad in ["http://h", "redis://", "redis://u:p@h", "redis://h:0", "redis://h:70000", "redis://h/x", "redis://h:x"] {
+            XCTAssertNil(RedisEndpoint(url: bad), bad)
+        }
+        XCTAssertEqual(RedisEndpoint(url: "redis://h:1/2", password: "secret")!.description, "redis://h:1/2")
+    }
+
+    func testPipelineRepliesInOrderWithErrorsAsValues() throws {
+        let client = RedisClient(endpoint)
+        let replies = try client.pipeline([
+            [Array("SET".utf8), Array("k".utf8), [0, 13, 10, 255]],
+            [Array("GET".utf8), Array("k".utf8)],
+            [Array("INCR".utf8), Array("k".utf8)],  // not an integer: an error reply
+            [Array("GET".utf8), Array("missing".utf8)],
+            [Array("PING".utf8)],
+        ])
+        XCTAssertEqual(replies[0], .simple("OK"))
+        XCTAssertEqual(replies[1], .bulk([0, 13, 10, 255]))
+        XCTAssertNotNil(replies[2].errorMessage)
+        XCTAssertEqual(replies[3], .bulk(nil))
+        XCTAssertEqual(replies[4], .simple("PONG"))
+    }
+
+    func testBulkStringsUpToTheLimit() throws {
+        let big = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let client = RedisClient(endpoint, maxBulkBytes: big.count)
+        XCTAssertEqual(try client.send([Array("SET".utf8), Array("big".utf8), big]), .simple("OK"))
+        XCTAssertEqual(try client.send([Array("GET".utf8), Array("big".utf8)]), .bulk(big))
+        let small = RedisClient(endpoint, maxBulkBytes: big.count - 1)
+        XCTAssertThrowsError(try small.send([Array("GET".utf8), Array("big".utf8)])) { e in
+            XCTAssertEqual((e as? RedisError)?.kind, .protocolError)
+        }
+        // The client that saw garbage dropped that connection and works on.
+        XCTAssertEqual(try small.send("PING"), .simple("PONG"))
+    }
+
+    func testSelectKeepsDatabasesApart() throws {
+        var one = endpoint
+        one.database = 1
+        _ = try RedisClient(one).send("SET", "k", "in-1")
+        XCTAssertEqual(try RedisClient(endpoint).send("GET", "k"), .bulk(nil))
+        XCTAssertEqual(try RedisClient(one).send("GET", "k").string, "in-1")
+    }
+
+    func testAuth() throws {
+        redis.shutdown()
+        guard let r = try RedisServerProcess.start(arguments: ["--requirepass", "s3cret-s3cret-s3cret"]) else { throw XCTSkip(RedisServerProcess.skipMessage) }
+        redis = r
+        XCTAssertNotNil(try RedisClient(endpoint).send("GET", "k").errorMessage)  // NOAUTH
+        var good = endpoint
+        good.password = "s3cret-s3cret-s3cret"
+        XCTAssertEqual(try RedisClient(good).send("PING"), .simple("PONG"))
+        var bad = endpoint
+        bad.password = "wrong-wrong-wrong"
+        XCTAssertThrowsError(try RedisClient(bad).send("PING")) { e in
+            let error = e as? RedisError
+            XCTAssertEqual(error?.kind, .refused)
+            XCTAssertFalse(error?.message.contains("wrong-wrong") ?? true, "the password is never in a message")
+        }
+    }
+
+    /// A server that accepts and never answers costs a timeout, not a hang.
+    func testSilentServerTimesOut() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        listen(listener, 4)
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
+        let client = RedisClient(RedisEndpoint(host: "127.0.0.1", port: Int(UInt16(bigEndian: addr.sin_port))), timeout: 0.2)
+        XCTAssertThrowsError(try client.send("PING")) { e in XCTAssertEqual((e as? RedisError)?.kind, .timeout) }
+        XCTAssertFalse(client.isHealthy)
+    }
+
+    /// Stopped: calls fail (fast while backing off); restarted: they recover.
+    func testReconnectsAfterRestart() throws {
+        let client = RedisClient(endpoint, timeout: 1, minBackoff: 0.01, maxBackoff: 0.05)
+        XCTAssertEqual(try client.send("PING"), .simple("PONG"))
+        redis.stop()
+        XCTAssertThrowsError(try client.send("PING"))
+        XCTAssertThrowsError(try client.send("PING"))  // backing off, or refused
+        XCTAssertFalse(client.isHealthy)
+        try redis.launch()
+        var reply: RESPValue?
+        for _ in 0..<1_000 where reply == nil {
+            reply = try? client.send("PING")
+            if reply == nil { usleep(10_000) }
+        }
+        XCTAssertEqual(reply, .simple("PONG"))
+        XCTAssertTrue(client.isHealthy)
+    }
+
+    func testConcurrentCallersEachGetTheirReplies() throws {
+        let client = RedisClient(endpoint)
+        let failures = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { t in
+            for i in 0..<200 {
+                let key = "k\(t)"
+                let r = try? client.pipeline([[Array("SET".utf8), Array(key.utf8), Array("\(i)".utf8)], [Array("GET".utf8), Array(key.utf8)]])
+                if r?[1].string != "\(i)" { failures.add(1, ordering: .relaxed) }
+            }
+        }
+        XCTAssertEqual(failures.load(ordering: .relaxed), 0)
+    }
+
+    /// Messages arrive; after a restart the subscriber resubscribes and
+    /// says so through onConnect (the owner then revalidates).
+    func testSubscriberReceivesAndResubscribes() throws {
+        let got = Mutex<[String]>([])
+        let connects = Atomic<Int>(0)
+        let sub = RedisSubscriber(endpoint, channels: ["ch"], timeout: 1, minBackoff: 0.01, maxBackoff: 0.05,
+                                  onConnect: { connects.add(1, ordering: .relaxed) }) { channel, payload in
+            got.withLock { $0.append("\(channel):\(String(decoding: payload, as: UTF8.self))") }
+        }
+        sub.start()
+        defer { sub.stop() }
+        let client = RedisClient(endpoint, minBackoff: 0.01, maxBackoff: 0.05)
+        func publishUntilSeen(_ text: String) {
+            for _ in 0..<2_000 {
+                _ = try? client.send("PUBLISH", "ch", text)
+                if got.withLock({ $0.contains("ch:\(text)") }) { return }
+                usleep(5_000)
+            }
+        }
+        publishUntilSeen("one")
+        XCTAssertTrue(got.withLock { $0.contains("ch:one") })
+        XCTAssertEqual(connects.load(ordering: .relaxed), 1)
+        redis.stop()
+        try redis.launch()
+        publishUntilSeen("two")
+        XCTAssertTrue(got.withLock { $0.contains("ch:two") })
+        XCTAssertEqual(connects.load(ordering: .relaxed), 2)
+    }
+}
