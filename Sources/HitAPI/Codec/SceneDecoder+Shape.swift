@@ -110,6 +110,7 @@ extension SceneDecoding {
         {
             try d.issue("is not a field of a \(type) (it has \(own.joined(separator: ", ")))", [.key(key)])
         }
+        // `!`: requiredByType has a key for every type fieldsByType has (guarded above).
         for key in Self.requiredByType[type]! where !seen.contains(key) {
             try d.issue("is required for a \(type)", [.key(key)])
         }
@@ -117,6 +118,7 @@ extension SceneDecoding {
             try d.issue("a mask cannot be a member of a compound: its region is a set of pixels, not a path to fill", [.key("type")])
         }
         guard d.issues.count == issuesBefore else { return (nil, 0) }
+        // The `!`s below: every required field was seen and decoded without an issue.
         let geometry: ShapeGeometry
         switch type {
         case "rect":
