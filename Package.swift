@@ -7,6 +7,7 @@ import PackageDescription
 //                                  ├───▶ HitRender ──▶ HitRouting   (SVG of a scene, no I/O, no Foundation)
 //                                  ├───▶ Playground   (the page's files, embedded by scripts/embed-playground.sh)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
+//                                  ├───▶ HitImage     (PNG + zlib inflate → alpha planes; no I/O, no Foundation)
 //                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
 //                                  ├───▶ RESPClient ──▶ RESP   (Redis over sockets; the pure RESP2 parser)
 //                                  ├───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
@@ -47,7 +48,7 @@ let package = Package(
         .target(name: "HitJournal"),
         .target(name: "RESP"),
         .target(name: "RESPClient", dependencies: ["RESP"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESPClient", "HitMetrics"]),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESPClient", "HitMetrics"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HitRender", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),

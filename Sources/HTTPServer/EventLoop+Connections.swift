@@ -125,7 +125,9 @@ extension EventLoop {
     static let trimAfterBodyBytes = 1 << 20
 
     private func handle(_ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int) {
-        let offload = request.body.count >= context.configuration.offloadBodyBytes
+        let bodyBytes = request.body.count
+        let offload = bodyBytes >= context.configuration.offloadBodyBytes
+            || (bodyBytes >= ServerConfiguration.offloadCheckBytes && context.configuration.offloadsRequest?(request) == true)
         let id: RequestID?
         if request.hasClientRequestID {
             request.noteLoop(index, serial: 0, handlerOnLoop: !offload)

@@ -46,11 +46,13 @@ public struct ServerConfiguration: Sendable {
     /// stalls an event loop; smaller ones run inline on the loop. Default
     /// 64 KiB.
     public var offloadBodyBytes: Int = 64 * 1024
-    /// Whether a request of any size runs on a worker thread too: set by an
-    /// application whose handler may block (a remote store's round trip, a
-    /// cache miss that compiles). Asked on the loop for every request, so
-    /// it must be cheap. Default nil (only big bodies are offloaded).
-    public var offloadWhen: (@Sendable (HTTPRequest) -> Bool)? = nil
+    /// Smaller requests, of at least 1 KiB of body, that this returns true
+    /// for are offloaded too: for bodies that cost far more than their size
+    /// (a few KiB of PNG can decode to millions of pixels). It runs on the
+    /// event loop and must be cheap. Default: none.
+    public var offloadsRequest: (@Sendable (HTTPRequest) -> Bool)? = nil
+    /// The least body for which `offloadsRequest` is asked.
+    public static let offloadCheckBytes = 1024
     /// Whether to write one line per request to stderr:
     /// `<method> <path> <status> <µs>us <body bytes>B`. Lines are buffered
     /// per loop and written once per loop iteration. Default `true`.

@@ -67,6 +67,7 @@ public final class Application: Sendable {
         let app = Application(
             configuration: configuration, store: store, access: access, isShuttingDown: { box.server?.isShuttingDown ?? false })
         var serverConfiguration = configuration.server
+        serverConfiguration.offloadsRequest = Application.isSceneWrite
         serverConfiguration.routeLabels = Route.templates
         let server = HTTPServer(configuration: serverConfiguration) { request in app.respond(to: request) }
         box.server = server
@@ -81,6 +82,19 @@ public final class Application: Sendable {
     public func registerServerMetrics(_ statistics: @escaping @Sendable () -> ServerStatistics?) {
         metrics.register { statistics().map(ServiceMetrics.http) ?? [] }
         metrics.register(ProcessMetrics())
+    }
+
+    /// Whether a request writes a scene (create, replace, patch): such
+    /// bodies are decoded off the event loop from 1 KiB on, since a small
+    /// one can hold a PNG mask that decodes to millions of pixels (SPEC §6).
+    /// Any write, not only those that seem to hold a mask: JSON escapes
+    /// could hide the key from a scan.
+    @Sendable static func isSceneWrite(_ request: HTTPRequest) -> Bool {
+        switch request.method {
+        case "PUT", "PATCH": return true
+        case "POST": return request.path == "/scenes"
+        default: return false
+        }
     }
 
     /// Answers one request. Never traps on client input: every failure is a problem response.

@@ -80,6 +80,7 @@ public struct Configuration: Sendable {
         int("--max-layers", "layers per scene; default 250000", 1...10_000_000) { $0.scene.maxLayers = $1 },
         int("--max-depth", "layer nesting depth; default 64", 1...1024) { $0.scene.maxDepth = $1 },
         int("--max-vertices", "vertices per shape; default 100000", 3...10_000_000) { $0.scene.maxVertices = $1 },
+        int("--max-mask-pixels", "pixels per mask shape (columns × rows, or a PNG's size); default 16777216", 1...1 << 28) { $0.scene.maxMaskPixels = $1 },
         int("--max-batch-points", "points per batch request; default 100000", 1...10_000_000) { $0.maxBatchPoints = $1 },
         int("--max-scenes", "scenes in the store; default 10000", 1...10_000_000) { $0.store.maxScenes = $1 },
         int("--max-store-bytes", "bytes of scene JSON the store holds over all scenes; default 2147483648 (2 GiB)", 1...Int.max) { $0.store.maxStoreBytes = $1 },

@@ -1029,7 +1029,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     InvalidScene:
-      description: The scene or patch breaks a rule (`/problems/invalid-scene`); every problem found is listed with a JSON Pointer into the body.
+      description: The scene or patch breaks a rule (`/problems/invalid-scene`); every problem found is listed with a JSON Pointer into the body. A number computed from the scene that would not be finite (a transform composed down the tree, a region's bounds grown by stroke and slop, the scene's bounds) is one problem, pointing at the first field that makes it so (SPEC §1).
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
@@ -1052,7 +1052,7 @@ components:
                 errors:
                   - {pointer: /layers/0/shape/d, message: 'path data: expected a number at offset 8'}
     InvalidRequest:
-      description: The hit or batch request (body or query) breaks a rule (`/problems/invalid-request`).
+      description: The hit or batch request (body or query) breaks a rule (`/problems/invalid-request`), or a captured drag would take the layer beyond the finite range (then nothing moves and the capture stays).
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
@@ -1074,7 +1074,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     ShuttingDown:
-      description: 'The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on. With `--store redis://…`: Redis is unreachable (`/problems/store-unavailable`, with `Retry-After`) and the request needed it (a write, a scene not in this replica''s cache, `X-Min-Version` above the cached copy, `/readyz`).'
+      description: "The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on. With `--store redis://…`: Redis is unreachable (`/problems/store-unavailable`, with `Retry-After`) and the request needed it (a write, a scene not in this replica's cache, `X-Min-Version` above the cached copy, `/readyz`)."
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
@@ -1233,6 +1233,15 @@ components:
           description: A capturing pointer drags the layer (its transform's translation follows the pointer).
           type: boolean
           default: false
+        passThrough:
+          description: |
+            The layer receives the point and lets it continue to the layers
+            below (Flutter `HitTestBehavior.translucent`; what Godot users ask
+            of `MOUSE_FILTER_PASS`): where it would be the target, it is listed
+            in `receivers` (trace decision `pass`, reason `pass-through`) and
+            the search goes on below it. It never captures a pointer.
+          type: boolean
+          default: false
         color:
           description: A CSS colour, for rendering only.
           type: string
@@ -1286,6 +1295,8 @@ components:
         clipChildren:
           type: [boolean, 'null']
         draggable:
+          type: [boolean, 'null']
+        passThrough:
           type: [boolean, 'null']
         color:
           type: [string, 'null']
@@ -1370,7 +1381,8 @@ components:
     Shape:
       description: |
         Geometry in the layer's local coordinates. Every shape has `fillRule`,
-        `fill` and `stroke`; at most 100000 vertices per shape (`--max-vertices`).
+        `fill` and `stroke`; at most 100000 vertices per shape (`--max-vertices`),
+        at most 16777216 pixels per mask (`--max-mask-pixels`).
       oneOf:
         - $ref: '#/components/schemas/RectShape'
         - $ref: '#/components/schemas/EllipseShape'
@@ -1379,6 +1391,7 @@ components:
         - $ref: '#/components/schemas/PolylineShape'
         - $ref: '#/components/schemas/PathShape'
         - $ref: '#/components/schemas/CompoundShape'
+        - $ref: '#/components/schemas/MaskShape'
       discriminator:
         propertyName: type
         mapping:
@@ -1389,6 +1402,7 @@ components:
           polyline: '#/components/schemas/PolylineShape'
           path: '#/components/schemas/PathShape'
           compound: '#/components/schemas/CompoundShape'
+          mask: '#/components/schemas/MaskShape'
     RectShape:
       description: |
         An axis-aligned rectangle. Without `cornerRadius` it is half-open like
@@ -1510,6 +1524,77 @@ components:
         shapes:
           - {type: ellipse, cx: 120, cy: 120, rx: 120, ry: 120}
           - {type: ellipse, cx: 120, cy: 120, rx: 48, ry: 48}
+    MaskShape:
+      description: |
+        An alpha mask over the rectangle `x, y, width, height` (Unity's
+        `alphaHitTestMinimumThreshold`, Qt's `setMask`): the image as `png`
+        (base64 of a PNG file: every colour type and bit depth, palette and
+        colour-key transparency, interlacing; a palette image without tRNS
+        is opaque) or as `alpha` (base64 of `columns × rows` bytes, row-major,
+        top row first) with `columns` and `rows`. Base64 is strict RFC 4648:
+        padded, canonical (unused bits 0), no whitespace or line breaks.
+        Pixel (i, j) covers `[x + i·width/columns, x + (i+1)·width/columns) ×
+        [y + j·height/rows, …)`; the region is the union of the pixels whose
+        alpha ≥ `threshold × 255`, compared exactly on the threshold's value
+        (0.5 needs 128; `threshold: 0` is the whole rectangle). The contours
+        are the pixel edges, so `fillRule` has no effect; `stroke` is the band
+        within `stroke / 2` of the opaque pixels' boundary and `hitSlop` grows
+        the region as for any shape. A mask cannot be a `compound` member. A
+        PNG that does not decode is a 422 at `/…/png` naming the problem; one
+        whose header announces more than `--max-mask-pixels` is refused
+        before it is inflated. The trace's `detail` names the pixel and its
+        alpha against the threshold (`pixel (3, 7) alpha 12 < 128`).
+      type: object
+      additionalProperties: false
+      required: [type, x, y, width, height]
+      properties:
+        type: {type: string, const: mask}
+        fillRule: {$ref: '#/components/schemas/FillRule'}
+        fill: {$ref: '#/components/schemas/Fill'}
+        stroke: {$ref: '#/components/schemas/Stroke'}
+        x: {type: number}
+        y: {type: number}
+        width: {type: number, minimum: 0}
+        height: {type: number, minimum: 0}
+        png:
+          description: Base64 of a PNG file; its own size gives the pixels.
+          type: string
+          contentEncoding: base64
+          contentMediaType: image/png
+        alpha:
+          description: Base64 of `columns × rows` alpha bytes, row-major, top row first.
+          type: string
+          contentEncoding: base64
+        columns: {type: integer, minimum: 1, maximum: 16777216}
+        rows: {type: integer, minimum: 1, maximum: 16777216}
+        threshold:
+          description: Pixels with alpha ≥ threshold × 255 take hits.
+          type: number
+          minimum: 0
+          maximum: 1
+          default: 0.5
+      oneOf:
+        - required: [png]
+          not: {anyOf: [{required: [alpha]}, {required: [columns]}, {required: [rows]}]}
+        - required: [alpha, columns, rows]
+          not: {required: [png]}
+      example: {type: mask, x: 0, y: 0, width: 40, height: 40, alpha: AAD//wAA//8=, columns: 4, rows: 2, threshold: 0.5}
+
+    Receiver:
+      description: A pass-through layer that received the point, with its action bubbled as a target's is.
+      type: object
+      required: [layer, action, actionLayer]
+      properties:
+        layer: {type: string}
+        action: {type: [string, 'null']}
+        actionLayer: {type: [string, 'null']}
+    Receivers:
+      description: |
+        The pass-through layers that received the point, front to back
+        (SPEC §3); present only when there are any. They all lie in front of
+        the target.
+      type: array
+      items: {$ref: '#/components/schemas/Receiver'}
 
     HitRequest:
       type: object
@@ -1560,12 +1645,16 @@ components:
           oneOf:
             - $ref: '#/components/schemas/LocalPoint'
             - type: 'null'
+        receivers: {$ref: '#/components/schemas/Receivers'}
         trace:
           description: One entry per decision in visiting order; absent when `trace` is false.
           type: array
           items: {$ref: '#/components/schemas/TraceEntry'}
         stack:
-          description: With `all`, every layer that accepts the point, front to back (like `elementsFromPoint`).
+          description: |
+            With `all`, every layer that accepts the point, front to back (like
+            `elementsFromPoint`), pass-through layers included: without a
+            capture it starts with the receivers, then the target.
           type: array
           items: {type: string}
         captured:
@@ -1578,11 +1667,11 @@ components:
         layer: {type: string}
         decision:
           type: string
-          enum: [hit, miss, skip, captured]
+          enum: [hit, miss, skip, captured, pass]
         reason:
           type: string
           enum: [hidden, transparent, pointer-events-none, singular-transform, clipped, children-only,
-                 no-shape, inside, inside-stroke, inside-slop, outside, in-hole, captured]
+                 no-shape, inside, inside-stroke, inside-slop, outside, in-hole, captured, pass-through]
         detail:
           description: A human explanation.
           type: string
@@ -1624,6 +1713,7 @@ components:
         layer: {type: [string, 'null']}
         action: {type: [string, 'null']}
         actionLayer: {type: [string, 'null']}
+        receivers: {$ref: '#/components/schemas/Receivers'}
         captured: {type: boolean}
         trace:
           type: array

@@ -24,7 +24,9 @@ struct LayerWriter {
         if opacity < 1 { w.attribute("opacity", opacity) }
         if !active { w.raw(" pointer-events=\"none\"") }
         w.raw(">")
-        let ownTarget = active && pe != .childrenOnly
+        // A pass-through layer receives the point but lets the browser's hit
+        // test go on to what lies below, as the router does (SPEC §3).
+        let ownTarget = active && pe != .childrenOnly && !(layer.passThrough ?? false)
         let color = SVGColor.fill(for: layer.color)
         if let shape = layer.shape {
             let events = ownTarget && layer.hitShape == nil ? LayerWriter.events(shape) : "none"

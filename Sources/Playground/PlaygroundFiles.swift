@@ -623,5 +623,55 @@ start().catch((e) => { showProblem(e); document.body.dataset.ready = "true"; });
 }
 
 """##),
+        File(
+            path: "/examples/sprite-with-pass-through.json", source: "examples/sprite-with-pass-through.json", contentType: "application/json; charset=utf-8",
+            text: ##"""
+{
+  "id": "sprite-demo",
+  "width": 240,
+  "height": 240,
+  "layers": [
+    {
+      "id": "button",
+      "action": "below.press",
+      "color": "#2f6fde",
+      "shape": {
+        "type": "rect",
+        "x": 0,
+        "y": 0,
+        "width": 240,
+        "height": 240
+      }
+    },
+    {
+      "id": "sprite",
+      "action": "sprite.pick",
+      "color": "#f28c28",
+      "shape": {
+        "type": "mask",
+        "x": 40,
+        "y": 40,
+        "width": 160,
+        "height": 160,
+        "png": "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAP0lEQVR42mP41KPBQAnGJphCAOM1AFnhfzSM1RBsmv8TwCiGkKoZwxCqGvCfRDwcDRjYWKA4IVElKVMlM5GMAYDkLR8Ww5H8AAAAAElFTkSuQmCC",
+        "threshold": 0.5
+      }
+    },
+    {
+      "id": "analytics",
+      "action": "analytics.seen",
+      "passThrough": true,
+      "hitShape": {
+        "type": "rect",
+        "x": 0,
+        "y": 0,
+        "width": 240,
+        "height": 240
+      }
+    }
+  ]
+}
+
+"""##),
     ]
 }

@@ -1,6 +1,6 @@
 // hitroute-bench: in-process benchmarks of the core and the codecs.
 //
-//     swift run -c release hitroute-bench ring | api | big [N] | ingest [N] | render [N] | generate [N]
+//     swift run -c release hitroute-bench ring | api | mask | big [N] | ingest [N] | render [N] | generate [N]
 //
 // Prints medians over repeated runs; each run times a whole batch of points
 // so that clock overhead does not count. Not a test: numbers, not verdicts.
@@ -12,6 +12,7 @@ case "ring": benchRing()
 case "api": benchAPI()
 case "big": benchBigScene(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
 case "ingest": benchIngest(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
+case "mask": benchMask()
 case "render": benchRender(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
 case "memory": benchMemory(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
 case "generate":
@@ -25,6 +26,6 @@ case "generate":
         }
     }
 default:
-    print("usage: hitroute-bench ring | big [polygons] | ingest [polygons] | generate [polygons] > scene.json")
+    print("usage: hitroute-bench ring | api | mask | big [polygons] | ingest [polygons] | generate [polygons] > scene.json")
     exit(2)
 }

@@ -73,7 +73,7 @@ final class RenderRoutesTests: XCTestCase {
         XCTAssertEqual(index.object["openapi"] as? String, "/openapi.yaml")
         XCTAssertEqual(index.object["module"] as? String, "/hitroute.js")
         XCTAssertTrue((index.object["routes"] as? [String] ?? []).contains("GET /scenes/{id}/render.svg"))
-        XCTAssertEqual(index.object["examples"] as? [String], ["/examples/overlapping-squares.json", "/examples/ring-over-button.json"])
+        XCTAssertEqual(index.object["examples"] as? [String], ["/examples/overlapping-squares.json", "/examples/ring-over-button.json", "/examples/sprite-with-pass-through.json"])
         XCTAssertEqual(app.call("GET", "/").object["service"] as? String, "hitroute", "no Accept: JSON")
     }
 

@@ -128,6 +128,16 @@ final class SceneRendererTests: XCTestCase {
         XCTAssertEqual(events("clipped"), ["fill"])
     }
 
+    func testAPassThroughLayerLetsTheBrowsersClickThroughToTheLayerBelow() {
+        var halo = Layer(id: "halo", shape: rect(0, 0, 100, 100), children: [Layer(id: "in-halo", shape: rect(0, 0, 5, 5))])
+        halo.passThrough = true
+        let all = elements(svg(Scene(id: "pass", layers: [Layer(id: "button", shape: rect(0, 0, 50, 50)), halo])))
+        func events(_ id: String) -> [String?] { paths(all, of: id).map { $0.attributes["pointer-events"] } }
+        XCTAssertEqual(events("halo"), ["none"], "the router goes on below a receiver; so must elementFromPoint")
+        XCTAssertEqual(events("in-halo"), ["fill"], "its children still take points")
+        XCTAssertEqual(events("button"), ["fill"])
+    }
+
     func testWhatARenderCannotExpressIsSaid() {
         var slop = Layer(id: "slop", shape: rect(0, 0, 10, 10))
         slop.hitSlop = .uniform(8)

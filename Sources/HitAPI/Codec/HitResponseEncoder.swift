@@ -14,17 +14,19 @@ enum HitResponseEncoder {
         w.field("x"); w.number(query.point.x)
         w.field("y"); w.number(query.point.y)
         writeTarget(result, scene: scene, path: true, to: &w)
+        if !result.receivers.isEmpty { w.field("receivers"); writeReceivers(result.receivers, scene: scene, to: &w) }
         if query.trace { w.field("trace"); writeTrace(result.trace, scene: scene, to: &w) }
         if let stack = result.stack { w.field("stack"); writeIDs(stack, scene: scene, to: &w) }
         if let captured { w.field("captured"); w.bool(captured) }
         w.endObject()
     }
 
-    /// A batch entry's members after its target's: `trace`, `stack`, `captured`.
+    /// A batch entry's members after its target's: `receivers`, `trace`, `stack`, `captured`.
     @inline(__always)
     static func writeBatchExtras(
         _ result: HitResult, trace: Bool, captured: Bool?, scene: CompiledScene, to w: inout JSONWriter
     ) {
+        if !result.receivers.isEmpty { w.field("receivers"); writeReceivers(result.receivers, scene: scene, to: &w) }
         if trace { w.field("trace"); writeTrace(result.trace, scene: scene, to: &w) }
         if let stack = result.stack { w.field("stack"); writeIDs(stack, scene: scene, to: &w) }
         if let captured { w.field("captured"); w.bool(captured) }
@@ -58,6 +60,18 @@ enum HitResponseEncoder {
             w.field("local")
             if let local = result.local { SceneEncoder.writeXY(local, to: &w) } else { w.null() }
         }
+    }
+
+    /// `[{"layer", "action", "actionLayer"}, …]`: the pass-through layers
+    /// that received the point, front to back, each with its action bubbled.
+    static func writeReceivers(_ layers: [Int], scene: CompiledScene, to w: inout JSONWriter) {
+        w.beginArray()
+        for n in layers {
+            w.beginObject()
+            writeTarget(HitResult(target: n, local: nil), scene: scene, path: false, to: &w)
+            w.endObject()
+        }
+        w.endArray()
     }
 
     private static func writeIDs(_ layers: [Int], scene: CompiledScene, to w: inout JSONWriter) {

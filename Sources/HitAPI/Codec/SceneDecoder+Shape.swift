@@ -1,3 +1,4 @@
+import HitImage
 import HitJSON
 import HitRouting
 
@@ -14,6 +15,12 @@ extension SceneDecoding {
         var fill: Bool?
         var stroke: Double?
         var vertices = 0
+        // A mask's.
+        var png: String?
+        var alpha: String?
+        var columns: Int?
+        var rows: Int?
+        var threshold: Double?
     }
 
     private static let fieldsByType: [String: [String]] = [
@@ -24,13 +31,15 @@ extension SceneDecoding {
         "polyline": ["points"],
         "path": ["d"],
         "compound": ["shapes"],
+        "mask": ["x", "y", "width", "height", "png", "alpha", "columns", "rows", "threshold"],
     ]
     private static let requiredByType: [String: [String]] = [
         "rect": ["x", "y", "width", "height"], "ellipse": ["cx", "cy", "rx", "ry"], "circle": ["cx", "cy", "r"],
         "polygon": ["points"], "polyline": ["points"], "path": ["d"], "compound": ["shapes"],
+        "mask": ["x", "y", "width", "height"],
     ]
     private static let commonFields = ["type", "fillRule", "fill", "stroke"]
-    private static let typeNames = "\"rect\", \"ellipse\", \"circle\", \"polygon\", \"polyline\", \"path\", \"compound\""
+    private static let typeNames = "\"rect\", \"ellipse\", \"circle\", \"polygon\", \"polyline\", \"path\", \"compound\", \"mask\""
 
     /// A shape object (SPEC §2.2); nil when it is invalid (reported).
     /// `compoundDepth` counts the compounds around it.
@@ -77,6 +86,14 @@ extension SceneDecoding {
             case "fillRule": f.fillRule = try d.enumeration(FillRule.self)
             case "fill": f.fill = try d.bool()
             case "stroke": f.stroke = try d.nonNegative()
+            case "png": f.png = try d.string()
+            case "alpha": f.alpha = try d.string()
+            case "columns": f.columns = try pixelCount()
+            case "rows": f.rows = try pixelCount()
+            case "threshold":
+                if let t = try d.number() {
+                    if t < 0 || t > 1 { try d.issue("must be a number in [0, 1]") } else { f.threshold = t }
+                }
             default: try d.unknown(key, in: "a shape")
             }
         }
@@ -93,10 +110,15 @@ extension SceneDecoding {
         {
             try d.issue("is not a field of a \(type) (it has \(own.joined(separator: ", ")))", [.key(key)])
         }
+        // `!`: requiredByType has a key for every type fieldsByType has (guarded above).
         for key in Self.requiredByType[type]! where !seen.contains(key) {
             try d.issue("is required for a \(type)", [.key(key)])
         }
+        if type == "mask" && compoundDepth > 0 {
+            try d.issue("a mask cannot be a member of a compound: its region is a set of pixels, not a path to fill", [.key("type")])
+        }
         guard d.issues.count == issuesBefore else { return (nil, 0) }
+        // The `!`s below: every required field was seen and decoded without an issue.
         let geometry: ShapeGeometry
         switch type {
         case "rect":
@@ -115,10 +137,122 @@ extension SceneDecoding {
             geometry = type == "polygon" ? .polygon(points) : .polyline(points)
         case "path":
             geometry = .path(d: f.path!.d, elements: f.path!.elements)
+        case "mask":
+            guard let mask = try mask(f.x!, f.y!, f.width!, f.height!, png: f.png, alpha: f.alpha,
+                                      columns: f.columns, rows: f.rows, threshold: f.threshold, seen: seen)
+            else { return (nil, 0) }
+            geometry = .mask(mask)
         default:
             geometry = .compound(f.shapes!)
         }
         return (Shape(geometry, fillRule: f.fillRule, fill: f.fill, stroke: f.stroke), max(1, f.vertices))
+    }
+
+    /// `columns` or `rows` of a mask: a whole number ≥ 1, at most the pixel limit.
+    private mutating func pixelCount() throws -> Int? {
+        guard let v = try d.number() else { return nil }
+        guard v >= 1, v <= Double(limits.maxMaskPixels), v == v.rounded(.down) else {
+            try d.issue("must be a whole number in [1, \(limits.maxMaskPixels)]")
+            return nil
+        }
+        return Int(v)
+    }
+
+    /// A mask's fields, checked together once its object is read, and its
+    /// image decoded (SPEC §2.2, §6); nil when invalid (reported at the
+    /// culprit's pointer).
+    private mutating func mask(
+        _ x: Double, _ y: Double, _ width: Double, _ height: Double, png: String?, alpha: String?,
+        columns: Int?, rows: Int?, threshold: Double?, seen: [String]
+    ) throws -> Mask? {
+        if !(x + width).isFinite { try d.issue("x + width must be finite", [.key("width")]); return nil }
+        if !(y + height).isFinite { try d.issue("y + height must be finite", [.key("height")]); return nil }
+        switch (png, alpha) {
+        case (nil, nil):
+            if !seen.contains("png") && !seen.contains("alpha") {
+                try d.issue("a mask needs png, or alpha with columns and rows")
+            }
+            return nil
+        case (_?, _?):
+            try d.issue("a mask takes png or alpha, not both", [.key("alpha")])
+            return nil
+        case (let png?, nil):
+            for key in ["columns", "rows"] where seen.contains(key) {
+                try d.issue("belongs to the alpha form: a PNG carries its own size", [.key(key)])
+            }
+            guard !seen.contains("columns") && !seen.contains("rows") else { return nil }
+            guard let image = try pngImage(png) else { return nil }
+            return try finishMask(x, y, width, height, threshold: threshold, source: .png(png), image: image)
+        case (nil, let text?):
+            for key in ["columns", "rows"] where !seen.contains(key) { try d.issue("is required with alpha", [.key(key)]) }
+            guard let columns, let rows else { return nil }
+            let (pixels, overflow) = columns.multipliedReportingOverflow(by: rows)
+            guard !overflow, pixels <= limits.maxMaskPixels else {
+                try d.issue("columns × rows is \(overflow ? "too many" : String(pixels)) pixels, more than the limit of \(limits.maxMaskPixels) per mask")
+                return nil
+            }
+            var text = text
+            let bytes = try text.withUTF8 { utf8 throws -> [UInt8]? in
+                // The decoded size is known from the length and padding: refuse a mismatch before decoding.
+                let n = utf8.count
+                if n % 4 == 0 {
+                    let padding = n == 0 ? 0 : (utf8[n - 1] == UInt8(ascii: "=") ? 1 : 0) + (utf8[n - 2] == UInt8(ascii: "=") ? 1 : 0)
+                    let count = n / 4 * 3 - padding
+                    if count != pixels {
+                        try d.issue("decodes to \(count) bytes, columns × rows is \(pixels)", [.key("alpha")])
+                        return nil
+                    }
+                }
+                do throws(Base64.Failure) {
+                    return try Base64.decode(utf8)
+                } catch {
+                    try d.issue("invalid base64 at offset \(error.offset): \(error.message)", [.key("alpha")])
+                    return nil
+                }
+            }
+            guard let bytes, let image = AlphaPlane(columns: columns, rows: rows, alpha: bytes) else { return nil }
+            return try finishMask(x, y, width, height, threshold: threshold, source: .alpha, image: image)
+        }
+    }
+
+    /// The mask, once its pixels are known to be of a size that can be computed with.
+    private mutating func finishMask(
+        _ x: Double, _ y: Double, _ width: Double, _ height: Double, threshold: Double?, source: Mask.Source, image: AlphaPlane
+    ) throws -> Mask? {
+        if width > 0 && !(Double(image.columns) / width).isFinite {
+            try d.issue("is too small for \(image.columns) columns of pixels (columns / width overflows)", [.key("width")])
+            return nil
+        }
+        if height > 0 && !(Double(image.rows) / height).isFinite {
+            try d.issue("is too small for \(image.rows) rows of pixels (rows / height overflows)", [.key("height")])
+            return nil
+        }
+        return Mask(x: x, y: y, width: width, height: height, threshold: threshold, source: source, image: image)
+    }
+
+    /// The `png` of a mask decoded to its alpha plane; nil when it does not decode (reported at `png`).
+    /// Bounded (SPEC §6): a header announcing more than `maxMaskPixels` is
+    /// refused before anything is inflated, and the stream inflates into a
+    /// buffer of exactly the size the header allows.
+    private mutating func pngImage(_ text: String) throws -> AlphaPlane? {
+        let file: [UInt8]
+        do throws(Base64.Failure) {
+            file = try Base64.decode(text)
+        } catch {
+            try d.issue("invalid base64 at offset \(error.offset): \(error.message)", [.key("png")])
+            return nil
+        }
+        let maxPixels = limits.maxMaskPixels
+        let decoded = file.withUnsafeBufferPointer { bytes in
+            Result { () throws(PNGError) in try PNGDecoder.decodeAlpha(bytes, maxPixels: maxPixels) }
+        }
+        switch decoded {
+        case .success(let image):
+            return AlphaPlane(columns: image.columns, rows: image.rows, alpha: image.alpha)
+        case .failure(let error):
+            try d.issue(error.message, [.key("png")])
+            return nil
+        }
     }
 
     /// The `shapes` of a compound, with their vertices added up.

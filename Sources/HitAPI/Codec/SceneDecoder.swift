@@ -119,6 +119,7 @@ struct SceneDecoding: DecodingPass {
                 }
             case "clipChildren": layer.clipChildren = try d.bool()
             case "draggable": layer.draggable = try d.bool()
+            case "passThrough": layer.passThrough = try d.bool()
             case "color":
                 if let c = try d.string() {
                     if c.utf8.count > 256 { try d.issue("must be at most 256 bytes") } else { layer.color = c }

@@ -46,6 +46,7 @@ enum SceneEncoder {
         if let opacity = layer.opacity { w.field("opacity"); w.number(opacity) }
         if let clip = layer.clipChildren { w.field("clipChildren"); w.bool(clip) }
         if let draggable = layer.draggable { w.field("draggable"); w.bool(draggable) }
+        if let pass = layer.passThrough { w.field("passThrough"); w.bool(pass) }
         if let color = layer.color { w.field("color"); w.string(color) }
         if children, let kids = layer.children {
             w.field("children")
@@ -87,6 +88,21 @@ enum SceneEncoder {
             w.beginArray()
             for s in shapes { write(s, to: &w) }
             w.endArray()
+        case .mask(let m):
+            w.field("x"); w.number(m.x)
+            w.field("y"); w.number(m.y)
+            w.field("width"); w.number(m.width)
+            w.field("height"); w.number(m.height)
+            switch m.source {
+            case .png(let text):
+                w.field("png"); w.string(text)
+            case .alpha:
+                // Strict base64 has one encoding per byte string: this is the text as given.
+                w.field("alpha"); w.string(Base64.encode(m.image.alpha))
+                w.field("columns"); w.int(m.image.columns)
+                w.field("rows"); w.int(m.image.rows)
+            }
+            if let t = m.threshold { w.field("threshold"); w.number(t) }
         }
         if let rule = shape.fillRule { w.field("fillRule"); w.string(rule.rawValue) }
         if let fill = shape.fill { w.field("fill"); w.bool(fill) }

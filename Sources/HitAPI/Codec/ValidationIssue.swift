@@ -32,6 +32,8 @@ public struct SceneLimits: Sendable {
     public var maxVertices = 100_000
     /// Nesting of compound shapes inside compound shapes. Default 16.
     public var maxCompoundDepth = 16
+    /// Pixels per mask shape (`columns × rows`, or a PNG's width × height). Default 16,777,216.
+    public var maxMaskPixels = 16_777_216
 
     public init() {}
 }

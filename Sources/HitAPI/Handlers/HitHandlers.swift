@@ -49,9 +49,9 @@ extension Application {
         // One copy of the scene for the batch, not one per point.
         var entries = BatchResultWriter(scene: snapshot.compiled)
         let capacity = 128 + batch.points.count * (batch.trace ? 400 : 64)
-        if !batch.trace && !batch.all && batch.pointerEvents.isEmpty {
-            // Only targets, and no sessions: the scene routes the points
-            // together, and its version is known before the results.
+        if !batch.trace && !batch.all && batch.pointerEvents.isEmpty && !snapshot.compiled.hasPassThrough {
+            // Only targets, and no sessions or receivers: the scene routes
+            // the points together, and its version is known before the results.
             return json(200, capacity: capacity) { w in
                 beginBatchResponse(snapshot, &w)
                 w.beginArray()
@@ -82,8 +82,8 @@ extension Application {
                 }
                 entries.write(outcome.result, trace: batch.trace, captured: outcome.captured, to: &results)
             } else {
-                // A batch entry has no `local`: without trace or stack, only the target is routed.
-                let result = batch.trace || batch.all
+                // A batch entry has no `local`: without trace, stack or receivers, only the target is routed.
+                let result = batch.trace || batch.all || entries.scene.hasPassThrough
                     ? entries.scene.hit(point, trace: batch.trace, all: batch.all)
                     : HitResult(target: entries.scene.target(at: point), local: nil)
                 entries.write(result, trace: batch.trace, captured: nil, to: &results)

@@ -80,7 +80,7 @@ extension Application {
                 throw Problem.invalidScene(error)
             }
         }
-        let weight = request.body.count
+        let weight = request.body.count + scene.maskBytes  // a small PNG can decode to many pixels
         if store.keepsSubmittedJSON { return SceneUpload(scene: scene, json: request.body, weight: weight) }
         request.releaseBody()
         return SceneUpload(scene: scene, weight: weight)

@@ -123,7 +123,7 @@ extension JournalStore {
                     switch r.body {
                     case .upload(let json):
                         let scene = try decode(json, file: name, offset: offset)
-                        memory.restore(r.sceneID, scene: scene, version: Int(r.version), weight: json.count)
+                        memory.restore(r.sceneID, scene: scene, version: Int(r.version), weight: json.count + scene.maskBytes)
                         scenes += 1
                     case .snapshotEnd(let n):
                         guard n == scenes, next == b.count else {
@@ -212,7 +212,7 @@ extension JournalStore {
             guard version == (current == 0 ? 1 : current + 1) else {
                 throw Problem(500, "inconsistent", "", "version \(version) after \(current)")
             }
-            memory.restore(id, scene: scene, version: version, weight: json.count)
+            memory.restore(id, scene: scene, version: version, weight: json.count + scene.maskBytes)
         case .delete:
             guard memory.restoreDelete(id) else { throw Problem.notFound("no scene \"\(id)\" to delete") }
         case .patch(let layer, let json):

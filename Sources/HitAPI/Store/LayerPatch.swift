@@ -56,6 +56,8 @@ public struct LayerPatch: Sendable {
         let original = live.model.layer(at: live.compiled.modelPath(of: n))
         var w = JSONWriter()
         SceneEncoder.write(original, children: false, to: &w)
+        // `try!`: the bytes are the writer's own rendering of a decoded
+        // layer (valid JSON, nested no deeper than the decoder allowed).
         let merged = try! JSONValue.parse(w.bytes).merging(patch: patch)
         let patched: Layer
         do throws(DecodeFailure) {
@@ -64,6 +66,10 @@ public struct LayerPatch: Sendable {
             }
         } catch {
             throw Problem.invalidScene(error)
+        }
+        // Checked before the change: a refused patch leaves the scene as it was (SPEC §1).
+        if let problem = live.numericProblem(replacingLayer: n, with: patched) {
+            throw Problem.invalidScene(problem, title: "Invalid patch")
         }
         live.replaceLayer(n, with: patched)
         return patched

@@ -177,6 +177,7 @@ public final class SceneStore: SceneStoring {
 
     public func create(_ scene: Scene, weight: Int = 0, json: [UInt8] = []) throws(Problem) -> SceneSnapshot {
         let live = compile(scene)  // outside any lock
+        if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         return try logged { (ticket) throws(Problem) -> SceneSnapshot in
           try entries.withLock { (table) throws(Problem) -> SceneSnapshot in
             var id = scene.id ?? ""
@@ -205,6 +206,7 @@ public final class SceneStore: SceneStoring {
         var scene = scene
         scene.id = id
         let live = compile(scene)
+        if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         return try logged { (ticket) throws(Problem) -> (SceneSnapshot, created: Bool) in
           try entries.withLock { (table) throws(Problem) -> (SceneSnapshot, created: Bool) in
             try checkRoom(table, adding: weight, replacing: id)
@@ -308,18 +310,17 @@ public final class SceneStore: SceneStoring {
             var sessions = state.sessions
             var outcome: PointerSessions.Outcome?
             try state.changeInPlace { (live, version) throws(Problem) -> Bool in
-                do {
+                do throws(PointerSessions.Refusal) {
                     outcome = try sessions.apply(
                         pointer: pointer, phase: phase, at: point, to: &live, trace: trace, all: all, now: now)
                 } catch {
-                    throw Problem(429, "too-many-pointers", "Too many pointers",
-                                  "scene \"\(id)\" already holds \(limits.maxPointers) pointer captures; release one (up or cancel) or wait \(Int(limits.captureTimeout)) s for one to expire")
+                    throw Problem.refused(error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
                 }
                 if outcome!.moved, let n = outcome!.result.target {
                     let moved = live.model.layer(at: live.compiled.modelPath(of: n)).transform.translation
                     try ticket.append(.drag(id: id, version: version + 1, layer: live.compiled.ids[n], translation: moved))
                 }
-                return outcome!.moved
+                return outcome!.moved  // `!`: set, since apply did not throw
             }
             state.sessions = sessions
             return (outcome!, state.snapshot)

@@ -51,6 +51,11 @@ public struct Layer: Sendable {
         get { extras?.fields.draggable }
         set { modifyExtras { $0.fields.draggable = newValue } }
     }
+    /// SPEC §3 pass-through: the layer receives the point and lets it continue below.
+    public var passThrough: Bool? {
+        get { extras?.fields.passThrough }
+        set { modifyExtras { $0.fields.passThrough = newValue } }
+    }
     /// Rendering only; never affects hits.
     public var color: String? {
         get { extras?.fields.color }
@@ -61,7 +66,7 @@ public struct Layer: Sendable {
         id: String, action: String? = nil, shape: Shape? = nil, hitShape: Shape? = nil,
         hitSlop: HitSlop? = nil, transform: Transform? = nil, zIndex: Double? = nil,
         pointerEvents: PointerEvents? = nil, hidden: Bool? = nil, opacity: Double? = nil,
-        clipChildren: Bool? = nil, draggable: Bool? = nil, color: String? = nil,
+        clipChildren: Bool? = nil, draggable: Bool? = nil, passThrough: Bool? = nil, color: String? = nil,
         children: [Layer]? = nil
     ) {
         self.id = id
@@ -71,7 +76,7 @@ public struct Layer: Sendable {
         let fields = Fields(
             hitShape: hitShape, hitSlop: hitSlop, transform: transform, zIndex: zIndex,
             pointerEvents: pointerEvents, hidden: hidden, opacity: opacity, clipChildren: clipChildren,
-            draggable: draggable, color: color)
+            draggable: draggable, passThrough: passThrough, color: color)
         if !fields.isEmpty { extras = Extras(fields) }
     }
 
@@ -89,11 +94,13 @@ public struct Layer: Sendable {
         var opacity: Double?
         var clipChildren: Bool?
         var draggable: Bool?
+        var passThrough: Bool?
         var color: String?
 
         var isEmpty: Bool {
             hitShape == nil && hitSlop == nil && transform == nil && zIndex == nil && pointerEvents == nil
-                && hidden == nil && opacity == nil && clipChildren == nil && draggable == nil && color == nil
+                && hidden == nil && opacity == nil && clipChildren == nil && draggable == nil
+                && passThrough == nil && color == nil
         }
     }
 

@@ -29,6 +29,8 @@ public enum ShapeGeometry: Sendable {
     case path(d: String, elements: [PathElement])
     /// One path made of the subpaths of all members, filled with the compound's rule.
     case compound([Shape])
+    /// An alpha mask laid over a rectangle (SPEC §2.2 `mask`).
+    case mask(Mask)
 
     /// The SPEC's name of the type (`"rect"`, `"path"`, …).
     public var typeName: String {
@@ -40,6 +42,7 @@ public enum ShapeGeometry: Sendable {
         case .polyline: return "polyline"
         case .path: return "path"
         case .compound: return "compound"
+        case .mask: return "mask"
         }
     }
 }

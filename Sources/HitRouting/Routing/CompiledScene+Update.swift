@@ -32,6 +32,7 @@ extension CompiledScene {
         }
         node.copyPlainPolygon(of: node.region >= 0 ? regions[Int(node.region)] : nil)
         node.cover = cover(node, isLeaf: node.childCount == 0)
+        passThroughCount += (node.passThrough ? 1 : 0) - (old.passThrough ? 1 : 0)
         nodes[n] = node
         actions[n] = layer.action
         if old.toParent != node.toParent {

@@ -24,6 +24,21 @@ public struct CompiledScene: Sendable {
     var rootIndex: Int32 = -1
     /// See `bounds`.
     private(set) var unionBounds = Box.empty
+    /// The first place, in document order, where a number computed from
+    /// the scene is not finite (SPEC §1), or nil. A scene with a problem
+    /// must not be served: the API refuses it with a 422 naming the field.
+    /// Without one, every transform, inverse and box of the scene is finite
+    /// with a finite size, and so is every number routing answers with.
+    public private(set) var numericProblem: NumericProblem?
+    /// Flattened points the scene's compilation may still take (see
+    /// `RegionBuilder.maxFlattenedPointsPerScene`).
+    private var flatteningLeft = RegionBuilder.maxFlattenedPointsPerScene
+    /// Layers with `passThrough` set (whatever their other flags).
+    var passThroughCount = 0
+
+    /// Whether some layer is pass-through: then answers may list
+    /// receivers, which `target(at:)` and `targets(at:into:)` do not report.
+    public var hasPassThrough: Bool { passThroughCount > 0 }
 
     /// The number of layers in the tree.
     public var layerCount: Int { nodes.count }
@@ -63,6 +78,8 @@ public struct CompiledScene: Sendable {
         var skip: Skip?
         var pointerEvents: PointerEvents
         var clipChildren: Bool
+        /// SPEC §3: a hit on this layer makes it a receiver, not the target.
+        var passThrough: Bool
         /// The region's fill rule, for `plainPolygon`.
         var fillRule: FillRule
         // Read by traces, updates and answers.
@@ -120,6 +137,30 @@ public struct CompiledScene: Sendable {
         roots = visitingOrder(rootIndices)
         rootIndex = indexSiblings(roots)
         recomputeBounds()
+        if numericProblem == nil, !unionBounds.hasFiniteSize { numericProblem = unionProblem(scene) }
+    }
+
+    /// Records `problem` for layer `n` unless an earlier one is recorded.
+    private mutating func note(_ problem: NumericProblem?, at n: Int32) {
+        guard numericProblem == nil, var problem else { return }
+        problem.layerPath = modelPath(of: Int(n))
+        numericProblem = problem
+    }
+
+    /// The layer (in document order) whose region makes the union of the
+    /// scene's bounds overflow, as a problem.
+    private func unionProblem(_ scene: Scene) -> NumericProblem? {
+        var b = Box.empty
+        for (n, node) in nodes.enumerated() {
+            b.formUnion(node.sceneBounds)
+            if !b.hasFiniteSize {
+                let path = modelPath(of: n)
+                return NumericProblem(
+                    layerPath: path, field: [.key(scene.layer(at: path).hitShape != nil ? "hitShape" : "shape")],
+                    message: "is so far from the layers before it that the scene's bounds overflow the finite range")
+            }
+        }
+        return nil
     }
 
     /// Ranks `siblings` (in visiting order) and indexes them when there are
@@ -153,17 +194,26 @@ public struct CompiledScene: Sendable {
     private mutating func add(_ layer: Layer, parent: Int32, position: Int, parentToScene: Affine) -> Int32 {
         let index = Int32(nodes.count)
         var node = CompiledScene.node(for: layer, parent: parent, position: position)
-        if let region = CompiledScene.region(for: layer, toScene: parentToScene * node.toParent) {
+        let granted = min(RegionBuilder.maxFlattenedPointsPerRegion, flatteningLeft)
+        var budget = FlatteningBudget(remaining: granted)
+        let region = CompiledScene.region(for: layer, toScene: parentToScene * node.toParent, budget: &budget)
+        flatteningLeft -= granted - budget.remaining  // what the region took (the budget never grows)
+        if let region {
             node.region = Int32(regions.count)
             node.sceneBounds = (parentToScene * node.toParent).apply(region.bounds)
             node.copyPlainPolygon(of: region)
             regions.append(region)
         }
         node.cover = cover(node, isLeaf: layer.children?.isEmpty ?? true)
+        if node.passThrough { passThroughCount += 1 }
         nodes.append(node)
         ids.append(layer.id)
         actions.append(layer.action)
         indexByID[layer.id] = index
+        if numericProblem == nil {
+            note(NumericProblem.check(layer, toParent: node.toParent, toScene: parentToScene * node.toParent, region: region),
+                 at: index)
+        }
         let children = layer.children ?? []
         if !children.isEmpty {
             let toScene = parentToScene * node.toParent
@@ -179,6 +229,16 @@ public struct CompiledScene: Sendable {
             nodes[Int(index)].childIndex = indexSiblings(sorted)
         }
         nodes[Int(index)].reach = reach(of: Int(index))
+        // Only a transform can map finite corners to infinite ones (a reach's
+        // size may overflow where siblings spread far apart; the indexes
+        // take such boxes).
+        if numericProblem == nil, layer.transform != nil, !nodes[Int(index)].reach.isEmpty,
+            !nodes[Int(index)].reach.corners.allSatisfy({ nodes[Int(index)].toParent.apply($0).isFinite })
+        {
+            note(NumericProblem(
+                layerPath: [], field: NumericProblem.transformField(layer.transform),
+                message: "maps the layer's reach (its region and its children's) beyond the finite range"), at: index)
+        }
         return index
     }
 
@@ -200,7 +260,8 @@ public struct CompiledScene: Sendable {
         }
         return Node(
             cover: .none, toLocal: inverse ?? .identity, reach: .empty, plainPolygon: nil, region: -1, childStart: 0, childCount: 0, childIndex: -1,
-            skip: skip, pointerEvents: pe, clipChildren: layer.clipChildren ?? false, fillRule: .nonzero,
+            skip: skip, pointerEvents: pe, clipChildren: layer.clipChildren ?? false,
+            passThrough: layer.passThrough ?? false, fillRule: .nonzero,
             hasShape: layer.effectiveHitShape != nil, draggable: layer.draggable ?? false,
             parent: parent, position: Int32(position), rank: 0, opacity: opacity, zIndex: layer.zIndex ?? 0,
             toParent: toParent, sceneBounds: .empty)
@@ -208,9 +269,11 @@ public struct CompiledScene: Sendable {
 
     /// The cover of a layer (`node`, whose region is compiled) in its
     /// parent: of its plain polygon when it is a leaf that accepts points
-    /// there, else `none`.
+    /// there and becomes the target when it does (not pass-through), else
+    /// `none`.
     func cover(_ node: Node, isLeaf: Bool) -> SiblingCover {
-        guard isLeaf, node.skip == nil, node.pointerEvents != .childrenOnly, let polygon = node.plainPolygon
+        guard isLeaf, node.skip == nil, node.pointerEvents != .childrenOnly, !node.passThrough,
+            let polygon = node.plainPolygon
         else { return .none }
         return .plainPolygon(
             polygon, fillRule: node.fillRule, toParent: node.toParent, toLocal: node.toLocal,
@@ -220,10 +283,16 @@ public struct CompiledScene: Sendable {
     /// A layer's hit region, flattened (where needed) to within 1e-3 scene
     /// units given its local-to-scene map; nil when it has none.
     static func region(for layer: Layer, toScene: Affine) -> Region? {
+        var budget = FlatteningBudget()
+        return region(for: layer, toScene: toScene, budget: &budget)
+    }
+
+    /// `region(for:toScene:)`, drawing its flattened points from `budget`.
+    static func region(for layer: Layer, toScene: Affine, budget: inout FlatteningBudget) -> Region? {
         guard let shape = layer.effectiveHitShape else { return nil }
         let scale = toScene.maxScale
         let tolerance = 1e-3 / (scale.isFinite && scale > 1e-9 ? scale : 1e-9)
-        let region = RegionBuilder.region(of: shape, slop: layer.hitSlop?.edges ?? .zero, tolerance: tolerance)
+        let region = RegionBuilder.region(of: shape, slop: layer.hitSlop?.edges ?? .zero, tolerance: tolerance, budget: &budget)
         return region.isEmpty ? nil : region
     }
 
@@ -352,5 +421,7 @@ public struct CompiledScene: Sendable {
 extension Region {
     /// A region with nothing in it: no contours (degenerate geometry), or
     /// neither fill nor stroke.
-    public var isEmpty: Bool { contours.isEmpty || (!fill && halfStroke == 0) }
+    public var isEmpty: Bool {
+        (mask.map { $0.opaquePixels == nil } ?? contours.isEmpty) || (!fill && halfStroke == 0)
+    }
 }

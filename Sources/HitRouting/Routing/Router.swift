@@ -6,10 +6,15 @@ public struct HitResult: Sendable {
     public var local: Point?
     /// Every decision in visiting order (empty unless requested).
     public var trace: [TraceEntry]
-    /// Every layer that accepts the point, front to back (only when requested).
+    /// Every layer that accepts the point, front to back (only when
+    /// requested): pass-through layers included, so the receivers come
+    /// first, then the target.
     public var stack: [Int]?
+    /// Pass-through layers that received the point, front to back (SPEC §3).
+    public var receivers: [Int] = []
 
-    public init(target: Int?, local: Point?, trace: [TraceEntry] = [], stack: [Int]? = nil) {
+    public init(target: Int?, local: Point?, trace: [TraceEntry] = [], stack: [Int]? = nil, receivers: [Int] = []) {
+        self.receivers = receivers
         self.target = target
         self.local = local
         self.trace = trace
@@ -31,8 +36,10 @@ extension CompiledScene {
     ///   bounds miss the point cost O(1) each.
     public func hit(_ point: Point, trace: Bool = false, all: Bool = false) -> HitResult {
         var walk = Walk(tracing: trace)
+        walk.collectsReceivers = true
         withTables { tables in _ = tables.visitSiblings(tables.roots, index: rootIndex, point, &walk) }
         var result = HitResult(target: walk.target.map(Int.init), local: walk.local, trace: walk.trace, stack: nil)
+        if !walk.receivers.isEmpty { result.receivers = walk.receivers.map(Int.init) }
         if all {
             var stack: [Int] = []
             for root in roots { collect(root, point, into: &stack) }
@@ -92,6 +99,10 @@ struct Walk {
     let tracing: Bool
     /// Whether `local` is wanted for the target (else it may stay nil).
     var wantsLocal = true
+    /// Whether pass-through layers that receive the point are listed in `receivers`.
+    var collectsReceivers = false
+    /// Pass-through layers that received the point, front to back (SPEC §3).
+    var receivers: [Int32] = []
     var trace: [TraceEntry] = []
     var target: Int32?
     var local: Point?
@@ -103,7 +114,8 @@ struct Walk {
         _ n: Int32, _ decision: Decision, _ reason: Reason, _ detail: TraceDetail? = nil, local: Point? = nil
     ) {
         if tracing {
-            trace.append(TraceEntry(layer: Int(n), decision: decision, reason: reason, detail: detail, local: local))
+            // A local image that overflowed is left out (SPEC §1: no answer holds a non-finite number).
+            trace.append(TraceEntry(layer: Int(n), decision: decision, reason: reason, detail: detail, local: local?.finiteOrNil))
         }
     }
 }
@@ -206,6 +218,14 @@ struct Tables {
         return cover.filled & bit != 0 ? .hit : .open
     }
 
+    /// For a mask region, the pixel holding `p` (local) against the
+    /// threshold, or that `p` is outside the mask; nil for other regions.
+    static func maskDetail(_ region: UnsafePointer<Region>, _ p: Point) -> TraceDetail? {
+        guard let mask = region.pointee.mask else { return nil }
+        guard let (i, j) = mask.pixel(at: p) else { return .outsideMask(columns: mask.columns, rows: mask.rows) }
+        return .maskPixel(column: i, row: j, alpha: Int(mask.alpha[j * mask.columns + i]), minimum: mask.minimumAlpha)
+    }
+
     /// Visits the subtree at `n` with `pParent` in its parent's coordinates;
     /// true when it found the target.
     func visit(_ n: Int32, _ pParent: Point, _ walk: inout Walk) -> Bool {
@@ -252,19 +272,31 @@ struct Tables {
         } else {
             outcome = test ?? Region.test(region, p)
         }
+        let reason: Reason
         switch outcome {
-        case .inside:
-            walk.record(n, .hit, .inside, local: p)
-        case .insideStroke:
-            walk.record(n, .hit, .insideStroke, walk.tracing ? .withinStroke(region.pointee.halfStroke) : nil, local: p)
-        case .insideSlop:
-            walk.record(n, .hit, .insideSlop, .withinSlop, local: p)
+        case .inside: reason = .inside
+        case .insideStroke: reason = .insideStroke
+        case .insideSlop: reason = .insideSlop
         case .outside:
-            walk.record(n, .miss, .outside, local: p)
+            walk.record(n, .miss, .outside, walk.tracing ? Tables.maskDetail(region, p) : nil, local: p)
             return false
         case .inHole(let contours, let winding):
             walk.record(n, .miss, .inHole, walk.tracing ? .inHole(region.pointee.fillRule, contours: contours, winding: winding) : nil, local: p)
             return false
+        }
+        if node.passThrough {
+            walk.record(n, .pass, .passThrough, .passedThrough(reason), local: p)
+            if walk.collectsReceivers { walk.receivers.append(n) }
+            return false
+        }
+        if walk.tracing {
+            let detail: TraceDetail?
+            switch reason {
+            case .insideStroke: detail = .withinStroke(region.pointee.halfStroke)
+            case .insideSlop: detail = .withinSlop
+            default: detail = Tables.maskDetail(region, p)
+            }
+            walk.record(n, .hit, reason, detail, local: p)
         }
         walk.target = n
         walk.local = p

@@ -13,6 +13,8 @@ public struct TraceEntry: Sendable, Equatable {
 /// What the router decided about a layer.
 public enum Decision: String, Sendable {
     case hit, miss, skip, captured
+    /// A pass-through layer received the point and let it continue (SPEC §3).
+    case pass
 }
 
 /// Why (SPEC §3's codes).
@@ -30,6 +32,7 @@ public enum Reason: String, Sendable {
     case outside
     case inHole = "in-hole"
     case captured
+    case passThrough = "pass-through"
 }
 
 /// The facts behind a decision, rendered as a short human sentence by
@@ -43,6 +46,13 @@ public enum TraceDetail: Sendable, Equatable, CustomStringConvertible {
     case inHole(FillRule, contours: Int, winding: Int)
     case withinStroke(Double)
     case withinSlop
+    /// The mask pixel (column, row) holding the point, its alpha and the
+    /// least alpha that counts as opaque.
+    case maskPixel(column: Int, row: Int, alpha: Int, minimum: Int)
+    /// The point lies outside the mask's rectangle of `columns × rows` pixels.
+    case outsideMask(columns: Int, rows: Int)
+    /// A pass-through layer accepted the point for this reason and let it go on.
+    case passedThrough(Reason)
     /// Routed by the capture that pointer `pointer` made on its `down` at `down` (scene coordinates).
     case capturedBy(pointer: String, down: Point)
     /// The capturing layer is gone (the scene was replaced without it); the
@@ -68,6 +78,12 @@ public enum TraceDetail: Sendable, Equatable, CustomStringConvertible {
             return rule == .evenodd ? "even-odd: inside \(c)" : "nonzero: winding \(winding) inside \(c)"
         case .withinStroke(let half): return "within \(short(half)) of the outline (stroke / 2)"
         case .withinSlop: return "outside the region but within its hitSlop"
+        case .maskPixel(let column, let row, let alpha, let minimum):
+            return "pixel (\(column), \(row)) alpha \(alpha) \(alpha >= minimum ? ">=" : "<") \(minimum)"
+        case .outsideMask(let columns, let rows):
+            return "outside the mask's \(columns) x \(rows) pixels"
+        case .passedThrough(let reason):
+            return "\(reason.rawValue); passThrough lets the point go on to the layers below"
         case .capturedBy(let pointer, let down):
             return "pointer \"\(pointer)\" captured by this layer since its down at (\(short(down.x)), \(short(down.y)))"
         case .captureDropped(let pointer, let layer, let why):

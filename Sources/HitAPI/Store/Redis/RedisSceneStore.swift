@@ -132,6 +132,7 @@ public final class RedisSceneStore: SceneStoring {
             }
             scene.id = id
             let live = LiveScene(scene)
+            if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
             let doc = RedisSceneStore.document(scene, id: id)
             let r = try write(.create, id: id, doc: doc, kind: .create)
             if r == -1 {
@@ -150,6 +151,7 @@ public final class RedisSceneStore: SceneStoring {
         var scene = upload.scene
         scene.id = id
         let live = LiveScene(scene)
+        if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         let doc = RedisSceneStore.document(scene, id: id)
         let r = try write(.put, id: id, doc: doc, kind: .put)
         try checkFull(r)
@@ -201,13 +203,12 @@ public final class RedisSceneStore: SceneStoring {
                 var sessions = sessionsBefore
                 var live = before.live
                 let outcome: PointerSessions.Outcome
-                do {
+                do throws(PointerSessions.Refusal) {
                     outcome = try sessions.apply(
                         pointer: event.pointer, phase: event.phase, at: event.point, to: &live,
                         trace: event.trace, all: event.all, now: now)
                 } catch {
-                    throw Problem(429, "too-many-pointers", "Too many pointers",
-                                  "scene \"\(id)\" already holds \(limits.maxPointers) pointer captures; release one (up or cancel) or wait \(Int(limits.captureTimeout)) s for one to expire")
+                    throw Problem.refused(error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
                 }
                 if !outcome.moved {
                     entry.state.withLock { $0.sessions = sessions }
