@@ -1,5 +1,6 @@
 import HTTPServer
 import HitJSON
+import HitRouting
 
 /// An API failure on its way to becoming an RFC 9457 problem response.
 /// Every error of the API layer turns into HTTP here and nowhere else.
@@ -41,6 +42,25 @@ public struct Problem: Error, Sendable {
 
     static func invalidScene(_ failure: DecodeFailure) -> Problem {
         decoding(failure, invalid: "invalid-scene", title: "Invalid scene")
+    }
+
+    /// A scene whose computed numbers are not all finite (SPEC §1): 422,
+    /// pointing at the field that makes them so. `base` is the pointer of
+    /// the problem's layer path: `/layers/i/children/j…` for a scene body,
+    /// empty for a patch body (one layer).
+    static func invalidScene(_ problem: NumericProblem, title: String = "Invalid scene") -> Problem {
+        var pointer = JSONPointer()
+        for (depth, position) in problem.layerPath.enumerated() {
+            pointer = pointer.appending(depth == 0 ? "layers" : "children").appending(position)
+        }
+        for token in problem.field {
+            switch token {
+            case .key(let k): pointer = pointer.appending(k)
+            case .index(let i): pointer = pointer.appending(i)
+            }
+        }
+        return Problem(422, "invalid-scene", title, "a number computed from the scene is not finite",
+                       issues: [ValidationIssue(pointer: pointer.description, message: problem.message)])
     }
 
     static func invalidRequest(_ failure: DecodeFailure) -> Problem {

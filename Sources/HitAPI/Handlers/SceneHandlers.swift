@@ -89,6 +89,8 @@ extension Application {
             let original = live.model.layer(at: live.compiled.modelPath(of: n))
             var w = JSONWriter()
             SceneEncoder.write(original, children: false, to: &w)
+            // `try!`: the bytes are the writer's own rendering of a decoded
+            // layer (valid JSON, nested no deeper than the decoder allowed).
             let merged = try! JSONValue.parse(w.bytes).merging(patch: patch)
             do throws(DecodeFailure) {
                 patched = try merged.encoded.withUnsafeBufferPointer { (buffer) throws(DecodeFailure) -> Layer in
@@ -96,6 +98,10 @@ extension Application {
                 }
             } catch {
                 throw Problem.invalidScene(error)
+            }
+            // Checked before the change: a refused patch leaves the scene as it was.
+            if let problem = live.numericProblem(replacingLayer: n, with: patched) {
+                throw Problem.invalidScene(problem, title: "Invalid patch")
             }
             live.replaceLayer(n, with: patched)
         }

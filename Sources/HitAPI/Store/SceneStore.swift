@@ -146,6 +146,7 @@ public final class SceneStore: Sendable {
     /// JSON it came as, counted against `maxStoreBytes`.
     public func create(_ scene: Scene, weight: Int = 0) throws(Problem) -> SceneSnapshot {
         let live = LiveScene(scene)  // compile outside any lock
+        if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         return try entries.withLock { (table) throws(Problem) -> SceneSnapshot in
             var id = scene.id ?? ""
             if scene.id == nil {
@@ -167,6 +168,7 @@ public final class SceneStore: Sendable {
         var scene = scene
         scene.id = id
         let live = LiveScene(scene)
+        if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         return try entries.withLock { (table) throws(Problem) -> (SceneSnapshot, created: Bool) in
             try checkRoom(table, adding: weight, replacing: id)
             if let entry = table.scenes[id] {
@@ -225,12 +227,19 @@ public final class SceneStore: Sendable {
             var sessions = state.sessions
             var outcome: PointerSessions.Outcome?
             try state.changeInPlace { (live, _) throws(Problem) -> Bool in
-                do {
+                do throws(PointerSessions.Refusal) {
                     outcome = try sessions.apply(
                         pointer: pointer, phase: phase, at: point, to: &live, trace: trace, all: all, now: now)
                 } catch {
-                    throw Problem(429, "too-many-pointers", "Too many pointers",
-                                  "scene \"\(id)\" already holds \(limits.maxPointers) pointer captures; release one (up or cancel) or wait \(Int(limits.captureTimeout)) s for one to expire")
+                    switch error {
+                    case .tooManyPointers:
+                        throw Problem(429, "too-many-pointers", "Too many pointers",
+                                      "scene \"\(id)\" already holds \(limits.maxPointers) pointer captures; release one (up or cancel) or wait \(Int(limits.captureTimeout)) s for one to expire")
+                    case .moveOverflows(let layer, let problem):
+                        throw Problem(422, "invalid-request", "Invalid request",
+                                      "dragging layer \"\(layer)\" to this point would take its scene beyond the finite range (\(problem.message)); nothing moved and the capture stays",
+                                      issues: [ValidationIssue(pointer: "", message: "moves layer \"\(layer)\" too far")])
+                    }
                 }
                 return outcome!.moved
             }

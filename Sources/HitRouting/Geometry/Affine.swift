@@ -38,7 +38,10 @@ public struct Affine: Hashable, Sendable {
         let (s, c): (Double, Double)
         if turns == turns.rounded() {
             // Exact quarter turns, so that 90° maps (1, 0) to exactly (0, 1).
-            switch ((Int(turns) % 4) + 4) % 4 {
+            // The remainder is taken in floating point: `Int(turns)` would
+            // trap for angles beyond ±8e20 degrees, which a scene may give.
+            let quarter = turns.truncatingRemainder(dividingBy: 4)
+            switch Int(quarter < 0 ? quarter + 4 : quarter) {
             case 0: (s, c) = (0, 1)
             case 1: (s, c) = (1, 0)
             case 2: (s, c) = (0, -1)
@@ -81,14 +84,58 @@ public struct Affine: Hashable, Sendable {
     public static let singularDeterminant = 1e-12
 
     /// The inverse map, or `nil` when `|determinant| < 1e-12` (SPEC §2.3).
+    ///
+    /// A determinant beyond the finite range (a scale of 1e200: 1e400) is
+    /// not singular: the inverse is then computed from the linear part
+    /// divided by its largest entry, so that it stays finite wherever the
+    /// true inverse is. Ordinary maps take the direct formula.
     @inlinable
     public var inverse: Affine? {
         let det = determinant
-        guard abs(det) >= Affine.singularDeterminant, det.isFinite else { return nil }
-        let id = 1 / det
-        return Affine(
-            a: d * id, b: -b * id, c: -c * id, d: a * id,
-            e: (c * f - d * e) * id, f: (b * e - a * f) * id)
+        if det.isFinite {
+            guard abs(det) >= Affine.singularDeterminant else { return nil }
+            let id = 1 / det
+            let m = Affine(
+                a: d * id, b: -b * id, c: -c * id, d: a * id,
+                e: (c * f - d * e) * id, f: (b * e - a * f) * id)
+            if m.isFinite { return m }
+        }
+        return scaledInverse
+    }
+
+    /// The inverse computed on the linear part divided by its largest entry `s`:
+    /// `det = det' · s²` and every entry of the inverse is `…' / (det' · s)`.
+    @usableFromInline
+    var scaledInverse: Affine? {
+        let s = Swift.max(abs(a), abs(b), abs(c), abs(d))
+        guard s > 0, s.isFinite, e.isFinite, f.isFinite else { return nil }
+        let na = a / s, nb = b / s, nc = c / s, nd = d / s
+        let nDet = na * nd - nb * nc
+        guard abs(nDet) * s * s >= Affine.singularDeterminant else { return nil }
+        let k = nDet * s
+        return Affine(a: nd / k, b: -nb / k, c: -nc / k, d: na / k, e: (nc * f - nd * e) / k, f: (nb * e - na * f) / k)
+    }
+
+    /// Whether all six entries are finite.
+    @inlinable public var isFinite: Bool {
+        a.isFinite && b.isFinite && c.isFinite && d.isFinite && e.isFinite && f.isFinite
+    }
+
+    /// Whether the linear part (`a`, `b`, `c`, `d`) is finite.
+    @inlinable public var isLinearFinite: Bool { a.isFinite && b.isFinite && c.isFinite && d.isFinite }
+
+    /// The box holding the four mapped corners of `box`, or nil when a
+    /// mapped corner is not finite (an overflow, which `apply(_:)` would
+    /// hide: a NaN coordinate drops out of a union).
+    public func applyChecked(_ box: Box) -> Box? {
+        guard !box.isEmpty else { return box }
+        var r = Box.empty
+        for corner in box.corners {
+            let q = apply(corner)
+            guard q.x.isFinite, q.y.isFinite else { return nil }
+            r.formUnion(q)
+        }
+        return r.hasFiniteSize ? r : nil
     }
 
     /// The largest factor by which the map stretches any vector (the largest

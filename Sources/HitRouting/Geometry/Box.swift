@@ -28,6 +28,13 @@ public struct Box: Hashable, Sendable {
     @inlinable public var width: Double { maxX - minX }
     @inlinable public var height: Double { maxY - minY }
 
+    /// Whether the box is empty, or has finite corners and a finite width
+    /// and height (SPEC §1: every computed quantity is finite).
+    @inlinable public var hasFiniteSize: Bool {
+        isEmpty ? !minX.isNaN && !minY.isNaN && !maxX.isNaN && !maxY.isNaN
+            : minX.isFinite && minY.isFinite && maxX.isFinite && maxY.isFinite && width.isFinite && height.isFinite
+    }
+
     /// The four corners, clockwise on screen from the top-left.
     @inlinable public var corners: [Point] {
         [Point(minX, minY), Point(maxX, minY), Point(maxX, maxY), Point(minX, maxY)]
@@ -70,6 +77,10 @@ public struct Box: Hashable, Sendable {
     public func distance(to p: Point) -> Double {
         let dx = Swift.max(minX - p.x, 0, p.x - maxX)
         let dy = Swift.max(minY - p.y, 0, p.y - maxY)
-        return (dx * dx + dy * dy).squareRoot()
+        let d = (dx * dx + dy * dy).squareRoot()
+        guard !d.isFinite, dx.isFinite, dy.isFinite else { return d }
+        // The squares overflowed: the same length, scaled by the larger side.
+        let m = Swift.max(dx, dy), u = dx / m, v = dy / m
+        return m * (u * u + v * v).squareRoot()
     }
 }

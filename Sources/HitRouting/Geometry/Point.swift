@@ -13,6 +13,12 @@ public struct Point: Hashable, Sendable {
 
     public static let zero = Point(0, 0)
 
+    /// Whether both coordinates are finite.
+    @inlinable public var isFinite: Bool { x.isFinite && y.isFinite }
+
+    /// The point itself when finite, else nil.
+    @inlinable public var finiteOrNil: Point? { isFinite ? self : nil }
+
     @inlinable public static func + (a: Point, b: Point) -> Point { Point(a.x + b.x, a.y + b.y) }
     @inlinable public static func - (a: Point, b: Point) -> Point { Point(a.x - b.x, a.y - b.y) }
     @inlinable public static func * (a: Point, s: Double) -> Point { Point(a.x * s, a.y * s) }

@@ -34,6 +34,10 @@ public struct PointerSessions: Sendable {
     public enum Refusal: Error, Equatable, Sendable {
         /// A `down` would hold one capture more than `maxPointers`.
         case tooManyPointers(limit: Int)
+        /// Dragging `layer` this far would take a number of the scene
+        /// beyond the finite range (SPEC §1); nothing changed, the capture
+        /// stays as it was.
+        case moveOverflows(layer: String, NumericProblem)
     }
 
     public private(set) var captures: [String: Capture] = [:]
@@ -113,13 +117,18 @@ public struct PointerSessions: Sendable {
         if phase != .cancel && compiled.isDraggable(layer) && point != capture.last,
             let toParent = compiled.parentToScene(layer).inverse
         {
-            scene.translateLayer(layer, by: toParent.applyLinear(point - capture.last))
+            let delta = toParent.applyLinear(point - capture.last)
+            if let problem = scene.numericProblem(translatingLayer: layer, by: delta) {
+                throw .moveOverflows(layer: compiled.ids[layer], problem)
+            }
+            scene.translateLayer(layer, by: delta)
             moved = true
         }
         capture.last = point
         capture.lastActive = now
         captures[pointer] = phase == .move ? capture : nil
-        let local = scene.compiled.sceneToLocal(layer)?.apply(point)
+        // An image beyond the finite range is no point at all (SPEC §1).
+        let local = scene.compiled.sceneToLocal(layer)?.apply(point).finiteOrNil
         if trace {
             notes.append(TraceEntry(
                 layer: layer, decision: .captured, reason: .captured,

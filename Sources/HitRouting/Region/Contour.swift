@@ -28,6 +28,11 @@ struct Contour: Sendable {
     var closed: Bool
     /// Bounds of the outline (exact for every kind).
     var bounds: Box
+    /// The closed outline without its parts of zero area (spikes, lines
+    /// that run out and back: `Polyline.withoutZeroAreaParts`), where the
+    /// fill grows by hit slop; empty when the fill of this contour has no
+    /// area at all. Set by `Region` only when it has fill and slop.
+    var fillBoundary: [Point] = []
 
     /// The winding number of this contour alone around `p`.
     func winding(_ p: Point) -> Int {

@@ -10,6 +10,13 @@ import Glibc
 ///
 /// - Complexity: O(1); at most ~1,100 bisection steps, usually ~60.
 func ellipseOutlineDistance(rx: Double, ry: Double, _ p: Point) -> Double {
+    // Beyond about 1e150 squares overflow: the distance scales with the
+    // ellipse, so measure a copy scaled down (by a power of two: exact).
+    let size = max(rx, ry, abs(p.x), abs(p.y))
+    if size > 0x1p500, size.isFinite {
+        let k = 0x1p-600
+        return ellipseOutlineDistance(rx: rx * k, ry: ry * k, p * k) / k
+    }
     if rx == ry { return abs(p.length - rx) }
     // Work in the first quadrant with e0 ≥ e1.
     let swap = rx < ry

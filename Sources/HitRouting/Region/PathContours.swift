@@ -3,6 +3,14 @@
 /// §2.2). Unclosed subpaths are filled as if closed but stroked open.
 enum PathContours {
     static func build(_ elements: [PathElement], needsOutline: Bool, tolerance: Double) -> [Contour] {
+        var budget = FlatteningBudget()
+        return build(elements, needsOutline: needsOutline, tolerance: tolerance, budget: &budget)
+    }
+
+    /// `build(_:needsOutline:tolerance:)`, drawing the flattened points from `budget`.
+    static func build(_ elements: [PathElement], needsOutline: Bool, tolerance: Double, budget: inout FlatteningBudget)
+        -> [Contour]
+    {
         var contours: [Contour] = []
         var segments: [Segment] = []
         var start = Point.zero
@@ -11,7 +19,7 @@ enum PathContours {
         func finish(closed: Bool) {
             defer { segments.removeAll(keepingCapacity: true) }
             guard !segments.isEmpty else { return }
-            if let c = contour(segments, closed: closed, needsOutline: needsOutline, tolerance: tolerance) {
+            if let c = contour(segments, closed: closed, needsOutline: needsOutline, tolerance: tolerance, budget: &budget) {
                 contours.append(c)
             }
         }
@@ -51,7 +59,9 @@ enum PathContours {
     }
 
     /// One contour from a subpath's segments, or nil when they span a single point.
-    static func contour(_ segments: [Segment], closed: Bool, needsOutline: Bool, tolerance: Double) -> Contour? {
+    static func contour(
+        _ segments: [Segment], closed: Bool, needsOutline: Bool, tolerance: Double, budget: inout FlatteningBudget
+    ) -> Contour? {
         var pieces: [MonotonePiece] = []
         var bounds = Box.empty
         var all = segments
@@ -70,16 +80,16 @@ enum PathContours {
             }
         }
         guard bounds.width > 0 || bounds.height > 0 else { return nil }
-        let outline = needsOutline ? flatten(segments, tolerance: tolerance) : []
+        let outline = needsOutline ? flatten(segments, tolerance: tolerance, budget: &budget) : []
         return Contour(kind: .curves(pieces, all), outline: outline, closed: closed, bounds: bounds)
     }
 
-    /// A polyline within `tolerance` of the segments (relaxed when that would
-    /// exceed `RegionBuilder.maxFlattenedPointsPerContour` points).
-    static func flatten(_ segments: [Segment], tolerance: Double) -> [Point] {
+    /// A polyline within `tolerance` of the segments, relaxed when that would
+    /// take more points than `budget` grants this contour.
+    static func flatten(_ segments: [Segment], tolerance: Double, budget: inout FlatteningBudget) -> [Point] {
         var steps = segments.map { $0.flatteningSteps(tolerance: tolerance) }
-        let budget = max(RegionBuilder.maxFlattenedPointsPerContour, 2 * segments.count)
-        let total = steps.reduce(0, +)
+        let total = steps.reduce(0, +)  // ≤ 2^20 per segment: no overflow for any array that fits in memory
+        let budget = budget.grant(segments: segments.count, wanted: total)
         if total > budget {
             let shrink = Double(budget) / Double(total)
             steps = steps.map { max(1, Int(Double($0) * shrink)) }
@@ -95,5 +105,23 @@ enum PathContours {
             for k in 1...n { out.append(s.point(at: Double(k) / Double(n))) }
         }
         return out
+    }
+}
+
+/// How many flattened points one region may still take: a contour gets
+/// what it needs up to `RegionBuilder.maxFlattenedPointsPerContour`, while
+/// the region's `RegionBuilder.maxFlattenedPointsPerRegion` last, and at
+/// least 2 per segment and 16 in all (its tolerance relaxed), so that a
+/// hostile shape of many big curves (a compound of 100,000 large circles
+/// with a stroke) cannot take memory by the gigabyte.
+struct FlatteningBudget {
+    var remaining = RegionBuilder.maxFlattenedPointsPerRegion
+
+    /// The points granted to a contour of `segments` segments that would
+    /// take `wanted` at full tolerance; takes them from the budget.
+    mutating func grant(segments: Int, wanted: Int) -> Int {
+        let granted = max(2 * segments, 16, min(wanted, RegionBuilder.maxFlattenedPointsPerContour, remaining))
+        remaining = max(0, remaining - min(granted, wanted))
+        return granted
     }
 }

@@ -63,13 +63,21 @@ enum Polyline {
     /// Distance from `p` to the outline (edges only; 0 on it).
     /// - Complexity: O(n).
     static func distance(_ points: [Point], closed: Bool, to p: Point) -> Double {
-        if points.count == 1 { return (points[0] - p).length }
+        if points.count == 1 { return pointDistance(points[0], p) }
         var best = Double.infinity
+        var far = Double.infinity  // edges whose squared lengths overflow, measured scaled
         forEachEdge(points, closed: closed) { a, b in
-            best = min(best, segmentDistanceSquared(a, b, p))
+            let d2 = segmentDistanceSquared(a, b, p)
+            if d2.isFinite { best = min(best, d2) } else { far = min(far, scaledSegmentDistance(a, b, p)) }
             return best > 0
         }
-        return best.squareRoot()
+        return min(best.squareRoot(), far)
+    }
+
+    /// Distance between two points, also where its square overflows.
+    static func pointDistance(_ a: Point, _ b: Point) -> Double {
+        let d = (a - b).length
+        return d.isFinite ? d : scaledSegmentDistance(a, a, b)
     }
 
     /// Whether any edge of the outline touches the closed box.
@@ -93,12 +101,26 @@ enum Polyline {
         return best
     }
 
-    /// Squared distance from `p` to the segment `a b`.
+    /// Squared distance from `p` to the segment `a b`; +infinity when a
+    /// squared length on the way overflows (then see `scaledSegmentDistance`).
     static func segmentDistanceSquared(_ a: Point, _ b: Point, _ p: Point) -> Double {
         let ab = b - a, ap = p - a
-        let len2 = ab.lengthSquared
-        let t = len2 > 0 ? min(1, max(0, ap.dot(ab) / len2)) : 0
-        return (a + ab * t - p).lengthSquared
+        let len2 = ab.lengthSquared, dot = ap.dot(ab)
+        guard len2.isFinite, dot.isFinite else { return .infinity }
+        let t = len2 > 0 ? min(1, max(0, dot / len2)) : 0
+        let d2 = (a + ab * t - p).lengthSquared
+        return d2.isFinite ? d2 : .infinity
+    }
+
+    /// Distance from `p` to the segment `a b` computed on the three points
+    /// divided by their largest coordinate, for coordinates (beyond about
+    /// 1e154) whose squares overflow: finite whenever the true distance is.
+    static func scaledSegmentDistance(_ a: Point, _ b: Point, _ p: Point) -> Double {
+        let s = max(abs(a.x), abs(a.y), abs(b.x), abs(b.y), abs(p.x), abs(p.y))
+        guard s.isFinite, s > 0 else { return .infinity }
+        let k = 1 / s
+        let d2 = segmentDistanceSquared(a * k, b * k, p * k)  // coordinates within ±1: no overflow
+        return d2.squareRoot() * s
     }
 
     /// Whether the segment `a b` touches the closed box (Liang–Barsky clipping).
@@ -122,7 +144,51 @@ enum Polyline {
     static func segmentDistance(_ a: Point, _ b: Point, _ box: Box) -> Double {
         if segmentIntersects(a, b, box) { return 0 }
         var best = min(box.distance(to: a), box.distance(to: b))
-        for c in box.corners { best = min(best, segmentDistanceSquared(a, b, c).squareRoot()) }
+        for c in box.corners {
+            let d2 = segmentDistanceSquared(a, b, c)
+            best = min(best, d2.isFinite ? d2.squareRoot() : scaledSegmentDistance(a, b, c))
+        }
         return best
+    }
+
+    /// The closed polygon through `points` with its zero-area parts taken
+    /// out: a vertex where the outline runs on or back along the line it
+    /// came on (exactly collinear with its neighbours, as in `M 400 100
+    /// L 600 100` closed, or a spike down a line and back up it) is
+    /// dropped, again and again, so that what is left bounds the same fill
+    /// with edges that each have fill on one side. Empty when no area is
+    /// left (a two-point polyline, an out-and-back path).
+    ///
+    /// Each drop replaces edges `a → b → c` on one line by `a → c`, which
+    /// winds the same around every point off the line; overlaps between
+    /// edges that are not neighbours stay (they touch fill anyway, or
+    /// cancel only in shapes that cross themselves so).
+    /// - Complexity: O(n).
+    static func withoutZeroAreaParts(_ points: [Point]) -> [Point] {
+        func collinear(_ a: Point, _ b: Point, _ c: Point) -> Bool {
+            (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x) == 0
+        }
+        var out: [Point] = []
+        out.reserveCapacity(points.count)
+        for p in points {
+            if out.last == p { continue }
+            while out.count >= 2 && collinear(out[out.count - 2], out[out.count - 1], p) { out.removeLast() }
+            if out.last == p { continue }
+            out.append(p)
+        }
+        // The same at the ring's seam, between its last and first vertices.
+        var start = 0
+        while out.count - start >= 3 {
+            let n = out.count
+            if out[n - 1] == out[start] || collinear(out[n - 2], out[n - 1], out[start]) {
+                out.removeLast()
+            } else if collinear(out[n - 1], out[start], out[start + 1]) {
+                start += 1
+            } else {
+                break
+            }
+        }
+        guard out.count - start >= 3 else { return [] }
+        return out.count - start == points.count ? points : Array(out[start...])
     }
 }

@@ -34,25 +34,40 @@ public struct Region: @unchecked Sendable {
     public var contourCount: Int { contours.count }
 
     init(contours: [Contour], fillRule: FillRule, fill: Bool, stroke: Double, slop: SlopEdges) {
+        var contours = contours
+        // What slop grows (SPEC §2.1: the region, fill area ∪ stroke band):
+        // the stroked outline, and the fill's boundary without its parts
+        // of zero area. An empty region stays empty.
+        var outline = Box.empty, grown = Box.empty
+        for k in contours.indices {
+            outline.formUnion(contours[k].bounds)
+            if fill && !slop.isZero {
+                switch contours[k].kind {
+                case .ellipse, .roundedRect: contours[k].fillBoundary = contours[k].outline  // positive radii: area
+                case .polygon, .curves: contours[k].fillBoundary = Polyline.withoutZeroAreaParts(contours[k].outline)
+                }
+                if !contours[k].fillBoundary.isEmpty { grown.formUnion(Box(covering: contours[k].fillBoundary)) }
+            }
+        }
+        if stroke > 0 { grown.formUnion(outline) }
         self.contours = contours
-        contourView = contours.withUnsafeBufferPointer { $0 }
+        contourView = self.contours.withUnsafeBufferPointer { $0 }
         self.fillRule = fillRule
         self.fill = fill
         self.halfStroke = stroke / 2
         self.slop = slop
-        var outline = Box.empty
-        for c in contours { outline.formUnion(c.bounds) }
-        self.bounds = outline.outset(by: stroke / 2)
-            .outset(top: slop.top, right: slop.right, bottom: slop.bottom, left: slop.left)
-        if fill, stroke == 0, contours.count == 1, case .polygon = contours[0].kind,
-            contours[0].outline.count == 4, let box = axisAlignedRect(contours[0].outline)
+        var bounds = outline.outset(by: stroke / 2)
+        bounds.formUnion(grown.outset(by: stroke / 2).outset(top: slop.top, right: slop.right, bottom: slop.bottom, left: slop.left))
+        self.bounds = bounds
+        if fill, stroke == 0, self.contours.count == 1, case .polygon = self.contours[0].kind,
+            self.contours[0].outline.count == 4, let box = axisAlignedRect(self.contours[0].outline)
         {
             plainRect = box
         } else {
             plainRect = nil
         }
-        if fill, stroke == 0, slop.isZero, plainRect == nil, contours.count == 1, case .polygon = contours[0].kind {
-            plainPolygon = contours[0].outline.withUnsafeBufferPointer { $0 }
+        if fill, stroke == 0, slop.isZero, plainRect == nil, self.contours.count == 1, case .polygon = self.contours[0].kind {
+            plainPolygon = self.contours[0].outline.withUnsafeBufferPointer { $0 }
         } else {
             plainPolygon = nil
         }
@@ -102,7 +117,7 @@ public struct Region: @unchecked Sendable {
             // wholly in or out of the fill, and p is not in it here.
             let q = Box(minX: p.x - slop.right, minY: p.y - slop.bottom, maxX: p.x + slop.left, maxY: p.y + slop.top)
             for c in contours {
-                if fill && Polyline.intersects(c.outline, closed: true, q) { return .insideSlop }
+                if fill && Polyline.intersects(c.fillBoundary, closed: true, q) { return .insideSlop }
                 if halfStroke > 0 && Polyline.distance(c.outline, closed: c.closed, to: q) <= halfStroke {
                     return .insideSlop
                 }
@@ -143,6 +158,9 @@ public enum RegionTest: Sendable, Equatable {
 /// The box spanned by four points that form an axis-aligned rectangle, or nil.
 private func axisAlignedRect(_ q: [Point]) -> Box? {
     let box = Box(covering: q)
+    // Four distinct corners (a zero-area outline such as a line traced out
+    // and back passes every other test below).
+    guard box.width > 0, box.height > 0, Set(q).count == 4 else { return nil }
     for p in q where (p.x != box.minX && p.x != box.maxX) || (p.y != box.minY && p.y != box.maxY) { return nil }
     // Each edge must be horizontal or vertical.
     for k in 0..<4 {

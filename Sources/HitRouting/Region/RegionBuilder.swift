@@ -8,6 +8,9 @@ public enum RegionBuilder {
     /// Flattened points allowed per contour before the tolerance is relaxed,
     /// so that a hostile path (huge arcs, tiny tolerance) cannot exhaust memory.
     public static let maxFlattenedPointsPerContour = 1 << 16
+    /// Flattened points allowed per region (over all its contours) before
+    /// each further contour gets only a few (see `FlatteningBudget`).
+    public static let maxFlattenedPointsPerRegion = 1 << 18
 
     /// Builds the region of `shape` grown by `slop`.
     /// - Complexity: O(vertices + segments), plus the flattening when a stroke
@@ -15,13 +18,16 @@ public enum RegionBuilder {
     public static func region(of shape: Shape, slop: SlopEdges, tolerance: Double) -> Region {
         let stroke = shape.stroke ?? 0
         let needsOutline = stroke > 0 || !slop.isZero
-        let contours = self.contours(of: shape.geometry, needsOutline: needsOutline, tolerance: tolerance)
+        var budget = FlatteningBudget()
+        let contours = self.contours(of: shape.geometry, needsOutline: needsOutline, tolerance: tolerance, budget: &budget)
         return Region(
             contours: contours, fillRule: shape.fillRule ?? .nonzero, fill: shape.fill ?? true,
             stroke: stroke, slop: slop)
     }
 
-    static func contours(of geometry: ShapeGeometry, needsOutline: Bool, tolerance: Double) -> [Contour] {
+    static func contours(
+        of geometry: ShapeGeometry, needsOutline: Bool, tolerance: Double, budget: inout FlatteningBudget
+    ) -> [Contour] {
         switch geometry {
         case .rect(let x, let y, let w, let h, let cornerRadius):
             guard w > 0, h > 0 else { return [] }
@@ -29,15 +35,15 @@ public enum RegionBuilder {
             let r = min(cornerRadius ?? 0, w / 2, h / 2)
             if r > 0 {
                 var c = Contour(kind: .roundedRect(box, radius: r), outline: [], closed: true, bounds: box)
-                if needsOutline { c.outline = flatten(roundedRect: box, radius: r, tolerance: tolerance) }
+                if needsOutline { c.outline = flatten(roundedRect: box, radius: r, tolerance: tolerance, budget: &budget) }
                 return [c]
             }
             let q = box.corners  // clockwise on screen
             return [Contour(kind: .polygon, outline: q, closed: true, bounds: box)]
         case .ellipse(let cx, let cy, let rx, let ry):
-            return ellipse(Point(cx, cy), rx, ry, needsOutline: needsOutline, tolerance: tolerance)
+            return ellipse(Point(cx, cy), rx, ry, needsOutline: needsOutline, tolerance: tolerance, budget: &budget)
         case .circle(let cx, let cy, let r):
-            return ellipse(Point(cx, cy), r, r, needsOutline: needsOutline, tolerance: tolerance)
+            return ellipse(Point(cx, cy), r, r, needsOutline: needsOutline, tolerance: tolerance, budget: &budget)
         case .polygon(let points), .polyline(let points):
             let closed: Bool
             if case .polygon = geometry { closed = true } else { closed = false }
@@ -45,14 +51,19 @@ public enum RegionBuilder {
             guard bounds.width > 0 || bounds.height > 0 else { return [] }  // a single point
             return [Contour(kind: .polygon, outline: points, closed: closed, bounds: bounds)]
         case .path(_, let elements):
-            return PathContours.build(elements, needsOutline: needsOutline, tolerance: tolerance)
+            return PathContours.build(elements, needsOutline: needsOutline, tolerance: tolerance, budget: &budget)
         case .compound(let members):
-            return members.flatMap { contours(of: $0.geometry, needsOutline: needsOutline, tolerance: tolerance) }
+            var out: [Contour] = []
+            for m in members {
+                out += contours(of: m.geometry, needsOutline: needsOutline, tolerance: tolerance, budget: &budget)
+            }
+            return out
         }
     }
 
-    private static func ellipse(_ c: Point, _ rx: Double, _ ry: Double, needsOutline: Bool, tolerance: Double)
-        -> [Contour]
+    private static func ellipse(
+        _ c: Point, _ rx: Double, _ ry: Double, needsOutline: Bool, tolerance: Double, budget: inout FlatteningBudget
+    ) -> [Contour]
     {
         guard rx > 0, ry > 0 else { return [] }
         let bounds = Box(minX: c.x - rx, minY: c.y - ry, maxX: c.x + rx, maxY: c.y + ry)
@@ -60,12 +71,14 @@ public enum RegionBuilder {
         if needsOutline {
             let arc = EllipticArc(center: c, rx: rx, ry: ry, cosPhi: 1, sinPhi: 0, theta0: 0, deltaTheta: 2 * .pi)
             contour.outline = PathContours.flatten(
-                [.arc(arc, from: arc.point(at: 0), to: arc.point(at: 0))], tolerance: tolerance)
+                [.arc(arc, from: arc.point(at: 0), to: arc.point(at: 0))], tolerance: tolerance, budget: &budget)
         }
         return [contour]
     }
 
-    private static func flatten(roundedRect b: Box, radius r: Double, tolerance: Double) -> [Point] {
+    private static func flatten(roundedRect b: Box, radius r: Double, tolerance: Double, budget: inout FlatteningBudget)
+        -> [Point]
+    {
         // Clockwise from the top edge: each corner is a quarter circle.
         func corner(_ cx: Double, _ cy: Double, from angle: Double) -> Segment {
             let arc = EllipticArc(
@@ -82,6 +95,6 @@ public enum RegionBuilder {
             .line(Point(b.minX, b.maxY - r), Point(b.minX, b.minY + r)),
             corner(b.minX + r, b.minY + r, from: .pi),
         ]
-        return PathContours.flatten(segments, tolerance: tolerance)
+        return PathContours.flatten(segments, tolerance: tolerance, budget: &budget)
     }
 }

@@ -24,6 +24,12 @@ public struct CompiledScene: Sendable {
     var rootIndex: Int32 = -1
     /// See `bounds`.
     private(set) var unionBounds = Box.empty
+    /// The first place, in document order, where a number computed from
+    /// the scene is not finite (SPEC §1), or nil. A scene with a problem
+    /// must not be served: the API refuses it with a 422 naming the field.
+    /// Without one, every transform, inverse and box of the scene is finite
+    /// with a finite size, and so is every number routing answers with.
+    public private(set) var numericProblem: NumericProblem?
 
     /// The number of layers in the tree.
     public var layerCount: Int { nodes.count }
@@ -120,6 +126,30 @@ public struct CompiledScene: Sendable {
         roots = visitingOrder(rootIndices)
         rootIndex = indexSiblings(roots)
         recomputeBounds()
+        if numericProblem == nil, !unionBounds.hasFiniteSize { numericProblem = unionProblem(scene) }
+    }
+
+    /// Records `problem` for layer `n` unless an earlier one is recorded.
+    private mutating func note(_ problem: NumericProblem?, at n: Int32) {
+        guard numericProblem == nil, var problem else { return }
+        problem.layerPath = modelPath(of: Int(n))
+        numericProblem = problem
+    }
+
+    /// The layer (in document order) whose region makes the union of the
+    /// scene's bounds overflow, as a problem.
+    private func unionProblem(_ scene: Scene) -> NumericProblem? {
+        var b = Box.empty
+        for (n, node) in nodes.enumerated() {
+            b.formUnion(node.sceneBounds)
+            if !b.hasFiniteSize {
+                let path = modelPath(of: n)
+                return NumericProblem(
+                    layerPath: path, field: [.key(scene.layer(at: path).hitShape != nil ? "hitShape" : "shape")],
+                    message: "is so far from the layers before it that the scene's bounds overflow the finite range")
+            }
+        }
+        return nil
     }
 
     /// Ranks `siblings` (in visiting order) and indexes them when there are
@@ -153,7 +183,8 @@ public struct CompiledScene: Sendable {
     private mutating func add(_ layer: Layer, parent: Int32, position: Int, parentToScene: Affine) -> Int32 {
         let index = Int32(nodes.count)
         var node = CompiledScene.node(for: layer, parent: parent, position: position)
-        if let region = CompiledScene.region(for: layer, toScene: parentToScene * node.toParent) {
+        let region = CompiledScene.region(for: layer, toScene: parentToScene * node.toParent)
+        if let region {
             node.region = Int32(regions.count)
             node.sceneBounds = (parentToScene * node.toParent).apply(region.bounds)
             node.copyPlainPolygon(of: region)
@@ -164,6 +195,10 @@ public struct CompiledScene: Sendable {
         ids.append(layer.id)
         actions.append(layer.action)
         indexByID[layer.id] = index
+        if numericProblem == nil {
+            note(NumericProblem.check(layer, toParent: node.toParent, toScene: parentToScene * node.toParent, region: region),
+                 at: index)
+        }
         let children = layer.children ?? []
         if !children.isEmpty {
             let toScene = parentToScene * node.toParent
@@ -179,6 +214,16 @@ public struct CompiledScene: Sendable {
             nodes[Int(index)].childIndex = indexSiblings(sorted)
         }
         nodes[Int(index)].reach = reach(of: Int(index))
+        // Only a transform can map finite corners to infinite ones (a reach's
+        // size may overflow where siblings spread far apart; the indexes
+        // take such boxes).
+        if numericProblem == nil, layer.transform != nil, !nodes[Int(index)].reach.isEmpty,
+            !nodes[Int(index)].reach.corners.allSatisfy({ nodes[Int(index)].toParent.apply($0).isFinite })
+        {
+            note(NumericProblem(
+                layerPath: [], field: NumericProblem.transformField(layer.transform),
+                message: "maps the layer's reach (its region and its children's) beyond the finite range"), at: index)
+        }
         return index
     }
 

@@ -36,4 +36,25 @@ public struct LiveScene: Sendable {
         }
         compiled.update(n, to: model.layer(at: path))
     }
+
+    /// The numeric problem (SPEC §1) that `translateLayer(n, by: delta)`
+    /// would cause, or nil: a drag that would take a translation, a
+    /// composed transform or a bound beyond the finite range is refused.
+    /// - Complexity: as `CompiledScene.numericProblem(ifLayer:becomes:region:keepsRegion:)`.
+    public func numericProblem(translatingLayer n: Int, by delta: Point) -> NumericProblem? {
+        guard delta.isFinite else {
+            return NumericProblem(layerPath: [], field: [.key("transform")], message: "the move is not finite")
+        }
+        var layer = model.layer(at: compiled.modelPath(of: n))
+        layer.transform = (layer.transform ?? .parts(TransformParts())).translated(by: delta)
+        return compiled.numericProblem(ifLayer: n, becomes: layer, region: nil, keepsRegion: true)
+    }
+
+    /// The numeric problem (SPEC §1) that `replaceLayer(n, with: layer)`
+    /// would cause, or nil. Its `field` is relative to the layer.
+    public func numericProblem(replacingLayer n: Int, with layer: Layer) -> NumericProblem? {
+        let toScene = compiled.parentToScene(n) * (layer.transform?.affine ?? .identity)
+        let region = CompiledScene.region(for: layer, toScene: toScene)
+        return compiled.numericProblem(ifLayer: n, becomes: layer, region: region, keepsRegion: false)
+    }
 }

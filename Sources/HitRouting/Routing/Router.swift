@@ -103,7 +103,8 @@ struct Walk {
         _ n: Int32, _ decision: Decision, _ reason: Reason, _ detail: TraceDetail? = nil, local: Point? = nil
     ) {
         if tracing {
-            trace.append(TraceEntry(layer: Int(n), decision: decision, reason: reason, detail: detail, local: local))
+            // A local image that overflowed is left out (SPEC §1: no answer holds a non-finite number).
+            trace.append(TraceEntry(layer: Int(n), decision: decision, reason: reason, detail: detail, local: local?.finiteOrNil))
         }
     }
 }
