@@ -26,15 +26,18 @@ module $c {
 }
 MAP
 done
-clang -c -O1 -g -fsanitize=address -I "$root/Sources/CEpoll/include" \
-    "$root/Sources/CEpoll/CEpoll.c" -o "$mods/CEpoll.o"
+if [[ ! -f "$mods/CEpoll.o" ]] || [[ -n $(find "$root/Sources/CEpoll" -newer "$mods/CEpoll.o" | head -1) ]]; then
+    clang -c -O1 -g -fsanitize=address -I "$root/Sources/CEpoll/include" \
+        "$root/Sources/CEpoll/CEpoll.c" -o "$mods/CEpoll.o"
+fi
 
-swift_module() { # name sources... (skipped when its object is newer than every source)
-    local name=$1
-    shift
-    if [[ -f "$mods/$name.o" ]] && [[ -z $(find "$@" "$here/build-api.sh" -newer "$mods/$name.o" | head -1) ]] \
-        && [[ -z $(find "$mods" -name '*.o' -newer "$mods/$name.o" | head -1) ]]; then
-        return 0
+swift_module() { # name "dependency modules" sources... (skipped when its object is newer than all of them)
+    local name=$1 deps=$2 dep
+    shift 2
+    if [[ -f "$mods/$name.o" ]] && [[ -z $(find "$@" "$here/build-api.sh" -newer "$mods/$name.o" | head -1) ]]; then
+        local stale=""
+        for dep in $deps; do [[ "$mods/$dep.o" -nt "$mods/$name.o" ]] && stale=1; done
+        [[ -z "$stale" ]] && return 0
     fi
     swiftc "${san[@]}" -parse-as-library "$opt" -g -wmo -num-threads 0 \
         -module-name "$name" -emit-module -emit-module-path "$mods/$name.swiftmodule" \
@@ -42,10 +45,10 @@ swift_module() { # name sources... (skipped when its object is newer than every 
         -Xcc -fmodule-map-file="$mods/CPrefetch/module.modulemap" \
         -c "$@" -o "$mods/$name.o"
 }
-swift_module HTTPServer "$root"/Sources/HTTPServer/*.swift
-swift_module HitJSON "$root"/Sources/HitJSON/*.swift
-swift_module HitRouting $(find "$root/Sources/HitRouting" -name '*.swift' | sort)
-swift_module HitAPI $(find "$root/Sources/HitAPI" -name '*.swift' | sort)
+swift_module HTTPServer "CEpoll" "$root"/Sources/HTTPServer/*.swift
+swift_module HitJSON "" "$root"/Sources/HitJSON/*.swift
+swift_module HitRouting "" $(find "$root/Sources/HitRouting" -name '*.swift' | sort)
+swift_module HitAPI "HTTPServer HitJSON HitRouting" $(find "$root/Sources/HitAPI" -name '*.swift' | sort)
 
 swiftc "${san[@]}" -parse-as-library "$opt" -g -module-name APIFuzz \
     -I "$mods" -Xcc -fmodule-map-file="$mods/CEpoll/module.modulemap" \
