@@ -720,7 +720,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     InvalidScene:
-      description: The scene or patch breaks a rule (`/problems/invalid-scene`); every problem found is listed with a JSON Pointer into the body.
+      description: The scene or patch breaks a rule (`/problems/invalid-scene`); every problem found is listed with a JSON Pointer into the body. A number computed from the scene that would not be finite (a transform composed down the tree, a region's bounds grown by stroke and slop, the scene's bounds) is one problem, pointing at the first field that makes it so (SPEC §1).
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
@@ -743,7 +743,7 @@ components:
                 errors:
                   - {pointer: /layers/0/shape/d, message: 'path data: expected a number at offset 8'}
     InvalidRequest:
-      description: The hit or batch request (body or query) breaks a rule (`/problems/invalid-request`).
+      description: The hit or batch request (body or query) breaks a rule (`/problems/invalid-request`), or a captured drag would take the layer beyond the finite range (then nothing moves and the capture stays).
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}

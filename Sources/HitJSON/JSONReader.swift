@@ -88,6 +88,7 @@ public struct JSONReader {
     ///   open (the reader went no further than the end of the innermost).
     @inlinable
     public mutating func rewind(to checkpoint: Checkpoint) {
+        // Internal: only the decoders rewind, to checkpoints inside the container they are reading.
         precondition(depth >= checkpoint.depth, "rewind(to:) past the end of a container open at the checkpoint")
         position = checkpoint.position
         depth = checkpoint.depth

@@ -10,6 +10,7 @@ extension JSONWriter {
     /// - Precondition: `d.isFinite`.
     @inlinable
     public mutating func number(_ d: Double) {
+        // Kept as an invariant: the core guarantees finite answers (NumericProblem, SPEC §1).
         precondition(d.isFinite, "JSON cannot represent a non-finite number")
         separate()
         if d.magnitude < 9_007_199_254_740_992 && d.rounded(.towardZero) == d {
@@ -17,7 +18,7 @@ extension JSONWriter {
                 append(UInt8(ascii: "-"))
                 append(UInt8(ascii: "0"))
             } else {
-                appendInteger(Int(d))
+                appendInteger(Int(d))  // |d| < 2^53 and integral: exact, no trap
             }
         } else {
             appendShortest(d)

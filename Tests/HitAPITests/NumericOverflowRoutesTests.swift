@@ -78,9 +78,9 @@ final class NumericOverflowRoutesTests: XCTestCase {
     }
 
     func testHitSlop1e308OnARectNamesHitSlop() {
-        assertInvalid(put(#"{"id":"r","hitSlop":1e308,"shape":{"type":"rect","x":1e308,"y":0,"width":1,"height":1}}"#),
+        assertInvalid(put(#"{"id":"r","hitSlop":1e308,"shape":{"type":"rect","x":1e308,"y":0,"width":1e300,"height":1}}"#),
                       at: "/layers/0/hitSlop")
-        assertInvalid(put(#"{"id":"r","hitSlop":{"top":1,"left":1.7e308},"shape":{"type":"rect","x":-1e308,"y":0,"width":1,"height":1}}"#),
+        assertInvalid(put(#"{"id":"r","hitSlop":{"top":1,"left":1.7e308},"shape":{"type":"rect","x":-1e308,"y":0,"width":1e300,"height":1}}"#),
                       at: "/layers/0/hitSlop/left")
     }
 

@@ -260,6 +260,7 @@ extension DecodingPass {
         } catch let e as DecodeFailure {
             throw e
         } catch {
+            // Unreachable: the passes throw only JSONSyntaxError, Abort and DecodeFailure.
             preconditionFailure("decoding threw an unexpected \(error)")
         }
     }

@@ -93,10 +93,12 @@ extension SceneDecoding {
         {
             try d.issue("is not a field of a \(type) (it has \(own.joined(separator: ", ")))", [.key(key)])
         }
+        // `!`: requiredByType has a key for every type fieldsByType has (guarded above).
         for key in Self.requiredByType[type]! where !seen.contains(key) {
             try d.issue("is required for a \(type)", [.key(key)])
         }
         guard d.issues.count == issuesBefore else { return (nil, 0) }
+        // The `!`s below: every required field was seen and decoded without an issue.
         let geometry: ShapeGeometry
         switch type {
         case "rect":

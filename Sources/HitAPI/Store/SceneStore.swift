@@ -241,7 +241,7 @@ public final class SceneStore: Sendable {
                                       issues: [ValidationIssue(pointer: "", message: "moves layer \"\(layer)\" too far")])
                     }
                 }
-                return outcome!.moved
+                return outcome!.moved  // `!`: set, since apply did not throw
             }
             state.sessions = sessions
             return (outcome!, state.snapshot)

@@ -141,6 +141,11 @@ public struct Affine: Hashable, Sendable {
     /// The largest factor by which the map stretches any vector (the largest
     /// singular value of the linear part).
     public var maxScale: Double {
+        // Squares overflow beyond about 1e154: measure the part divided by its largest entry.
+        let m = Swift.max(abs(a), abs(b), abs(c), abs(d))
+        if m > 0x1p500 && m.isFinite {
+            return Affine(a: a / m, b: b / m, c: c / m, d: d / m, e: 0, f: 0).maxScale * m
+        }
         // Singular values of [[a c] [b d]]: sqrt of the eigenvalues of MᵀM.
         let p = a * a + b * b, q = c * c + d * d, r = a * c + b * d
         let mean = (p + q) / 2

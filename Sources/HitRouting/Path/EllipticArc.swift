@@ -45,8 +45,15 @@ public struct EllipticArc: Sendable, Equatable {
     /// Converts SVG's endpoint form to centre form (SVG 1.1 implementation
     /// notes F.6.5–F.6.6), scaling radii up when they cannot reach.
     ///
+    /// Computed on the half-chord divided by the radii (`X = x1'/rx`,
+    /// `Y = y1'/ry`), so that no square of a coordinate or radius is formed:
+    /// radii of 1e300 give a finite arc (the centre is as far away as the
+    /// radii say, the arc itself close to its chord).
+    ///
     /// - Returns: `nil` when the arc is a straight line: a zero radius (the
-    ///   caller draws a line) or identical endpoints (the caller draws nothing).
+    ///   caller draws a line), identical endpoints (the caller draws
+    ///   nothing), or radii so much larger than the chord (10^7 times and
+    ///   more) that the short arc is its chord to within rounding.
     public static func fromEndpoints(
         from p1: Point, to p2: Point, radii: Point, rotationDegrees: Double, largeArc: Bool, sweep: Bool
     ) -> EllipticArc? {
@@ -54,25 +61,37 @@ public struct EllipticArc: Sendable, Equatable {
         guard p1 != p2, rx > 0, ry > 0 else { return nil }
         let phi = rotationDegrees.truncatingRemainder(dividingBy: 360) * .pi / 180
         let cp = cos(phi), sp = sin(phi)
-        let dx = (p1.x - p2.x) / 2, dy = (p1.y - p2.y) / 2
+        let dx = p1.x / 2 - p2.x / 2, dy = p1.y / 2 - p2.y / 2
         let x1 = cp * dx + sp * dy
         let y1 = -sp * dx + cp * dy
-        let lambda = (x1 * x1) / (rx * rx) + (y1 * y1) / (ry * ry)
-        if lambda > 1 {
-            let s = lambda.squareRoot()
-            rx *= s
-            ry *= s
+        var X = x1 / rx, Y = y1 / ry
+        guard X.isFinite, Y.isFinite else { return nil }
+        // λ = X² + Y², taken as its root `hypot(X, Y)` without squaring X or Y.
+        let big = max(abs(X), abs(Y)), small = min(abs(X), abs(Y))
+        guard big > 0 else { return nil }
+        let root = big * (1 + (small / big) * (small / big)).squareRoot()
+        var coef = 0.0
+        if root > 1 {
+            rx *= root
+            ry *= root
+            X /= root
+            Y /= root
+        } else {
+            // Radii beyond 10^7 times the half-chord bulge less than the
+            // centre form's rounding (≈ 1e-16 · r): the short way is the chord.
+            if root < 1e-7 && largeArc == false { return nil }
+            // √((1 − λ) / λ): the centre's distance from the chord's middle, in radii.
+            coef = (max(0, (1 - root) * (1 + root))).squareRoot() / root
+            guard coef.isFinite else { return nil }
         }
-        let rx2 = rx * rx, ry2 = ry * ry
-        let num = rx2 * ry2 - rx2 * y1 * y1 - ry2 * x1 * x1
-        let den = rx2 * y1 * y1 + ry2 * x1 * x1
-        var coef = den > 0 ? max(0, num / den).squareRoot() : 0
+        guard rx.isFinite, ry.isFinite else { return nil }
         if largeArc == sweep { coef = -coef }
-        let cxp = coef * rx * y1 / ry
-        let cyp = -coef * ry * x1 / rx
-        let center = Point(cp * cxp - sp * cyp + (p1.x + p2.x) / 2, sp * cxp + cp * cyp + (p1.y + p2.y) / 2)
-        let ux = (x1 - cxp) / rx, uy = (y1 - cyp) / ry
-        let vx = (-x1 - cxp) / rx, vy = (-y1 - cyp) / ry
+        let cxp = coef * Y * rx
+        let cyp = -coef * X * ry
+        let center = Point(cp * cxp - sp * cyp + (p1.x / 2 + p2.x / 2), sp * cxp + cp * cyp + (p1.y / 2 + p2.y / 2))
+        guard center.isFinite else { return nil }
+        let ux = X - coef * Y, uy = Y + coef * X
+        let vx = -X - coef * Y, vy = -Y + coef * X
         let theta0 = atan2(uy, ux)
         var delta = atan2(ux * vy - uy * vx, ux * vx + uy * vy)
         if !sweep && delta > 0 { delta -= 2 * .pi }

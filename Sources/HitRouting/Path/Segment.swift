@@ -89,7 +89,7 @@ public enum Segment: Sendable, Equatable {
             let step = 2 * acos(1 - tolerance / r)
             n = abs(arc.deltaTheta) / step
         }
-        guard n.isFinite else { return 1 << 20 }
+        guard n.isFinite else { return 1 << 20 }  // NaN and ∞ (huge control points, a tolerance of 0)
         return max(1, Int(min(n.rounded(.up), Double(1 << 20))))
     }
 }

@@ -119,8 +119,14 @@ enum Polyline {
         let s = max(abs(a.x), abs(a.y), abs(b.x), abs(b.y), abs(p.x), abs(p.y))
         guard s.isFinite, s > 0 else { return .infinity }
         let k = 1 / s
-        let d2 = segmentDistanceSquared(a * k, b * k, p * k)  // coordinates within ±1: no overflow
-        return d2.squareRoot() * s
+        let (a, b, p) = (a * k, b * k, p * k)  // coordinates within ±1: no overflow
+        let ab = b - a, ap = p - a
+        let len2 = ab.lengthSquared
+        let t = len2 > 0 ? min(1, max(0, ap.dot(ab) / len2)) : 0
+        guard t > 0 && t < 1 else { return (t == 0 ? ap : p - b).length * s }
+        // Beside the segment: |ab × ap| / |ab|, which keeps a distance far
+        // below the coordinates' rounding (a stroke of 10 along a line 1e200 long).
+        return abs(ab.x * ap.y - ab.y * ap.x) / len2.squareRoot() * s
     }
 
     /// Whether the segment `a b` touches the closed box (Liang–Barsky clipping).

@@ -30,7 +30,7 @@ extension CompiledScene {
     /// 0 to force either and `Int.max` to refuse it.
     func targets(at points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>,
                  interleavedFrom minimumSiblings: Int, gridOrderFrom minimumPoints: Int? = nil) {
-        precondition(answers.count >= points.count, "one answer slot per point")
+        precondition(answers.count >= points.count, "one answer slot per point")  // callers allocate one per point
         withTables { tables in
             func oneByOne(_ points: UnsafeBufferPointer<Point>, _ answers: UnsafeMutableBufferPointer<Int32>) {
                 var walk = Walk(tracing: false, wantsLocal: false)

@@ -30,7 +30,7 @@ struct SiblingCover: Sendable {
     func bit(_ p: Point) -> UInt64 {
         let u = (p.x - minX) * kx, v = (p.y - minY) * ky
         guard u >= 0, v >= 0, u <= 8, v <= 8 else { return 0 }
-        return 1 &<< UInt64(Int(min(v, 7)) &* 8 &+ Int(min(u, 7)))
+        return 1 &<< UInt64(Int(min(v, 7)) &* 8 &+ Int(min(u, 7)))  // 0 ≤ u, v ≤ 8 here (NaN fails the guard)
     }
 
     /// The cover of a plain polygon leaf whose reach in its parent is `box`.
@@ -54,7 +54,7 @@ struct SiblingCover: Sendable {
         // lies between its ends), widened by a millionth of a part for the
         // rounding between local and parent coordinates.
         let slack = 1e-6
-        func clamp(_ v: Double) -> Int { Int(max(0, min(7, v))) }
+        func clamp(_ v: Double) -> Int { Int(max(0, min(7, v))) }  // `min(7, NaN)` is 7: always 0...7
         var outline: UInt64 = 0
         let last = toParent.apply(polygon[polygon.count - 1])
         var (au, av) = ((last.x - cover.minX) * cover.kx, (last.y - cover.minY) * cover.ky)

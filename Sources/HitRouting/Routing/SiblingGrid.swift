@@ -77,12 +77,14 @@ struct SiblingGrid: Sendable {
         let area = max(extent.width, cell) * max(extent.height, cell)
         cell = max(cell, (area / Double(4 * sizes.count)).squareRoot())
         let scale = 256 / cell
+        guard scale.isFinite, scale > 0 else { return nil }
         let origin = Point(extent.minX, extent.minY)
         // From the steps of the far corner itself, so that every box's steps fall in the grid.
         let far = ((extent.maxX - origin.x) * scale, (extent.maxY - origin.y) * scale)
         guard far.0.isFinite, far.1.isFinite, far.0 < 1e15, far.1 < 1e15 else { return nil }
         let columns = Int(far.0) >> 8 + 1, rows = Int(far.1) >> 8 + 1
-        guard columns.multipliedReportingOverflow(by: rows).partialValue <= 8 * sizes.count + 64 else { return nil }
+        let (cells, overflow) = columns.multipliedReportingOverflow(by: rows)
+        guard !overflow, cells <= 8 * sizes.count + 64 else { return nil }
         let grid = SiblingGrid(origin: origin, scale: scale, columns: columns, rows: rows, boxes: boxes, layers: layers)
         return grid.loose.count <= maxLoose ? grid : nil
     }
@@ -140,8 +142,9 @@ struct SiblingGrid: Sendable {
     /// The steps of a box inside the grid's extent.
     private func steps(of b: Box) -> Steps {
         func q(_ v: Double, _ o: Double, _ limit: Int) -> Int {
+            // NaN and below 0 give 0, beyond the grid `limit`: `Int(f)` only on 0 < f < limit.
             let f = (v - o) * scale
-            return f <= 0 ? 0 : min(Int(f), limit)
+            return f > 0 ? (f < Double(limit) ? Int(f) : limit) : 0
         }
         return Steps(x0: q(b.minX, origin.x, columns * 256 - 1), y0: q(b.minY, origin.y, rows * 256 - 1),
                      x1: q(b.maxX, origin.x, columns * 256 - 1), y1: q(b.maxY, origin.y, rows * 256 - 1))
@@ -174,7 +177,7 @@ struct SiblingGrid: Sendable {
         func locate(_ p: Point) -> (cell: Int, sx: UInt8, sy: UInt8)? {
             let fx = (p.x - origin.x) * scale, fy = (p.y - origin.y) * scale
             guard fx >= 0 && fy >= 0 && fx < Double(columns * 256) && fy < Double(rows * 256) else { return nil }
-            let qx = Int(fx), qy = Int(fy)
+            let qx = Int(fx), qy = Int(fy)  // 0 ≤ f < cells · 256 ≤ 2^40 by the guard: no trap
             return ((qy >> 8) * columns + qx >> 8, UInt8(qx & 255), UInt8(qy & 255))
         }
 
