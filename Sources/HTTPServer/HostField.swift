@@ -11,31 +11,53 @@
 /// empty value is valid (RFC 9112 §3.2: a target without authority).
 enum HostField {
     /// Whether `value` (OWS already trimmed) is `uri-host [ ":" port ]`.
-    /// - Complexity: O(value.count), no allocation.
+    /// - Complexity: O(value.count), no allocation; a plain name or IPv4
+    ///   address costs one bitmap test per byte (every request has a Host).
     static func isValid(_ value: ArraySlice<UInt8>) -> Bool {
-        var i = value.startIndex
-        let end = value.endIndex
+        value.withUnsafeBufferPointer { isValid($0) }
+    }
+
+    /// Bits 0–63 and 64–127 of the reg-name bytes other than `%`:
+    /// unreserved (ALPHA, DIGIT, `-._~`) and sub-delims (``!$&'()*+,;=``).
+    private static let regNameLow: UInt64 = 0x2BFF_7FD2_0000_0000
+    private static let regNameHigh: UInt64 = 0x47FF_FFFE_87FF_FFFE
+
+    @inline(__always)
+    static func isRegName(_ b: UInt8) -> Bool {
+        let mask = b < 64 ? regNameLow : regNameHigh
+        return b < 128 && (mask >> UInt64(b & 63)) & 1 == 1
+    }
+
+    static func isValid(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let end = value.count
         if i < end, value[i] == UInt8(ascii: "[") {
-            guard let close = value[i...].firstIndex(of: UInt8(ascii: "]")) else { return false }
-            guard isIPLiteral(value[(i + 1)..<close]) else { return false }
+            guard let close = value.firstIndex(of: UInt8(ascii: "]")) else { return false }
+            guard isIPLiteral(Array(value[1..<close])[...]) else { return false }
             i = close + 1
         } else {
-            while i < end, value[i] != UInt8(ascii: ":") {
+            while i < end {
                 let b = value[i]
-                if b == UInt8(ascii: "%") {
+                if isRegName(b) {
+                    i += 1
+                } else if b == UInt8(ascii: "%") {
                     guard i + 2 < end, ByteClass.hexValue(value[i + 1]) != nil, ByteClass.hexValue(value[i + 2]) != nil else {
                         return false
                     }
                     i += 3
-                    continue
+                } else {
+                    break
                 }
-                guard isUnreserved(b) || isSubDelim(b) else { return false }
-                i += 1
             }
         }
         guard i < end else { return true }
         guard value[i] == UInt8(ascii: ":") else { return false }
-        return value[(i + 1)...].allSatisfy { $0 &- UInt8(ascii: "0") < 10 }
+        i += 1
+        while i < end {
+            guard value[i] &- UInt8(ascii: "0") < 10 else { return false }
+            i += 1
+        }
+        return true
     }
 
     static func isUnreserved(_ b: UInt8) -> Bool {
