@@ -4,7 +4,7 @@
 # statically, then run it on a slim Debian as an unprivileged user.
 #
 #   docker build -t hitroute .
-#   docker run --rm -p 8080:8080 hitroute
+#   docker run --rm -p 8080:8080 -v hitroute-data:/data hitroute
 #
 # Settings are environment variables (HITROUTE_PORT, HITROUTE_THREADS, ...;
 # see the README), e.g. `docker run -e HITROUTE_QUIET=1 ...`.
@@ -24,11 +24,16 @@ FROM debian:bookworm-slim
 # The health check below speaks HTTP with bash's /dev/tcp, so no curl is
 # installed and the image has no package manager step at all.
 RUN useradd --system --uid 10001 --user-group --no-create-home \
-        --home-dir /nonexistent --shell /usr/sbin/nologin hitroute
+        --home-dir /nonexistent --shell /usr/sbin/nologin hitroute \
+    && mkdir -p /data && chown 10001:10001 /data
 COPY --from=build /out/hitroute /usr/local/bin/hitroute
 USER 10001:10001
+# SPEC §9: the journal and snapshots live in /data; mount a volume there
+# (docker run -v hitroute-data:/data ...) so scenes survive a restart.
 ENV HITROUTE_HOST=0.0.0.0 \
-    HITROUTE_PORT=8080
+    HITROUTE_PORT=8080 \
+    HITROUTE_DATA_DIR=/data
+VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=3s --start-period=5s --retries=3 \
     CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${HITROUTE_PORT:-8080} && printf 'GET /healthz HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]

@@ -5,6 +5,7 @@ import PackageDescription
 //
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
+//                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
 //                                  └───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //
 // The core and the JSON module never import Foundation; the server knows
@@ -18,6 +19,7 @@ let package = Package(
         .library(name: "HitJSON", targets: ["HitJSON"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "HitAPI", targets: ["HitAPI"]),
+        .library(name: "HitJournal", targets: ["HitJournal"]),
     ],
     targets: [
         .target(name: "CEpoll"),
@@ -25,13 +27,15 @@ let package = Package(
         .target(name: "HitJSON"),
         .target(name: "CPrefetch"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer"]),
-        .executableTarget(name: "hitroute", dependencies: ["HitAPI"]),
+        .target(name: "HitJournal"),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HTTPServer", "HitJournal"]),
+        .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
+        .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
     ]
 )

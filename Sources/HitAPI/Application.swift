@@ -7,7 +7,11 @@ import HitRouting
 /// build the service through `Application.makeServer`.
 public final class Application: Sendable {
     public let configuration: Configuration
-    public let store: SceneStore
+    /// The scenes: memory only, or a durable backend (`SceneStoring`).
+    public let store: any SceneStoring
+    /// `store` when it is the memory backend: the hit path reads it with a
+    /// direct call instead of a protocol one (instructions per hit as before).
+    let memoryStore: SceneStore?
     /// Reports whether the server is draining (for `/readyz`).
     let isShuttingDown: @Sendable () -> Bool
     /// A JSON answer's fields: its content type, and the CORS fields when
@@ -15,11 +19,12 @@ public final class Application: Sendable {
     let jsonHeaders: HTTPHeaders
 
     public init(
-        configuration: Configuration, store: SceneStore? = nil,
+        configuration: Configuration, store: (any SceneStoring)? = nil,
         isShuttingDown: @escaping @Sendable () -> Bool = { false }
     ) {
         self.configuration = configuration
         self.store = store ?? SceneStore(limits: configuration.store)
+        self.memoryStore = self.store as? SceneStore
         self.isShuttingDown = isShuttingDown
         var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }
@@ -30,9 +35,9 @@ public final class Application: Sendable {
     static let corsAnyOrigin = HTTPHeaders([("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, Location")])
 
     /// An HTTP server running this application (not yet started).
-    public static func makeServer(_ configuration: Configuration) -> (HTTPServer, Application) {
+    public static func makeServer(_ configuration: Configuration, store: (any SceneStoring)? = nil) -> (HTTPServer, Application) {
         let box = ServerBox()
-        let app = Application(configuration: configuration, isShuttingDown: { box.server?.isShuttingDown ?? false })
+        let app = Application(configuration: configuration, store: store, isShuttingDown: { box.server?.isShuttingDown ?? false })
         let server = HTTPServer(configuration: configuration.server) { request in app.respond(to: request) }
         box.server = server
         return (server, app)
@@ -68,12 +73,17 @@ public final class Application: Sendable {
             return json(200) { w in w.beginObject(); w.field("status"); w.string("ok"); w.endObject() }
         case (.readyz, _):
             if isShuttingDown() { throw Problem(503, "shutting-down", "Shutting down", "the service is draining and takes no new work") }
+            switch store.health() {
+            case .ready: break
+            case .starting(let why): throw Problem(503, "starting", "Starting", why)
+            case .unavailable(let why): throw Problem.storeUnavailable(why)
+            }
             return json(200) { w in w.beginObject(); w.field("status"); w.string("ready"); w.endObject() }
         case (.openAPI, _):
             var h = HTTPHeaders()
             h.set("Content-Type", "application/yaml; charset=utf-8")
             return HTTPResponse(status: 200, headers: h, body: Array(OpenAPIDocument.yaml.utf8))
-        case (.scenes, "GET"): return listScenes()
+        case (.scenes, "GET"): return try listScenes()
         case (.scenes, _): return try createScene(request)
         case (.scene(let id), "GET"): return try getScene(id)
         case (.scene(let id), "PUT"): return try putScene(id, request)
@@ -137,7 +147,11 @@ public final class Application: Sendable {
 
     /// The snapshot of scene `id`, or 404.
     func snapshot(_ id: String) throws(Problem) -> SceneSnapshot {
-        guard let s = store.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+        if let memoryStore {
+            guard let s = memoryStore.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+            return s
+        }
+        guard let s = try store.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
         return s
     }
 }

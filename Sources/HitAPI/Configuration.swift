@@ -1,4 +1,5 @@
 import HTTPServer
+import HitJournal
 
 /// Everything the service can be told at start-up (SPEC §6): each setting
 /// has a default, a flag and an environment variable (`HITROUTE_` + the
@@ -11,6 +12,22 @@ public struct Configuration: Sendable {
     public var maxBatchPoints = 100_000
     /// Origins allowed by CORS; `["*"]` allows any. Default `*`.
     public var corsOrigins = ["*"]
+    /// SPEC §9: `--data-dir`, `--fsync`, `--repair`, `--compact-factor`;
+    /// without a directory the store is memory only.
+    public var dataDir: String?
+    public var fsync = SyncMode.everysec
+    public var repair = false
+    public var compactFactor = 4.0
+
+    /// The journal's options, or nil without `--data-dir`.
+    public var journal: JournalOptions? {
+        guard let dataDir else { return nil }
+        var o = JournalOptions(directory: dataDir)
+        o.fsync = fsync
+        o.repair = repair
+        o.compactFactor = compactFactor
+        return o
+    }
 
     public init() {}
 
@@ -53,6 +70,22 @@ public struct Configuration: Sendable {
         seconds("--header-timeout", "seconds to receive a whole request head; default 10") { $0.server.headerReadTimeout = .seconds($1) },
         seconds("--idle-timeout", "seconds an idle keep-alive connection stays open; default 15") { $0.server.idleTimeout = .seconds($1) },
         int("--max-connections", "open connections at once; default 10000", 1...1_000_000) { $0.server.maxConnections = $1 },
+        text("--data-dir", "directory for the journal and snapshots (a volume); without it the store is memory only") { $0.dataDir = $1 },
+        Option(flag: "--fsync", help: "always (sync before answering; group commit), everysec (default) or never", takesValue: true) { c, v in
+            guard let mode = SyncMode(rawValue: v) else { return false }
+            c.fsync = mode
+            return true
+        },
+        Option(flag: "--repair", help: "at start, keep the journal's longest valid prefix and move damaged records aside instead of refusing to start", takesValue: false) { c, v in
+            guard let on = parseBool(v) else { return false }
+            c.repair = on
+            return true
+        },
+        Option(flag: "--compact-factor", help: "write a snapshot when the journal outgrows the live scenes' JSON by this factor; default 4", takesValue: true) { c, v in
+            guard let f = Double(v), f.isFinite, f >= 1, f <= 1000 else { return false }
+            c.compactFactor = f
+            return true
+        },
         seconds("--shutdown-grace", "seconds in-flight requests get to finish on SIGTERM; default 10") { $0.server.shutdownGracePeriod = .seconds($1) },
     ]
 

@@ -267,6 +267,7 @@ paths:
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
+        '507': {$ref: '#/components/responses/StoreFull'}
 
   /scenes/{id}/layers/{layerId}:
     parameters:
@@ -338,6 +339,7 @@ paths:
         '422': {$ref: '#/components/responses/InvalidScene'}
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
+        '507': {$ref: '#/components/responses/StoreFull'}
 
   /scenes/{id}/hit:
     parameters:
@@ -437,6 +439,7 @@ paths:
         '429': {$ref: '#/components/responses/TooManyPointers'}
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
+        '507': {$ref: '#/components/responses/StoreFull'}
 
   /scenes/{id}/hits:
     parameters:
@@ -486,6 +489,7 @@ paths:
         '429': {$ref: '#/components/responses/TooManyPointers'}
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
+        '507': {$ref: '#/components/responses/StoreFull'}
 
   /healthz:
     get:
@@ -514,7 +518,7 @@ paths:
       tags: [operations]
       operationId: readyz
       summary: Readiness
-      description: 200 while accepting work; 503 once shutdown has begun (SIGTERM / SIGINT).
+      description: 200 while accepting work; 503 once shutdown has begun (SIGTERM / SIGINT), and, with `--data-dir`, while the journal is being recovered at start (`/problems/starting`) or after a journal write failed until the store has rewritten a snapshot from memory (`/problems/store-unavailable`).
       responses:
         '200':
           description: Accepting requests.
@@ -765,12 +769,12 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     ShuttingDown:
-      description: The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed).
+      description: The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on.
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     StoreFull:
-      description: Storing the scene would pass `--max-scenes` scenes (10000 by default) or `--max-store-bytes` bytes of scene JSON over all scenes (2 GiB by default) (`/problems/store-full`).
+      description: Storing the scene would pass `--max-scenes` scenes (10000 by default) or `--max-store-bytes` bytes of scene JSON over all scenes (2 GiB by default), or, with `--data-dir`, the journal's disk is full (`/problems/store-full`); the change is not acknowledged.
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}

@@ -6,6 +6,7 @@
 // SIGTERM or SIGINT, then drains in-flight requests and exits 0.
 import Glibc
 import HitAPI
+import HitJournal
 
 /// Writes a line to stderr (unbuffered, safe from any thread).
 func printError(_ line: String) {
@@ -36,7 +37,20 @@ do {
     exit(2)
 }
 
-let (server, _) = Application.makeServer(configuration)
+// SPEC §9: a durable store when --data-dir is given (locked before the
+// server starts; loaded while /readyz says 503).
+var journal: JournalStore?
+if let options = configuration.journal {
+    signal(SIGXFSZ, SIG_IGN)  // a file-size limit fails the write (EFBIG, a 507) instead of killing the process
+    do {
+        journal = try JournalStore(options: options, limits: configuration.store, log: { printError($0) })
+    } catch {
+        printError("hitroute: cannot use --data-dir \(options.directory): \(error)\(error.errno == EWOULDBLOCK ? " (another process holds the directory)" : "")\n")
+        exit(1)
+    }
+}
+
+let (server, _) = Application.makeServer(configuration, store: journal)
 do {
     try server.stopOnSignals([SIGTERM, SIGINT])
     let port = try server.start()
@@ -45,6 +59,15 @@ do {
     printError("hitroute: cannot listen on \(configuration.server.host):\(configuration.server.port): \(error)\n")
     exit(1)
 }
+if let journal {
+    do {
+        try journal.recover()
+    } catch {
+        printError("hitroute: cannot start from --data-dir \(configuration.dataDir ?? ""): \(error)\n")
+        exit(1)
+    }
+}
 server.waitUntilStopped()
+journal?.close()
 printError("hitroute stopped\n")
 exit(0)

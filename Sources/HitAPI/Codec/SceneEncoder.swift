@@ -4,11 +4,13 @@ import HitRouting
 /// Writes scenes back as they were submitted: fields that were not given
 /// stay absent, numbers keep their values (shortest round-trip form).
 enum SceneEncoder {
-    /// The scene document with `id` and `version` set (SPEC §4.1 `GET /scenes/{id}`).
-    static func write(_ scene: Scene, id: String, version: Int, to w: inout JSONWriter) {
+    /// The scene document with `id` and `version` set (SPEC §4.1 `GET
+    /// /scenes/{id}`); without `version`, what an upload of it would send
+    /// (a snapshot's record).
+    static func write(_ scene: Scene, id: String, version: Int?, to w: inout JSONWriter) {
         w.beginObject()
         w.field("id"); w.string(id)
-        w.field("version"); w.int(version)
+        if let version { w.field("version"); w.int(version) }
         if let width = scene.width { w.field("width"); w.number(width) }
         if let height = scene.height { w.field("height"); w.number(height) }
         w.field("layers")

@@ -68,7 +68,7 @@ extension Application {
             if let event = events.first, event.index == i {
                 events.removeFirst()
                 let (outcome, after) = try store.pointerEvent(
-                    id, pointer: event.pointer, phase: event.phase, at: point, trace: batch.trace, all: batch.all)
+                    id, PointerEvent(pointer: event.pointer, phase: event.phase, point: point, trace: batch.trace, all: batch.all))
                 if after.version != snapshot.version {
                     snapshot = after
                     entries.rescene(after.compiled)
@@ -129,7 +129,7 @@ extension Application {
     ) throws(Problem) -> (HitResult, Bool?, SceneSnapshot) {
         if let pointer = point.pointer, let phase = point.phase {
             let (outcome, snapshot) = try store.pointerEvent(
-                id, pointer: pointer, phase: phase, at: point.point, trace: trace, all: all)
+                id, PointerEvent(pointer: pointer, phase: phase, point: point.point, trace: trace, all: all))
             return (outcome.result, outcome.captured, snapshot)
         }
         let snapshot = try self.snapshot(id)

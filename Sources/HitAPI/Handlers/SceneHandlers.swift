@@ -4,8 +4,8 @@ import HitRouting
 
 /// SPEC §4.1: creating, reading, replacing, listing, deleting and patching scenes.
 extension Application {
-    func listScenes() -> HTTPResponse {
-        let scenes = store.all()
+    func listScenes() throws(Problem) -> HTTPResponse {
+        let scenes = try store.all()
         return json(200) { w in
             w.beginObject()
             w.field("scenes")
@@ -17,9 +17,7 @@ extension Application {
     }
 
     func createScene(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let weight = request.body.count
-        let scene = try decodeScene(request)
-        let snapshot = try store.create(scene, weight: weight)
+        let snapshot = try store.create(try upload(request))
         var h = HTTPHeaders()
         h.set("Location", "/scenes/\(snapshot.id)")
         h.set("ETag", etag(snapshot.version))
@@ -30,13 +28,12 @@ extension Application {
         guard Route.isSceneID(id) else {
             throw Problem(422, "invalid-scene", "Invalid scene", "the scene id in the path must match [A-Za-z0-9._-]{1,128}")
         }
-        let weight = request.body.count
-        let scene = try decodeScene(request)
-        if let bodyID = scene.id, bodyID != id {
+        let upload = try upload(request)
+        if let bodyID = upload.scene.id, bodyID != id {
             throw Problem(422, "invalid-scene", "Invalid scene", "the body's id differs from the path's",
                           issues: [ValidationIssue(pointer: "/id", message: "is \"\(bodyID)\" but the path says \"\(id)\"")])
         }
-        let (snapshot, created) = try store.put(scene, id: id, weight: weight)
+        let (snapshot, created) = try store.put(upload, id: id)
         var h = HTTPHeaders()
         h.set("ETag", etag(snapshot.version))
         if created { h.set("Location", "/scenes/\(id)") }
@@ -53,58 +50,16 @@ extension Application {
     }
 
     func deleteScene(_ id: String) throws(Problem) -> HTTPResponse {
-        guard store.delete(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+        guard try store.delete(id) else { throw Problem.notFound("no scene \"\(id)\"") }
         return HTTPResponse(status: 204)
     }
 
     /// JSON merge patch (RFC 7396) of one layer's fields other than `id` and
     /// `children`, honouring `If-Match`.
     func patchLayer(_ id: String, _ layerID: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let patch: JSONValue
-        do {
-            patch = try JSONValue.parse(request.body)
-        } catch {
-            throw Problem.invalidScene(.syntax(error))
-        }
-        guard case .object(let members) = patch else {
-            throw Problem(422, "invalid-scene", "Invalid patch", "a layer patch must be a JSON object",
-                          issues: [ValidationIssue(pointer: "", message: "must be an object")])
-        }
-        let forbidden = members.map(\.0).filter { $0 == "id" || $0 == "children" }
-        if !forbidden.isEmpty {
-            throw Problem(422, "invalid-scene", "Invalid patch", "id and children cannot be patched",
-                          issues: forbidden.map { ValidationIssue(pointer: "/\($0)", message: "cannot be patched") })
-        }
-        let ifMatch = request.headers["If-Match"]
-        let limits = configuration.scene
-        var patched = Layer(id: layerID)
-        let snapshot = try store.update(id) { (live, version) throws(Problem) in
-            guard let n = live.compiled.indexByID[layerID].map(Int.init) else {
-                throw Problem.notFound("scene \"\(id)\" has no layer \"\(layerID)\"")
-            }
-            if let ifMatch, !Application.etag(ifMatch, matches: version) {
-                throw Problem(412, "precondition-failed", "Precondition failed",
-                              "If-Match \(ifMatch) does not match the scene's version \(etag(version))")
-            }
-            let original = live.model.layer(at: live.compiled.modelPath(of: n))
-            var w = JSONWriter()
-            SceneEncoder.write(original, children: false, to: &w)
-            // `try!`: the bytes are the writer's own rendering of a decoded
-            // layer (valid JSON, nested no deeper than the decoder allowed).
-            let merged = try! JSONValue.parse(w.bytes).merging(patch: patch)
-            do throws(DecodeFailure) {
-                patched = try merged.encoded.withUnsafeBufferPointer { (buffer) throws(DecodeFailure) -> Layer in
-                    try SceneDecoder.decodeLayer(buffer, limits: limits)
-                }
-            } catch {
-                throw Problem.invalidScene(error)
-            }
-            // Checked before the change: a refused patch leaves the scene as it was.
-            if let problem = live.numericProblem(replacingLayer: n, with: patched) {
-                throw Problem.invalidScene(problem, title: "Invalid patch")
-            }
-            live.replaceLayer(n, with: patched)
-        }
+        let patch = try LayerPatch(
+            layerID: layerID, json: request.body, ifMatch: request.headers["If-Match"], limits: configuration.scene)
+        let (snapshot, patched) = try store.patch(id, patch)
         var h = HTTPHeaders()
         h.set("ETag", etag(snapshot.version))
         return json(200, headers: h) { w in SceneEncoder.write(patched, children: false, to: &w) }
@@ -114,8 +69,9 @@ extension Application {
 
     /// Decodes the body as a scene, then releases the body (see
     /// `HTTPRequest.releaseBody()`): a big body's memory goes before the
-    /// scene is compiled, so the two do not peak together.
-    private func decodeScene(_ request: HTTPRequest) throws(Problem) -> Scene {
+    /// scene is compiled, so the two do not peak together, unless the store
+    /// keeps the submitted JSON (a journal writes it as given).
+    private func upload(_ request: HTTPRequest) throws(Problem) -> SceneUpload {
         let limits = configuration.scene
         let scene = try withBody(request) { (buffer) throws(Problem) -> Scene in
             do throws(DecodeFailure) {
@@ -124,8 +80,10 @@ extension Application {
                 throw Problem.invalidScene(error)
             }
         }
+        let weight = request.body.count
+        if store.keepsSubmittedJSON { return SceneUpload(scene: scene, json: request.body, weight: weight) }
         request.releaseBody()
-        return scene
+        return SceneUpload(scene: scene, weight: weight)
     }
 
     private func summary(_ s: SceneSnapshot, status: Int, headers: HTTPHeaders) -> HTTPResponse {

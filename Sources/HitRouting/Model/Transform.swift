@@ -29,6 +29,22 @@ public enum Transform: Sendable, Equatable {
     }
 }
 
+extension Transform {
+    /// The same transform with its translation set to `t` (parent units):
+    /// what replaying a journaled drag does, exactly.
+    public func withTranslation(_ t: Point) -> Transform {
+        switch self {
+        case .matrix(var m):
+            m.e = t.x
+            m.f = t.y
+            return .matrix(m)
+        case .parts(var p):
+            p.translate = t
+            return .parts(p)
+        }
+    }
+}
+
 /// The parts form of a transform. Every part is optional; angles in degrees,
 /// positive clockwise on screen.
 public struct TransformParts: Sendable, Equatable {

@@ -22,6 +22,18 @@ public struct LiveScene: Sendable {
         compiled.update(n, to: model.layer(at: path), sameRegion: true)  // a translation keeps the shape and its scale
     }
 
+    /// Sets layer `n`'s translation to `t` (parent units): a journaled
+    /// drag replayed. A layer without a transform gets `{"translate": t}`,
+    /// as its first drag gave it.
+    /// - Complexity: as `translateLayer`.
+    public mutating func setTranslation(_ n: Int, to t: Point) {
+        let path = compiled.modelPath(of: n)
+        model.updateLayer(at: path) { layer in
+            layer.transform = (layer.transform ?? .parts(TransformParts())).withTranslation(t)
+        }
+        compiled.update(n, to: model.layer(at: path), sameRegion: true)
+    }
+
     /// Replaces layer `n`'s own fields with `layer`'s, keeping its id and
     /// children (a merge-patched layer, SPEC §4.1).
     /// - Complexity: O(depth + the layer's subtree + its parent's index);

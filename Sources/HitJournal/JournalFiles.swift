@@ -1,0 +1,123 @@
+import Glibc
+
+/// The names of a data directory's files (SPEC §9):
+///
+/// - `journal-<seq>.hrj`: a journal segment, records appended in order;
+/// - `snapshot-<seq>.hrs`: every scene as it stood when segment `<seq>`
+///   began; recovery loads the newest snapshot, then replays the segments
+///   from its sequence on;
+/// - `*.tmp`: a snapshot being written (removed at start);
+/// - `*.damaged-*`: what `--repair` moved aside;
+/// - `LOCK`: held with `flock` by the process using the directory.
+///
+/// Sequences are 16 decimal digits, so names sort in order.
+public enum JournalFiles {
+    public static func segmentName(_ seq: UInt64) -> String { "journal-\(digits(seq)).hrj" }
+    public static func snapshotName(_ seq: UInt64) -> String { "snapshot-\(digits(seq)).hrs" }
+
+    /// The sequence in a segment's or a snapshot's name.
+    public static func sequence(of name: String, prefix: String, suffix: String) -> UInt64? {
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { return nil }
+        let middle = name.dropFirst(prefix.count).dropLast(suffix.count)
+        guard middle.count == 16, middle.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return UInt64(middle)
+    }
+
+    public static func segments(in names: [String]) -> [UInt64] {
+        names.compactMap { sequence(of: $0, prefix: "journal-", suffix: ".hrj") }.sorted()
+    }
+
+    public static func snapshots(in names: [String]) -> [UInt64] {
+        names.compactMap { sequence(of: $0, prefix: "snapshot-", suffix: ".hrs") }.sorted()
+    }
+
+    static func digits(_ n: UInt64) -> String {
+        let s = String(n)
+        return String(repeating: "0", count: max(0, 16 - s.count)) + s
+    }
+
+    /// The header record every file starts with.
+    public static func header(type: UInt8, sequence: UInt64) -> [UInt8] {
+        JournalRecord(sceneID: "", version: 0, body: .header(fileType: type, sequence: sequence)).encoded
+    }
+
+    /// Creates segment `seq` in `dir` with its header, synced, and syncs the
+    /// directory so that the file's name survives a crash.
+    /// - Returns: the descriptor (appending) and the bytes written.
+    public static func createSegment(_ dir: String, _ seq: UInt64, io: any FileIO) throws(JournalIOError) -> (fd: Int32, path: String, bytes: Int) {
+        let path = dir + "/" + segmentName(seq)
+        let fd = try Files.openAppend(path, create: true)
+        let head = header(type: 1, sequence: seq)
+        var (op, e) = ("write", head.withUnsafeBytes { io.write(fd, $0) })
+        if e == 0 { (op, e) = ("fsync", io.fsync(fd)) }
+        if e != 0 {
+            close(fd)
+            Files.remove(path)
+            throw JournalIOError(op, path, e)
+        }
+        try Files.fsyncDirectory(dir)
+        return (fd, path, head.count)
+    }
+}
+
+/// Writes a snapshot file: temporary file, records, end record, `fsync`,
+/// `rename` into place, `fsync` of the directory. Until the rename, the
+/// previous snapshot and the segments stay the truth.
+public struct SnapshotWriter: ~Copyable {
+    let dir: String
+    let sequence: UInt64
+    let tmpPath: String
+    let fd: Int32
+    let io: any FileIO
+    var buffer: [UInt8] = []
+    var scenes: UInt64 = 0
+    public private(set) var bytes = 0
+
+    public init(dir: String, sequence: UInt64, io: any FileIO = PosixFileIO()) throws(JournalIOError) {
+        self.dir = dir
+        self.sequence = sequence
+        self.io = io
+        tmpPath = dir + "/" + JournalFiles.snapshotName(sequence) + ".tmp"
+        fd = try Files.openTruncate(tmpPath)
+        buffer = JournalFiles.header(type: 2, sequence: sequence)
+    }
+
+    /// Adds one scene (its JSON, decoded at load as an upload).
+    public mutating func add(sceneID: String, version: Int, json: [UInt8]) throws(JournalIOError) {
+        JournalRecord(sceneID: sceneID, version: UInt64(max(0, version)), body: .upload(json: json)).encode(into: &buffer)
+        scenes += 1
+        if buffer.count >= 1 << 20 { try drain() }
+    }
+
+    private mutating func drain() throws(JournalIOError) {
+        let e = buffer.withUnsafeBytes { io.write(fd, $0) }
+        if e != 0 { throw JournalIOError("write", tmpPath, e) }
+        bytes += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends, syncs and renames the snapshot into place.
+    /// - Returns: the final path.
+    public consuming func commit() throws(JournalIOError) -> String {
+        defer { close(fd) }
+        JournalRecord(sceneID: "", version: 0, body: .snapshotEnd(scenes: scenes)).encode(into: &buffer)
+        do throws(JournalIOError) {
+            try drain()
+            let e = io.fsync(fd)
+            if e != 0 { throw JournalIOError("fsync", tmpPath, e) }
+            let path = dir + "/" + JournalFiles.snapshotName(sequence)
+            try Files.rename(tmpPath, path)
+            try Files.fsyncDirectory(dir)
+            return path
+        } catch {
+            Files.remove(tmpPath)
+            throw error
+        }
+    }
+
+    /// Gives up: closes and removes the temporary file.
+    public consuming func abandon() {
+        close(fd)
+        Files.remove(tmpPath)
+    }
+}
