@@ -48,7 +48,9 @@ swift_module() { # name "dependency modules" sources... (skipped when its object
 swift_module HTTPServer "CEpoll" "$root"/Sources/HTTPServer/*.swift
 swift_module HitJSON "" "$root"/Sources/HitJSON/*.swift
 swift_module HitRouting "" $(find "$root/Sources/HitRouting" -name '*.swift' | sort)
-swift_module HitAPI "HTTPServer HitJSON HitRouting" $(find "$root/Sources/HitAPI" -name '*.swift' | sort)
+swift_module HitJournal "" $(find "$root/Sources/HitJournal" -name '*.swift' | sort)
+# HitAPI's dependencies as Package.swift lists them: a new module goes above and here.
+swift_module HitAPI "HTTPServer HitJSON HitRouting HitJournal" $(find "$root/Sources/HitAPI" -name '*.swift' | sort)
 
 swiftc "${san[@]}" -parse-as-library "$opt" -g -module-name APIFuzz \
     -I "$mods" -Xcc -fmodule-map-file="$mods/CEpoll/module.modulemap" \
