@@ -76,6 +76,15 @@ final class NumericProblemTests: XCTestCase {
         XCTAssertEqual(r.test(Point(1e6, 0)), .insideStroke)
     }
 
+    func testTwoHundredLayersOfStrokedCirclesOfRadius1e6KeepToTheScenesFlatteningBudget() {
+        // Each region alone keeps to 65,536 points; 150,000 such layers (16 MB of JSON) took 10^10.
+        let layers = (0..<200).map { k in Layer(id: "c\(k)", shape: Shape(.circle(cx: Double(k) * 3e6, cy: 0, r: 1e6), stroke: 1)) }
+        let scene = CompiledScene(Scene(layers: layers))
+        let points = scene.regions.reduce(0) { $0 + $1.contours.reduce(0) { $0 + $1.outline.count } }
+        XCTAssertLessThanOrEqual(points, RegionBuilder.maxFlattenedPointsPerScene + 17 * layers.count)
+        XCTAssertEqual(scene.targetID(199 * 3e6 + 1e6, 0), "c199")
+    }
+
     func testFirstProblemInDocumentOrderIsNamed() {
         let bad = Layer(id: "b", shape: Shape(.rect(x: 1e308, y: 0, width: 1e308, height: 1, cornerRadius: nil)))
         let worse = Layer(id: "c", transform: .parts(TransformParts(scale: .uniform(1e300))),

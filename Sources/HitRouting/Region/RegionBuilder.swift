@@ -11,14 +11,23 @@ public enum RegionBuilder {
     /// Flattened points allowed per region (over all its contours) before
     /// each further contour gets only a few (see `FlatteningBudget`).
     public static let maxFlattenedPointsPerRegion = 1 << 18
+    /// Flattened points allowed per compiled scene (64 MiB of points), over
+    /// all its regions: past it, each further contour gets only a few, so
+    /// that 150,000 layers of big stroked circles cannot take 10^10 points.
+    public static let maxFlattenedPointsPerScene = 1 << 22
 
     /// Builds the region of `shape` grown by `slop`.
     /// - Complexity: O(vertices + segments), plus the flattening when a stroke
     ///   or slop needs it.
     public static func region(of shape: Shape, slop: SlopEdges, tolerance: Double) -> Region {
+        var budget = FlatteningBudget()
+        return region(of: shape, slop: slop, tolerance: tolerance, budget: &budget)
+    }
+
+    /// `region(of:slop:tolerance:)`, drawing its flattened points from `budget`.
+    static func region(of shape: Shape, slop: SlopEdges, tolerance: Double, budget: inout FlatteningBudget) -> Region {
         let stroke = shape.stroke ?? 0
         let needsOutline = stroke > 0 || !slop.isZero
-        var budget = FlatteningBudget()
         let contours = self.contours(of: shape.geometry, needsOutline: needsOutline, tolerance: tolerance, budget: &budget)
         return Region(
             contours: contours, fillRule: shape.fillRule ?? .nonzero, fill: shape.fill ?? true,

@@ -30,6 +30,9 @@ public struct CompiledScene: Sendable {
     /// Without one, every transform, inverse and box of the scene is finite
     /// with a finite size, and so is every number routing answers with.
     public private(set) var numericProblem: NumericProblem?
+    /// Flattened points the scene's compilation may still take (see
+    /// `RegionBuilder.maxFlattenedPointsPerScene`).
+    private var flatteningLeft = RegionBuilder.maxFlattenedPointsPerScene
 
     /// The number of layers in the tree.
     public var layerCount: Int { nodes.count }
@@ -183,7 +186,10 @@ public struct CompiledScene: Sendable {
     private mutating func add(_ layer: Layer, parent: Int32, position: Int, parentToScene: Affine) -> Int32 {
         let index = Int32(nodes.count)
         var node = CompiledScene.node(for: layer, parent: parent, position: position)
-        let region = CompiledScene.region(for: layer, toScene: parentToScene * node.toParent)
+        let granted = min(RegionBuilder.maxFlattenedPointsPerRegion, flatteningLeft)
+        var budget = FlatteningBudget(remaining: granted)
+        let region = CompiledScene.region(for: layer, toScene: parentToScene * node.toParent, budget: &budget)
+        flatteningLeft -= granted - budget.remaining  // what the region took (the budget never grows)
         if let region {
             node.region = Int32(regions.count)
             node.sceneBounds = (parentToScene * node.toParent).apply(region.bounds)
@@ -265,10 +271,16 @@ public struct CompiledScene: Sendable {
     /// A layer's hit region, flattened (where needed) to within 1e-3 scene
     /// units given its local-to-scene map; nil when it has none.
     static func region(for layer: Layer, toScene: Affine) -> Region? {
+        var budget = FlatteningBudget()
+        return region(for: layer, toScene: toScene, budget: &budget)
+    }
+
+    /// `region(for:toScene:)`, drawing its flattened points from `budget`.
+    static func region(for layer: Layer, toScene: Affine, budget: inout FlatteningBudget) -> Region? {
         guard let shape = layer.effectiveHitShape else { return nil }
         let scale = toScene.maxScale
         let tolerance = 1e-3 / (scale.isFinite && scale > 1e-9 ? scale : 1e-9)
-        let region = RegionBuilder.region(of: shape, slop: layer.hitSlop?.edges ?? .zero, tolerance: tolerance)
+        let region = RegionBuilder.region(of: shape, slop: layer.hitSlop?.edges ?? .zero, tolerance: tolerance, budget: &budget)
         return region.isEmpty ? nil : region
     }
 
