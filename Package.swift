@@ -13,7 +13,6 @@ import PackageDescription
 //                                  ├───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //                                  │          └─────▶ HitMetrics
 //                                  └───▶ HitMetrics ──▶ CCounters (relaxed atomic loads/stores in C)
-//   HitImage (PNG + zlib inflate → alpha planes; no dependencies, no I/O, no Foundation)
 //
 // HitMetrics (no Foundation) holds the metric model, the Prometheus and
 // OpenMetrics writers, the scrape-time registry, the process collector and

@@ -17,6 +17,7 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         // 400: semantic
         case missingHost
         case duplicateHost
+        case invalidHost
         case contentLengthWithTransferEncoding
         case invalidContentLength
         case invalidTransferEncoding
@@ -96,6 +97,7 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidLineEnding: what = "a line not ended by CRLF (bare CR or LF)"
         case .missingHost: what = "HTTP/1.1 request without a Host field"
         case .duplicateHost: what = "more than one Host field"
+        case .invalidHost: what = "a Host field that is not uri-host [\":\" port] (RFC 9112 §3.2, RFC 3986 §3.2.2)"
         case .contentLengthWithTransferEncoding: what = "both Content-Length and Transfer-Encoding"
         case .invalidContentLength: what = "invalid or conflicting Content-Length"
         case .invalidTransferEncoding: what = "chunked must be the final transfer coding, once, and only in HTTP/1.1"

@@ -35,6 +35,7 @@ extension HTTPRequestParser {
                 } else if chunkDigits == 0 {
                     return (i, fail(.invalidChunkSize, at: base + i))
                 } else if b == UInt8(ascii: ";") {
+                    chunkExtensionStep = .beforeName
                     state = .chunkExtension
                 } else if ByteClass.isWhitespace(b) {
                     state = .chunkSizeWhitespace
@@ -51,6 +52,7 @@ extension HTTPRequestParser {
                 // BWS is allowed only before a chunk extension's ";".
                 let b = input[i]
                 if b == UInt8(ascii: ";") {
+                    chunkExtensionStep = .beforeName
                     state = .chunkExtension
                 } else if !ByteClass.isWhitespace(b) {
                     return (i, fail(.invalidChunkSize, at: base + i))
@@ -59,12 +61,14 @@ extension HTTPRequestParser {
 
             case .chunkExtension:
                 let end = min(n, chunkLineStart + limits.maxChunkLineBytes - base)
-                while i < end, ByteClass.isFieldValue(input[i]) { i += 1 }
-                if i == n { break }
-                if i == end { return (i, fail(.invalidChunkExtension, at: base + i)) }
-                guard input[i] == Self.cr else { return (i, fail(.invalidChunkExtension, at: base + i)) }
-                state = .chunkSizeLF
-                i += 1
+                let (next, ended) = scanChunkExtension(input, from: i, to: end)
+                i = next
+                guard let ended else { return (i, fail(.invalidChunkExtension, at: base + i)) }
+                if ended {
+                    state = .chunkSizeLF
+                } else if i == end, i < n {
+                    return (i, fail(.invalidChunkExtension, at: base + i))
+                }
 
             case .chunkSizeLF:
                 guard input[i] == Self.lf else { return (i, fail(.invalidLineEnding, at: base + i)) }

@@ -4,7 +4,7 @@ extension HTTPRequestParser {
     /// Builds the request from `head` and decides the framing.
     ///
     /// Order of checks: method (501), request-target form (400), Host
-    /// (400), Content-Length with Transfer-Encoding (400), Transfer-Encoding
+    /// missing, repeated or not `uri-host [":" port]` (400), Content-Length with Transfer-Encoding (400), Transfer-Encoding
     /// in HTTP/1.0 (400), unknown coding (501), chunked not final or
     /// repeated (400), Content-Length syntax and agreement (400), size
     /// (413), Expect (417).
@@ -15,6 +15,7 @@ extension HTTPRequestParser {
         let version: HTTPVersion = versionMinor == 0 ? .http1_0 : .http1_1
 
         var hostCount = 0
+        var invalidHostOffset = -1
         var contentLength: Int?
         var sawContentLength = false
         var contentLengthValid = true
@@ -35,6 +36,7 @@ extension HTTPRequestParser {
             switch name.count {
             case 4 where asciiEqualsLowercased(name, "host"):
                 hostCount += 1
+                if invalidHostOffset < 0, !HostField.isValid(value) { invalidHostOffset = valueRange.lowerBound }
             case 6 where asciiEqualsLowercased(name, "expect"):
                 if asciiEqualsLowercased(value, "100-continue") {
                     expectsContinue = true
@@ -69,6 +71,7 @@ extension HTTPRequestParser {
 
         if version == .http1_1, hostCount == 0 { return fail(.missingHost, at: end) }
         if hostCount > 1 { return fail(.duplicateHost, at: end) }
+        if invalidHostOffset >= 0 { return fail(.invalidHost, at: invalidHostOffset) }
         let chunked = transferEncodingOffset >= 0
         if chunked {
             if sawContentLength { return fail(.contentLengthWithTransferEncoding, at: transferEncodingOffset) }

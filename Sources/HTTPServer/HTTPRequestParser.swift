@@ -110,6 +110,7 @@ struct HTTPRequestParser {
     var chunkLineStart = 0
     var chunkSizeValue = 0
     var chunkDigits = 0
+    var chunkExtensionStep = ChunkExtensionStep.beforeName
 
     init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits

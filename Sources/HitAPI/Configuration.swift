@@ -77,6 +77,7 @@ public struct Configuration: Sendable {
         int("--max-body-bytes", "largest request body; default 16777216 (16 MiB)", 1...Int(Int32.max)) { $0.server.limits.maxBodyBytes = $1 },
         int("--max-request-line-bytes", "longest request line; default 8192", 64...1 << 20) { $0.server.limits.maxRequestLineBytes = $1 },
         int("--max-header-bytes", "largest header block; default 16384", 256...1 << 22) { $0.server.limits.maxHeaderBytes = $1 },
+        int("--max-header-fields", "most header fields in a request (and trailer fields); default 512", 1...100_000) { $0.server.limits.maxHeaderCount = $1 },
         int("--max-layers", "layers per scene; default 250000", 1...10_000_000) { $0.scene.maxLayers = $1 },
         int("--max-depth", "layer nesting depth; default 64", 1...1024) { $0.scene.maxDepth = $1 },
         int("--max-vertices", "vertices per shape; default 100000", 3...10_000_000) { $0.scene.maxVertices = $1 },

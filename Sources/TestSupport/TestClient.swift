@@ -25,7 +25,9 @@ public final class TestClient {
     private var buffer: [UInt8] = []
 
     /// Connects to `host:port` (IPv4 or IPv6 literal) with `timeout` on every read and write.
-    public init(host: String = "127.0.0.1", port: Int, timeout: Double = 5) throws {
+    /// The timeout only keeps a broken test from hanging: it is long
+    /// (`hangGuardSeconds`), so that a slow machine does not fail a test.
+    public init(host: String = "127.0.0.1", port: Int, timeout: Double = hangGuardSeconds) throws {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
@@ -137,6 +139,27 @@ public final class TestClient {
 
     /// Bytes received but not consumed by `readResponse`.
     public var unread: Int { buffer.count }
+}
+
+/// How long a live test waits for something that must happen before it
+/// calls it a failure (a hang guard, never a speed check): 60 s, or
+/// `HITROUTE_TEST_HANG_GUARD` seconds. Tests assert what happened and in
+/// which order, and lower bounds where a timeout must not fire early;
+/// none asserts that something was fast.
+public let hangGuardSeconds: Double = {
+    if let text = ProcessInfo.processInfo.environment["HITROUTE_TEST_HANG_GUARD"], let s = Double(text), s > 0 { return s }
+    return 60
+}()
+
+/// Polls `condition` every 10 ms until it holds or `hangGuardSeconds`
+/// pass; returns whether it held.
+public func eventually(_ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(hangGuardSeconds * 1e9)
+    while !condition() {
+        if DispatchTime.now().uptimeNanoseconds > deadline { return false }
+        usleep(10_000)
+    }
+    return true
 }
 
 /// Starts a server on an ephemeral port, runs `body`, and always shuts

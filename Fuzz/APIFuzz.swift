@@ -1,0 +1,163 @@
+// libFuzzer harness for the whole API, in process: every input is a short
+// session of requests answered by `Application.respond(to:)` of a fresh
+// application (fresh store, a clock that stands still, so an input replays
+// exactly). Built by Fuzz/build-api.sh, run by Fuzz/run-api.sh.
+//
+// The input is a decision stream (`Decisions`): its bytes choose what the
+// structured generator (APIFuzz+Scene.swift, APIFuzz+Requests.swift) writes,
+// so libFuzzer's mutations become mutations of scenes and requests, not of
+// JSON syntax. An input whose first byte is below 0x10 is sent raw instead:
+// its bytes become the body of a request to a route it picks.
+//
+// After every answer (`checkAnswer`) it traps, so that libFuzzer keeps the
+// input, when:
+//  1. the status is not 2xx or 4xx (503 and 507 are allowed too);
+//  2. a JSON answer (application/json, application/problem+json) does not
+//     parse with HitJSON's own parser, or holds a non-finite number
+//     (SPEC §1: "no number in any answer is ever non-finite");
+//  3. a 2xx hit or batch answer lacks its `scene`/`version`.
+// Any trap inside the service (precondition, overflow, Int(Double), force
+// unwrap) and any AddressSanitizer report is a finding too.
+
+import Glibc
+import HTTPServer
+import HitAPI
+import HitJSON
+
+/// `APIFUZZ_PRINT=1` prints every request and its status (to replay a
+/// finding by hand, or to write its regression test).
+let printRequests = getenv("APIFUZZ_PRINT") != nil
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzAPI(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    var d = Decisions(UnsafeBufferPointer(start: data, count: size))
+    var session = FuzzSession()
+    if size > 0, data[0] < 0x10 {
+        session.sendRaw(&d)
+    } else {
+        d.skip(1)
+        session.run(&d)
+    }
+    return 0
+}
+
+/// One input's requests against one fresh application.
+struct FuzzSession {
+    let app: Application
+    /// Scene ids this session created (targets for later requests).
+    var scenes: [String] = []
+    /// Layer ids of the scenes sent, for patches (any scene's: a wrong one is a fine 404).
+    var layers: [String] = []
+    /// Requests answered so far (for the failure message).
+    var count = 0
+
+    init() {
+        var configuration = Configuration()
+        // Small enough that a batch stays fast, big enough to reach the grid order (GridOrder.minimumPoints).
+        configuration.maxBatchPoints = 4096
+        let store = SceneStore(limits: configuration.store, clock: { 1000 })
+        app = Application(configuration: configuration, store: store)
+    }
+
+    /// Sends `method target` with `body` and checks the answer.
+    @discardableResult
+    mutating func send(_ method: String, _ target: String, body: [UInt8] = [], headers: [(String, String)] = []) -> HTTPResponse {
+        var h = HTTPHeaders(headers)
+        if !body.isEmpty, !headers.contains(where: { $0.0 == "Content-Type" }) {
+            h.add("Content-Type", "application/json")
+        }
+        let request = HTTPRequest(method: method, target: target, headers: h, body: body)
+        let response = app.respond(to: request)
+        count += 1
+        if printRequests {
+            print("\(method) \(target) \(headers.map { "\($0.0): \($0.1)" }.joined(separator: "; "))\n\(String(decoding: body, as: UTF8.self))\n-> \(response.status) \(String(decoding: response.body.prefix(600), as: UTF8.self))\n")
+        }
+        checkAnswer(response, to: request, index: count)
+        return response
+    }
+
+    @discardableResult
+    mutating func send(_ method: String, _ target: String, json: String, headers: [(String, String)] = []) -> HTTPResponse {
+        send(method, target, body: Array(json.utf8), headers: headers)
+    }
+}
+
+/// Traps (so that libFuzzer records the input) when an answer breaks the
+/// service's promises; see the file's header.
+func checkAnswer(_ response: HTTPResponse, to request: HTTPRequest, index: Int) {
+    func fail(_ why: String) -> Never {
+        let body = request.body.prefix(4096)
+        let answer = response.body.prefix(4096)
+        fatalError("""
+            request \(index): \(why)
+            \(request.method) \(request.target)
+            \(String(decoding: body, as: UTF8.self))
+            -> \(response.status)
+            \(String(decoding: answer, as: UTF8.self))
+            """)
+    }
+    let s = response.status
+    guard (200..<300).contains(s) || (400..<500).contains(s) || s == 503 || s == 507 else {
+        fail("status \(s)")
+    }
+    let type = response.headers["Content-Type"] ?? ""
+    guard type.hasPrefix("application/json") || type.hasPrefix("application/problem+json") else { return }
+    guard !response.body.isEmpty || request.method == "HEAD" else { fail("empty JSON body") }
+    if request.method == "HEAD" { return }
+    let value: JSONValue
+    do {
+        value = try JSONValue.parse(response.body, maxDepth: 4096)
+    } catch {
+        fail("the answer is not JSON: \(error)")
+    }
+    if let where_ = value.firstNonFiniteNumber { fail("non-finite number at \(where_)") }
+    if (200..<300).contains(s), request.path.hasSuffix("/hit") || request.path.hasSuffix("/hits") {
+        guard value["scene"]?.stringValue != nil, value["version"]?.numberValue != nil else {
+            fail("a hit answer without scene and version")
+        }
+    }
+}
+
+/// The fuzzer's bytes read as choices. Past the end every choice is 0
+/// (the first option), so every input is a complete session.
+struct Decisions {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var offset = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    var isExhausted: Bool { offset >= bytes.count }
+
+    mutating func skip(_ n: Int) { offset += n }
+
+    mutating func byte() -> UInt8 {
+        guard offset < bytes.count else { return 0 }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    /// A choice in `0..<n` (n ≥ 1): one byte up to 256 options, two beyond.
+    mutating func below(_ n: Int) -> Int {
+        if n <= 1 { return 0 }
+        if n <= 256 { return Int(byte()) % n }
+        return (Int(byte()) << 8 | Int(byte())) % n
+    }
+
+    /// True with probability about `percent`/100.
+    mutating func chance(_ percent: Int) -> Bool { Int(byte()) * 100 < percent * 256 }
+
+    mutating func u64() -> UInt64 {
+        var v: UInt64 = 0
+        for _ in 0..<8 { v = v << 8 | UInt64(byte()) }
+        return v
+    }
+
+    /// Up to `max` raw bytes.
+    mutating func raw(max: Int) -> [UInt8] {
+        let n = min(below(max + 1), bytes.count - min(offset, bytes.count))
+        defer { offset += n }
+        return Array(bytes[offset..<(offset + n)])
+    }
+
+    mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the API-level libFuzzer harness (Fuzz/APIFuzz*.swift, see
+# Fuzz/build-api.sh) and runs it for a bounded time.
+#
+#   Fuzz/run-api.sh [seconds] [libFuzzer flags...]     # default 60 s
+#
+# Work files go to $FUZZ_OUT (default /tmp/hitroute-api-fuzz): the binary,
+# the growing corpus and any crash-*/timeout-* reproducers. Fuzz/api-seeds
+# holds the committed seed inputs. Exits non-zero when libFuzzer found a
+# failing input. Reproduce one, printing every request it sends:
+#   APIFUZZ_PRINT=1 /tmp/hitroute-api-fuzz/api-fuzz /tmp/hitroute-api-fuzz/crash-<hash>
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+out=${FUZZ_OUT:-/tmp/hitroute-api-fuzz}
+seconds=${1:-60}
+shift || true
+mkdir -p "$out/corpus"
+
+"$here/build-api.sh" "$out"
+
+cd "$out"
+# The Swift runtime's own crash handler reads memory that ASan guards:
+# leave crash reports to libFuzzer and ASan.
+export SWIFT_BACKTRACE=enable=no
+exec ./api-fuzz \
+    -max_total_time="$seconds" -timeout=30 -rss_limit_mb=3072 -max_len=4096 \
+    -dict="$here/api.dict" -print_final_stats=1 -print_funcs=0 -artifact_prefix="$out/" \
+    "$@" "$out/corpus" "$here/api-seeds"
