@@ -47,6 +47,8 @@ public final class Application: Sendable {
             metrics.register { ServiceMetrics.store(held) }
         }
         metrics.register { ServiceMetrics.access(access) }
+        let store = self.store
+        metrics.register { ServiceMetrics.health(of: store) }
         honoursMinVersion = self.store is RedisSceneStore
         var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HitJournal
+import HTTPServer
 import Synchronization
 import XCTest
 @testable import HitAPI
@@ -224,6 +225,7 @@ final class JournalStoreTests: XCTestCase {
             let refused = app.call("PATCH", "/scenes/s/layers/b", #"{"action":"b.press"}"#)
             XCTAssertEqual(refused.status, status)
             XCTAssertEqual(app.call("GET", "/readyz").status, 503)
+            XCTAssertTrue(metricsText(app).contains("hitroute_store_ready{backend=\"journal\"} 0\n"), "the scrape says so too")
             XCTAssertEqual(app.call("POST", "/scenes/s/hit", #"{"x":1,"y":1}"#).status, 200, "hits go on")
             let second = app.call("PUT", "/scenes/u", scene)
             XCTAssertTrue([503, 507].contains(second.status), "\(second.status)")
@@ -233,11 +235,16 @@ final class JournalStoreTests: XCTestCase {
             while app.call("GET", "/readyz").status != 200 && Date() < deadline { usleep(20_000) }
             XCTAssertEqual(app.call("GET", "/readyz").status, 200)
             XCTAssertEqual(app.call("PUT", "/scenes/u", scene).status, 201)
+            XCTAssertTrue(metricsText(app).contains("hitroute_store_ready{backend=\"journal\"} 1\n"))
             let healed = state(app)
             store.close()
             let (_, reopened) = try open(dir)
             XCTAssertEqual(state(reopened), healed, "after errno \(errno)")
         }
+    }
+
+    private func metricsText(_ app: Application) -> String {
+        String(decoding: app.respond(to: HTTPRequest(method: "GET", target: "/metrics")).body, as: UTF8.self)
     }
 
     func testAFailedSyncIsNeverAcknowledged() throws {

@@ -88,6 +88,17 @@ enum ServiceMetrics {
         ]
     }
 
+    /// Whether the store takes writes (what `/readyz` reports), by backend:
+    /// 1 when ready, 0 while it loads its journal or when a journal write or
+    /// sync failed or Redis is unreachable (SPEC §8, §9, §10).
+    static func health(of store: any SceneStoring) -> [MetricFamily] {
+        let backend = store is RedisSceneStore ? "redis" : store is JournalStore ? "journal" : "memory"
+        let ready: Double = store.health() == .ready ? 1 : 0
+        return [MetricFamily(
+            name: "hitroute_store_ready", help: "1 when the store takes writes, 0 while it loads or after a failed write (see /readyz).",
+            kind: .gauge, samples: [Sample(ready, labels: [Label("backend", backend)])])]
+    }
+
     static func access(_ access: AccessControl) -> [MetricFamily] {
         let reloads = access.reloadCounts
         return [
