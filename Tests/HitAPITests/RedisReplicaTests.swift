@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import RESP
 import RESPClient
 import Synchronization
 import TestSupport
@@ -229,6 +230,80 @@ final class RedisReplicaTests: XCTestCase {
         XCTAssertEqual(t, [10, 0])
     }
 
+    /// A pointer event on one scene, traced.
+    func pointer(_ app: Application, _ p: String, _ phase: String, _ x: Int, _ y: Int) -> (status: Int, object: [String: Any]) {
+        let r = app.call("POST", "/scenes/squares/hit", #"{"x":\#(x),"y":\#(y),"pointer":"\#(p)","phase":"\#(phase)","trace":true}"#)
+        return (r.status, r.object)
+    }
+
+    func pointerField(_ p: String) throws -> RESPValue {
+        try stores[0].client.send("HGET", "hitroute:{squares}:pointers", p)
+    }
+
+    /// SPEC §10: a capture held by a replica that is gone is dropped, and
+    /// the pointer's next event elsewhere says so once, as after a PUT.
+    func testACaptureOfAGoneReplicaIsReportedDroppedOnce() throws {
+        let a = try replica(), b = try replica()
+        XCTAssertNotEqual(stores[0].replicaID, stores[1].replicaID)
+        XCTAssertEqual(a.call("PUT", "/scenes/squares", squaresScene).status, 201)
+        XCTAssertEqual(version(b, "squares"), 1)
+        let down = pointer(a, "p", "down", 300, 300)
+        XCTAssertEqual(down.object["layer"] as? String, "square3")
+        XCTAssertEqual(down.object["captured"] as? Bool, true)
+        stores[0].flushCaptureRecords()
+        XCTAssertEqual(try pointerField("p").string, "\(stores[0].replicaID) square3")
+        let ttl = try XCTUnwrap(try stores[1].client.send("PTTL", "hitroute:{squares}:pointers").int)
+        XCTAssertGreaterThan(ttl, 0)
+        XCTAssertLessThanOrEqual(ttl, Int(Configuration().store.captureTimeout * 1000))
+        stores[0].close()  // a is gone
+
+        let moved = pointer(b, "p", "move", 100, 100)
+        XCTAssertEqual(moved.status, 200)
+        XCTAssertEqual(moved.object["layer"] as? String, "square1")
+        XCTAssertEqual(moved.object["captured"] as? Bool, false)
+        let note = (moved.object["trace"] as? [[String: Any]])?.first
+        XCTAssertEqual(note?["layer"] as? String, "square3")
+        XCTAssertEqual(note?["decision"] as? String, "skip")
+        XCTAssertEqual(note?["reason"] as? String, "captured")
+        XCTAssertEqual(
+            note?["detail"] as? String,
+            "capture of pointer \"p\" by layer \"square3\" was dropped: it was held by another replica, which is gone (or no longer receives this scene)")
+        stores[1].flushCaptureRecords()
+        XCTAssertEqual(try pointerField("p"), .bulk(nil), "the field is deleted once reported")
+
+        let again = pointer(b, "p", "move", 100, 100)
+        XCTAssertEqual(again.object["layer"] as? String, "square1")
+        let entries = again.object["trace"] as? [[String: Any]] ?? []
+        XCTAssertFalse(entries.isEmpty)
+        XCTAssertFalse(entries.contains { $0["decision"] as? String == "skip" && $0["reason"] as? String == "captured" }, "reported once")
+        // A pointer no replica captured: an ordinary hit, no note.
+        let never = pointer(b, "q", "up", 100, 100)
+        XCTAssertEqual(never.object["layer"] as? String, "square1")
+        XCTAssertFalse((never.object["trace"] as? [[String: Any]] ?? []).contains { $0["reason"] as? String == "captured" })
+    }
+
+    /// Releases delete the field: up, cancel, a down that hits nothing, and
+    /// the scene's delete; a replica's own stale field is no note.
+    func testReleasedCapturesLeaveNoFieldBehind() throws {
+        let a = try replica()
+        XCTAssertEqual(a.call("PUT", "/scenes/squares", squaresScene).status, 201)
+        let key = "hitroute:{squares}:pointers"
+        for (release, x, y) in [("up", 300, 300), ("cancel", 300, 300), ("down", 0, 0)] {
+            XCTAssertEqual(pointer(a, "p", "down", 300, 300).object["captured"] as? Bool, true)
+            stores[0].flushCaptureRecords()
+            XCTAssertEqual(try stores[0].client.send("HLEN", key).int, 1, "recorded before \(release)")
+            let r = pointer(a, "p", release, x, y)
+            XCTAssertEqual(r.status, 200)
+            XCTAssertNil((r.object["trace"] as? [[String: Any]])?.first { $0["decision"] as? String == "skip" && $0["reason"] as? String == "captured" })
+            stores[0].flushCaptureRecords()
+            XCTAssertEqual(try stores[0].client.send("EXISTS", key).int, 0, "nothing left after \(release)")
+        }
+        XCTAssertEqual(pointer(a, "p", "down", 300, 300).object["captured"] as? Bool, true)
+        XCTAssertEqual(a.call("DELETE", "/scenes/squares").status, 204)
+        stores[0].flushCaptureRecords()
+        XCTAssertEqual(try stores[0].client.send("EXISTS", key).int, 0, "nothing left after the delete")
+    }
+
     /// Through real sockets: writes, misses and drags, which must wait on
     /// Redis, are run again off the event loop (HTTPResponse.runOnWorker)
     /// and answer as in-process; hits on cached scenes answer on the loop.
@@ -265,6 +340,18 @@ final class RedisReplicaTests: XCTestCase {
         XCTAssertEqual(moved["captured"] as? Bool, true)
         try clientA.send(request("GET", "/scenes/squares/hit?x=1&y=1", "") .replacingOccurrences(of: "\r\n\r\n", with: "\r\nX-Min-Version: 2\r\n\r\n"))
         XCTAssertEqual(json(try clientA.readResponse())["version"] as? Int, 2)
+        // A holds no capture of p, b does: the look-up in Redis moves the event off a's loop.
+        stores[1].flushCaptureRecords()
+        try clientA.send(request("POST", "/scenes/squares/hit", #"{"x":100,"y":100,"pointer":"p","phase":"move","trace":true}"#))
+        let elsewhere = json(try clientA.readResponse())
+        XCTAssertEqual(elsewhere["layer"] as? String, "square1")
+        XCTAssertEqual(((elsewhere["trace"] as? [[String: Any]])?.first?["detail"] as? String)?.contains("another replica"), true)
+        // A batch on b: p's up (b's capture, no round trip) then a pointer b
+        // holds nothing of (a look-up): the up is applied once, on a worker.
+        try clientB.send(request("POST", "/scenes/squares/hits", #"{"points":[{"x":320,"y":300,"pointer":"p","phase":"up"},{"x":1,"y":1,"pointer":"z","phase":"move"}]}"#))
+        let batch = json(try clientB.readResponse())["results"] as? [[String: Any]]
+        XCTAssertEqual(batch?.first?["captured"] as? Bool, true, "the up released b's capture, not a replay's")
+        XCTAssertEqual(batch?.first?["layer"] as? String, "square3")
         try clientA.send(request("DELETE", "/scenes/squares"))
         XCTAssertEqual(try clientA.readResponse().status, 204)
     }

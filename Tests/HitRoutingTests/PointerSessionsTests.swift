@@ -112,4 +112,20 @@ final class PointerSessionsTests: XCTestCase {
         XCTAssertEqual(next.outcome.result.trace.first?.layer, -1)
         XCTAssertEqual(try event("a", .move, 100, 100).outcome.result.trace.count, 1)  // said once
     }
+
+    /// A capture another replica held (SPEC §10): noted here, said once by
+    /// the pointer's next event, and a local capture of it is replaced.
+    func testACaptureDroppedElsewhereIsSaidOnceByTheNextEvent() throws {
+        try event("a", .down, 300, 300)
+        sessions.noteDropped(pointer: "a", layer: "square2", why: .replicaLost)
+        XCTAssertNil(sessions.captures["a"])
+        let next = try event("a", .up, 100, 100)
+        XCTAssertEqual(next.id, "square1")
+        XCTAssertFalse(next.captured)
+        let note = try XCTUnwrap(next.outcome.result.trace.first)
+        XCTAssertEqual(note.detail, .captureDropped(pointer: "a", layer: "square2", why: .replicaLost))
+        XCTAssertEqual(note.detail?.description,
+                       "capture of pointer \"a\" by layer \"square2\" was dropped: it was held by another replica, which is gone (or no longer receives this scene)")
+        XCTAssertEqual(try event("a", .move, 100, 100).outcome.result.trace.count, 1)  // said once
+    }
 }

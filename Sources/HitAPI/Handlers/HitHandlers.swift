@@ -42,6 +42,10 @@ extension Application {
             throw Problem.invalidRequest(error)
         }
         if !batch.pointerEvents.isEmpty { try AccessControl.require(.interact, held: granted) }
+        // With Redis any pointer event may need a round trip (a drag, or a
+        // capture held by another replica): a batch of several runs on a
+        // worker from the start, so none is applied twice.
+        if batch.pointerEvents.count > 1, store is RedisSceneStore, LoopThread.isCurrent { throw Problem.runOnWorker }
         var snapshot = try self.snapshot(id)
         try checkBatchWork(batch, layers: snapshot.compiled.layerCount)
         // Counted once the batch is accepted: a failure midway (429) still routed the points before it.

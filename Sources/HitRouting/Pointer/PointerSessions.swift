@@ -75,6 +75,14 @@ public struct PointerSessions: Sendable {
         captures.removeAll()
     }
 
+    /// Remembers that `pointer`'s capture by `layer` was dropped elsewhere
+    /// (another replica held it), so that its next event says so; replaces
+    /// any live capture of that pointer here.
+    public mutating func noteDropped(pointer: String, layer: String, why: TraceDetail.DropReason) {
+        captures[pointer] = nil
+        if dropped[pointer] != nil || dropped.count < maxPointers { dropped[pointer] = (layer, why) }
+    }
+
     /// Applies one event at `point` (scene coordinates).
     ///
     /// - `down`: an ordinary hit; a hit layer captures the pointer (replacing

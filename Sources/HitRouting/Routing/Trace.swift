@@ -63,6 +63,9 @@ public enum TraceDetail: Sendable, Equatable, CustomStringConvertible {
     public enum DropReason: Sendable, Equatable {
         case sceneReplaced
         case layerRemoved
+        /// Another replica took the `down` (Redis mode, SPEC §10): it is gone,
+        /// or the balancer sent this pointer's scene elsewhere.
+        case replicaLost
     }
 
     public var description: String {
@@ -87,7 +90,12 @@ public enum TraceDetail: Sendable, Equatable, CustomStringConvertible {
         case .capturedBy(let pointer, let down):
             return "pointer \"\(pointer)\" captured by this layer since its down at (\(short(down.x)), \(short(down.y)))"
         case .captureDropped(let pointer, let layer, let why):
-            let cause = why == .sceneReplaced ? "the scene was replaced" : "the layer no longer exists"
+            let cause: String
+            switch why {
+            case .sceneReplaced: cause = "the scene was replaced"
+            case .layerRemoved: cause = "the layer no longer exists"
+            case .replicaLost: cause = "it was held by another replica, which is gone (or no longer receives this scene)"
+            }
             return "capture of pointer \"\(pointer)\" by layer \"\(layer)\" was dropped: \(cause)"
         }
     }

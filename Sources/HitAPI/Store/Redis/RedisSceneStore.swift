@@ -38,6 +38,11 @@ public final class RedisSceneStore: SceneStoring {
     private let subscriberBox = Mutex<RedisSubscriber?>(nil)
     /// Where refreshes after announcements run (compiling off the loops).
     let refreshQueue = DispatchQueue(label: "hitroute.redis.refresh", qos: .utility, attributes: .concurrent)
+    /// This replica's name in ``RedisKeys/pointers(_:)``: random per store
+    /// (per process in production), so a new process is another replica.
+    public let replicaID = String(UInt64.random(in: .min ... .max), radix: 16)
+    /// Where records of which replica holds a capture are sent, in order.
+    let captureQueue = DispatchQueue(label: "hitroute.redis.captures", qos: .utility)
     /// Attempts of a patch or drag against concurrent writers before 409.
     static let maxAttempts = 1_000
 
@@ -164,6 +169,7 @@ public final class RedisSceneStore: SceneStoring {
     public func delete(_ id: String) throws(Problem) -> Bool {
         let r = try write(.delete, id: id, doc: [], kind: .delete)
         cache.remove(id)
+        forgetAllCaptures(id)
         return r == 1
     }
 
@@ -197,10 +203,21 @@ public final class RedisSceneStore: SceneStoring {
         guard let entry = try cachedOrLoaded(id) else { throw Problem.notFound("no scene \"\(id)\"") }
         let now = clock()
         let limits = self.limits
+        // A pointer this replica holds nothing for may have been captured by
+        // another replica, now gone (SPEC §10): say so, as after a PUT.
+        var lostLayer: String?
+        if event.phase != .down {
+            let holds = entry.state.withLock { $0.sessions.captures[event.pointer] != nil || $0.sessions.dropped[event.pointer] != nil }
+            if !holds { lostLayer = try captureHeldElsewhere(id, pointer: event.pointer) }
+        }
         return try entry.writer.withLock { (_) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) in
             for _ in 0..<RedisSceneStore.maxAttempts {
                 let (before, sessionsBefore) = entry.state.withLock { ($0.snapshot, $0.sessions) }
                 var sessions = sessionsBefore
+                let hadCapture = sessionsBefore.captures[event.pointer] != nil
+                if let lostLayer, !hadCapture {
+                    sessions.noteDropped(pointer: event.pointer, layer: lostLayer, why: .replicaLost)
+                }
                 var live = before.live
                 let outcome: PointerSessions.Outcome
                 do throws(PointerSessions.Refusal) {
@@ -212,10 +229,12 @@ public final class RedisSceneStore: SceneStoring {
                 }
                 if !outcome.moved {
                     entry.state.withLock { $0.sessions = sessions }
+                    bookkeep(id, event, hadCapture: hadCapture, after: sessions)
                     return (outcome, before)
                 }
                 // A drag is a change like a patch: through Redis, checked against the version it moved.
                 if let done = try commit(id, entry, live, expected: before.version, kind: .drag, sessions: sessions) {
+                    bookkeep(id, event, hadCapture: hadCapture, after: sessions)
                     return (outcome, done)
                 }
                 guard try refreshLocked(id, entry, dropAllCaptures: false) else { throw Problem.notFound("no scene \"\(id)\"") }
