@@ -129,16 +129,16 @@ public enum HitRequestDecoder {
         }
     }
 
-    /// A `GET …/hit` query string: `x`, `y`, `trace`, `all`, `pointer`,
-    /// `phase`. Problems point at `/name` of the parameter.
-    public static func decodeQueryString(_ query: String?) throws(DecodeFailure) -> HitQuery {
-        var issues: [ValidationIssue] = []
+    /// The parameters of a query string by name, percent-decoded. An
+    /// unknown name, a repeated one or a bad escape is an issue at `/<name>`
+    /// (and the parameter is left out).
+    static func queryParameters(_ query: String?, allowed: [String], issues: inout [ValidationIssue]) -> [String: String] {
         var values: [String: String] = [:]
         for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = percentDecoded(parts[0]) ?? ""
             let value = parts.count > 1 ? percentDecoded(parts[1]) : ""
-            guard ["x", "y", "trace", "all", "pointer", "phase"].contains(name) else {
+            guard allowed.contains(name) else {
                 issues.append(ValidationIssue(pointer: "/\(name)", message: "unknown query parameter \"\(name)\""))
                 continue
             }
@@ -152,6 +152,14 @@ public enum HitRequestDecoder {
             }
             values[name] = value
         }
+        return values
+    }
+
+    /// A `GET …/hit` query string: `x`, `y`, `trace`, `all`, `pointer`,
+    /// `phase`. Problems point at `/name` of the parameter.
+    public static func decodeQueryString(_ query: String?) throws(DecodeFailure) -> HitQuery {
+        var issues: [ValidationIssue] = []
+        let values = queryParameters(query, allowed: ["x", "y", "trace", "all", "pointer", "phase"], issues: &issues)
         func number(_ name: String) -> Double? {
             guard let text = values[name] else {
                 issues.append(ValidationIssue(pointer: "/\(name)", message: "is required"))

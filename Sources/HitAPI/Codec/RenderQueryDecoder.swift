@@ -16,25 +16,7 @@ enum RenderQueryDecoder {
     /// parameter, a bad number or a lone `x` is a problem at `/<name>`.
     static func decode(_ query: String?) throws(DecodeFailure) -> RenderQuery {
         var issues: [ValidationIssue] = []
-        var values: [String: String] = [:]
-        for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = HitRequestDecoder.percentDecoded(parts[0]) ?? ""
-            let value = parts.count > 1 ? HitRequestDecoder.percentDecoded(parts[1]) : ""
-            guard ["x", "y", "regions", "width"].contains(name) else {
-                issues.append(ValidationIssue(pointer: "/\(name)", message: "unknown query parameter \"\(name)\""))
-                continue
-            }
-            guard values[name] == nil else {
-                issues.append(ValidationIssue(pointer: "/\(name)", message: "given more than once"))
-                continue
-            }
-            guard let value else {
-                issues.append(ValidationIssue(pointer: "/\(name)", message: "bad percent-encoding"))
-                continue
-            }
-            values[name] = value
-        }
+        let values = HitRequestDecoder.queryParameters(query, allowed: ["x", "y", "regions", "width"], issues: &issues)
         func number(_ name: String) -> Double? {
             guard let text = values[name] else { return nil }
             guard let v = HitRequestDecoder.parseJSONNumber(text), v.isFinite else {
