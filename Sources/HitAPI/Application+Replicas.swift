@@ -16,8 +16,9 @@ extension Application {
 
     /// `X-Min-Version: N` on a scene route: the replica's copy is brought to
     /// version N first when it is older. 400 unless N is a positive
-    /// integer; 412 when even Redis holds an older version (the write the
-    /// client saw was undone by a delete and re-create).
+    /// integer; 412 when even the store holds an older version (with Redis,
+    /// the write the client saw was undone by a delete and re-create; in
+    /// one process, a version that was never reached).
     func awaitMinVersion(_ request: HTTPRequest, _ route: Route) throws(Problem) {
         guard let raw = request.headers["X-Min-Version"] else { return }
         let id: String

@@ -24,7 +24,7 @@ public final class Application: Sendable {
     /// A JSON answer's fields: its content type, and the CORS fields when
     /// every origin is allowed. Built and checked once, shared by answers.
     let jsonHeaders: HTTPHeaders
-    /// Whether `X-Min-Version` is honoured: with a store shared by replicas
+    /// Whether `X-Min-Version` may make this replica fetch: with a store shared by replicas
     /// (a store in this process is always current, and memory mode's hit
     /// path does not even look for the header).
     let honoursMinVersion: Bool
@@ -127,6 +127,8 @@ public final class Application: Sendable {
         if honoursMinVersion {
             if route.writes(method), LoopThread.isCurrent { throw Problem.runOnWorker }
             try awaitMinVersion(request, route)
+        } else if request.headers.contains("X-Min-Version") {
+            try awaitMinVersion(request, route)  // one process is always current: a 400 or a 412 at most
         }
         switch method {
         case "POST", "PUT", "PATCH": try checkContentType(request)

@@ -828,7 +828,8 @@ components:
         older fetches it from Redis before answering; 412 when even the
         store holds an older version (the scene was deleted and created
         again). A positive integer; anything else is a 400. Without
-        `--store` the header is ignored: the one process is always current.
+        `--store` the one process is always current: the header is checked
+        (400) and a version the scene has not reached is a 412.
       schema:
         type: integer
         minimum: 1

@@ -34,10 +34,18 @@ final class RedisConfigurationTests: XCTestCase {
         }
     }
 
-    /// Without --store, X-Min-Version is ignored and the memory store answers as before.
-    func testMemoryModeIgnoresMinVersion() {
+    /// Without --store the one process is always current: X-Min-Version
+    /// is checked (400) and a version the scene never reached is a 412; a
+    /// reached one answers as without the header.
+    func testMemoryModeChecksMinVersionAndIsAlwaysCurrent() {
         let app = Application.testing()
         XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
-        XCTAssertEqual(app.call("GET", "/scenes/ring-demo/hit?x=1&y=1", headers: [("X-Min-Version", "99")]).status, 200)
+        XCTAssertEqual(app.call("GET", "/scenes/ring-demo/hit?x=1&y=1", headers: [("X-Min-Version", "1")]).status, 200)
+        XCTAssertEqual(app.call("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1}]}"#, headers: [("X-Min-Version", "1")]).status, 200)
+        XCTAssertEqual(app.call("GET", "/scenes/ring-demo/hit?x=1&y=1", headers: [("X-Min-Version", "99")]).status, 412)
+        for bad in ["0", "-1", "x", "1.5", ""] {
+            XCTAssertEqual(app.call("GET", "/scenes/ring-demo", headers: [("X-Min-Version", bad)]).status, 400, bad)
+        }
+        XCTAssertEqual(app.call("GET", "/scenes/nope", headers: [("X-Min-Version", "1")]).status, 404)
     }
 }
