@@ -16,9 +16,9 @@ extension Application {
 
     /// `X-Min-Version: N` on a scene route: the replica's copy is brought to
     /// version N first when it is older. 400 unless N is a positive
-    /// integer; 412 when even the store holds an older version (with Redis,
-    /// the write the client saw was undone by a delete and re-create; in
-    /// one process, a version that was never reached).
+    /// integer; 412 when even Redis holds an older version (the write the
+    /// client saw was undone by a delete and re-create). Without a shared
+    /// store only the form is checked: the one process is always current.
     func awaitMinVersion(_ request: HTTPRequest, _ route: Route) throws(Problem) {
         guard let raw = request.headers["X-Min-Version"] else { return }
         let id: String
@@ -26,14 +26,28 @@ extension Application {
         case .scene(let s), .hit(let s), .hits(let s), .layer(let s, _): id = s
         default: return
         }
-        guard let n = Int(raw.trimmed), n >= 1 else {
-            throw Problem(400, "malformed-request", "Malformed request", "X-Min-Version must be a positive integer, not \(raw.debugDescription)")
-        }
+        let n = try Application.minVersion(raw)
+        guard honoursMinVersion else { return }  // one process is always current: only the form is checked
         guard let s = try store.snapshot(id, minVersion: n) else { return }  // the route answers 404
         if s.version < n {
             throw Problem(412, "precondition-failed", "Precondition failed",
                           "X-Min-Version \(n): scene \"\(id)\" is at version \(s.version)")
         }
+    }
+}
+
+extension Application {
+    /// The version an `X-Min-Version` value asks for: a positive integer in
+    /// decimal digits; one past `Int.max` asks for more than any scene holds.
+    /// - Throws: 400 for anything else.
+    static func minVersion(_ raw: String) throws(Problem) -> Int {
+        let digits = raw.trimmed
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            digits.utf8.contains(where: { $0 != UInt8(ascii: "0") })
+        else {
+            throw Problem(400, "malformed-request", "Malformed request", "X-Min-Version must be a positive integer, not \(raw.debugDescription)")
+        }
+        return Int(digits) ?? Int.max
     }
 }
 

@@ -128,7 +128,7 @@ public final class Application: Sendable {
             if route.writes(method), LoopThread.isCurrent { throw Problem.runOnWorker }
             try awaitMinVersion(request, route)
         } else if request.headers.contains("X-Min-Version") {
-            try awaitMinVersion(request, route)  // one process is always current: a 400 or a 412 at most
+            try awaitMinVersion(request, route)  // one process is always current: its form is checked, no more
         }
         switch method {
         case "POST", "PUT", "PATCH": try checkContentType(request)

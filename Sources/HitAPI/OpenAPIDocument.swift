@@ -827,9 +827,9 @@ components:
         must be at this version or later. A replica whose cached copy is
         older fetches it from Redis before answering; 412 when even the
         store holds an older version (the scene was deleted and created
-        again). A positive integer; anything else is a 400. Without
-        `--store` the one process is always current: the header is checked
-        (400) and a version the scene has not reached is a 412.
+        again). A positive integer in decimal digits; anything else is a
+        400. Without `--store` the one process is always current: only the
+        header's form is checked.
       schema:
         type: integer
         minimum: 1
