@@ -102,6 +102,17 @@ func asciiEqualsLowercased<C: Collection>(_ bytes: C, _ lowercased: StaticString
     }
 }
 
+/// `asciiEqualsLowercased` against bytes known only at run time.
+func asciiEqualsLowercased<C: Collection>(_ bytes: C, _ lowercased: UnsafeBufferPointer<UInt8>) -> Bool where C.Element == UInt8 {
+    guard bytes.count == lowercased.count else { return false }
+    var i = 0
+    for byte in bytes {
+        if ByteClass.lower(byte) != lowercased[i] { return false }
+        i &+= 1
+    }
+    return true
+}
+
 /// Whether `bytes` are exactly `text`'s UTF-8.
 @inline(__always)
 func bytesEqual(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {

@@ -22,6 +22,11 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Longest chunk-size line of a chunked body (size, extensions, CRLF).
     /// Over it: 400. Default 4 KiB.
     public var maxChunkLineBytes: Int = 4 * 1024
+    /// A field (its name in lowercase ASCII) whose presence the parser
+    /// notes in its one pass over the fields (`HTTPRequest.hasWatchedField`),
+    /// for an application that asks about it on every request and would
+    /// otherwise scan the fields again. Not a limit. Default none.
+    public var watchedField: String = ""
 
     /// The defaults documented on each property.
     public init() {}

@@ -27,6 +27,7 @@ extension HTTPRequestParser {
         var expectsContinue = false
         var unsupportedExpectationOffset = -1
         var requestIDRange: Range<Int>?
+        var sawWatchedField = false
 
         for field in fields {
             let nameRange = Int(field.nameStart)..<Int(field.nameEnd)
@@ -64,6 +65,8 @@ extension HTTPRequestParser {
             case 17 where asciiEqualsLowercased(name, "transfer-encoding"):
                 if transferEncodingOffset < 0 { transferEncodingOffset = nameRange.lowerBound }
                 codings.add(value)
+            case watchedField.count where !sawWatchedField:
+                sawWatchedField = watchedField.withUnsafeBufferPointer { asciiEqualsLowercased(name, $0) }
             default:
                 break
             }
@@ -110,6 +113,7 @@ extension HTTPRequestParser {
             // The client's id when valid (SPEC §8); else the loop makes one up.
             pending?.useClientRequestID()
         }
+        if !watchedField.isEmpty { pending?.noteFieldsScanned(watchedFieldPresent: sawWatchedField) }
         keepAlive = http11 ? !close : (keepAliveToken && !close)
 
         if chunked {

@@ -112,8 +112,12 @@ struct HTTPRequestParser {
     var chunkDigits = 0
     var chunkExtensionStep = ChunkExtensionStep.beforeName
 
+    /// `limits.watchedField`'s bytes (lowercase), empty for none.
+    let watchedField: [UInt8]
+
     init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
+        self.watchedField = Array(limits.watchedField.utf8)
     }
 
     /// How far ahead of the bytes received a big body's buffer is backed

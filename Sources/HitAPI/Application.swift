@@ -70,6 +70,7 @@ public final class Application: Sendable {
             configuration: configuration, store: store, access: access, isShuttingDown: { box.server?.isShuttingDown ?? false })
         var serverConfiguration = configuration.server
         serverConfiguration.offloadsRequest = Application.isSceneWrite
+        serverConfiguration.limits.watchedField = "x-min-version"  // asked of every request: noted while parsing
         serverConfiguration.routeLabels = Route.templates
         let server = HTTPServer(configuration: serverConfiguration) { request in app.respond(to: request) }
         box.server = server
@@ -127,7 +128,7 @@ public final class Application: Sendable {
         if honoursMinVersion {
             if route.writes(method), LoopThread.isCurrent { throw Problem.runOnWorker }
             try awaitMinVersion(request, route)
-        } else if request.headers.contains("X-Min-Version") {
+        } else if request.mayHaveWatchedField, request.headers.contains("X-Min-Version") {
             try awaitMinVersion(request, route)  // one process is always current: its form is checked, no more
         }
         switch method {

@@ -19,6 +19,23 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertEqual(r.body, [])
     }
 
+    func testTheWatchedFieldIsNotedInTheOnePassOverTheFields() {
+        var limits = HTTPLimits()
+        limits.watchedField = "x-min-version"
+        func request(_ fields: String, _ limits: HTTPLimits) -> HTTPRequest? {
+            let e = parseEverySplit(Array("GET / HTTP/1.1\r\nHost: a\r\n\(fields)\r\n".utf8), limits: limits, randomSplits: 4)
+            guard case let .request(r, _) = e.first else { XCTFail("\(e)"); return nil }
+            return r
+        }
+        XCTAssertEqual(request("X-Min-Version: 2\r\n", limits)?.mayHaveWatchedField, true)
+        XCTAssertEqual(request("x-MIN-version:\r\n", limits)?.mayHaveWatchedField, true, "names are case-insensitive")
+        XCTAssertEqual(request("X-Request-Id: a\r\nX-Min-Version: 2\r\n", limits)?.mayHaveWatchedField, true, "beside a client's id")
+        XCTAssertEqual(request("X-Min-Versiom: 2\r\nAccept: */*\r\n", limits)?.mayHaveWatchedField, false)
+        XCTAssertEqual(request("", limits)?.mayHaveWatchedField, false)
+        XCTAssertEqual(request("Accept: */*\r\n", HTTPLimits())?.mayHaveWatchedField, true, "nothing watched: nothing ruled out")
+        XCTAssertTrue(HTTPRequest(method: "GET", target: "/").mayHaveWatchedField, "made in process: never looked at")
+    }
+
     func testPathWithoutQuery() {
         let e = requests(parseEverySplit(Array("GET /a/b HTTP/1.1\r\nHost: h\r\n\r\n")))
         XCTAssertEqual(e.first?.0.path, "/a/b")
