@@ -73,7 +73,12 @@ extension FuzzSession {
         if d.chance(40) { q += "&trace=\(d.pick(["0", "1", "false", "true", "yes"]))" }
         if d.chance(30) { q += "&all=\(d.pick(["1", "true", "0"]))" }
         if d.chance(10) { q += d.pick(["&pointer=p&phase=down", "&x=1", "&z=1", "&phase=move", "&pointer=p"]) }
-        send(d.chance(90) ? "GET" : "HEAD", "/scenes/\(scene(&d))/hit?\(q)")
+        var headers: [(String, String)] = []
+        if d.chance(15) {
+            headers.append(("X-Min-Version", d.pick(["1", "2", "0", "-1", "", " 7 ", "1e3", "858296970861170604900352", "99999999999999999999"])))
+        }
+        if d.chance(10) { headers.append(("X-Request-Id", d.pick(["a", "", String(repeating: "x", count: 129), "say\"hi\\"]))) }
+        send(d.chance(90) ? "GET" : "HEAD", "/scenes/\(scene(&d))/hit?\(q)", headers: headers)
     }
 
     /// A hit body with the options the stream picks.
