@@ -117,14 +117,6 @@ public final class RedisSceneStore: SceneStoring {
         }
     }
 
-    public func all() throws(Problem) -> [SceneSnapshot] {
-        let reply = try call { () throws(RedisError) in try client.send([Array("SMEMBERS".utf8), keys.index]) }
-        let ids = (reply.elements ?? []).compactMap(\.string).sorted()
-        var out: [SceneSnapshot] = []
-        for id in ids { if let s = try snapshot(id) { out.append(s) } }
-        return out
-    }
-
     // MARK: - Writing
 
     public func create(_ upload: SceneUpload) throws(Problem) -> SceneSnapshot {
@@ -141,7 +133,7 @@ public final class RedisSceneStore: SceneStoring {
             let live = compileTimes.compile(scene)
             if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
             let doc = RedisSceneStore.document(scene, id: id)
-            let r = try write(.create, id: id, doc: doc, kind: .create)
+            let r = try write(.create, id: id, doc: doc, live: live, kind: .create)
             if r == -1 {
                 if given == nil { continue }  // a generated id someone took: the next one
                 throw Problem(409, "conflict", "Conflict", "a scene with id \"\(id)\" exists; PUT /scenes/\(id) replaces it")
@@ -160,7 +152,7 @@ public final class RedisSceneStore: SceneStoring {
         let live = compileTimes.compile(scene)
         if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         let doc = RedisSceneStore.document(scene, id: id)
-        let r = try write(.put, id: id, doc: doc, kind: .put)
+        let r = try write(.put, id: id, doc: doc, live: live, kind: .put)
         try checkFull(r)
         // A replacement drops every capture: a fresh entry has none.
         let snapshot = SceneSnapshot(id: id, version: r, live: live)
@@ -254,7 +246,7 @@ public final class RedisSceneStore: SceneStoring {
         sessions: PointerSessions? = nil
     ) throws(Problem) -> SceneSnapshot? {
         let doc = RedisSceneStore.document(live.model, id: id)
-        let r = try write(.cas, id: id, expected: expected, doc: doc, kind: kind)
+        let r = try write(.cas, id: id, expected: expected, doc: doc, live: live, kind: kind)
         if r == -3 {
             cache.remove(id)
             throw Problem.notFound("no scene \"\(id)\"")
@@ -320,12 +312,18 @@ public final class RedisSceneStore: SceneStoring {
         return true
     }
 
-    private func write(_ mode: RedisWriteScript.Mode, id: String, expected: Int = 0, doc: [UInt8], kind: Announcement.Kind) throws(Problem) -> Int {
+    /// Runs the write script; `live` is the scene written (nil for a delete).
+    private func write(
+        _ mode: RedisWriteScript.Mode, id: String, expected: Int = 0, doc: [UInt8], live: LiveScene? = nil, kind: Announcement.Kind
+    ) throws(Problem) -> Int {
         var sha = scriptSHA.withLock { $0 }
         let before = sha
         let maxScenes = limits.maxScenes
+        let summary = live.map { RedisSceneSummary.encode(layers: $0.compiled.layerCount, bounds: $0.compiled.bounds) } ?? []
         let r = try call { () throws(RedisError) in
-            try RedisWriteScript.run(client, sha: &sha, keys: keys, mode: mode, id: id, expected: expected, doc: doc, maxScenes: maxScenes, kind: kind)
+            try RedisWriteScript.run(
+                client, sha: &sha, keys: keys, mode: mode, id: id, expected: expected, doc: doc, summary: summary,
+                maxScenes: maxScenes, kind: kind)
         }
         if sha != before { scriptSHA.withLock { $0 = sha } }
         return r
