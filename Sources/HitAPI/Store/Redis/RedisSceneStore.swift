@@ -37,6 +37,10 @@ public final class RedisSceneStore: SceneStoring {
     let scriptSHA = Mutex<String?>(nil)
     /// Compile times of this replica's uploads (create and replace).
     public let compileTimes = CompileTimes()
+    /// Loads in progress after cache misses, one per scene id.
+    let loads = SingleFlight<CachedScene?>()
+    /// Scenes fetched from Redis into the cache after a miss, since the start.
+    let loaded = Atomic<Int>(0)
     private let subscriberBox = Mutex<RedisSubscriber?>(nil)
     /// Where refreshes after announcements run (compiling off the loops).
     let refreshQueue = DispatchQueue(label: "hitroute.redis.refresh", qos: .utility, attributes: .concurrent)
@@ -267,10 +271,16 @@ public final class RedisSceneStore: SceneStoring {
         return try load(id)
     }
 
-    /// Fetches scene `id` and caches it; nil when Redis has none.
+    /// Fetches scene `id` and caches it; nil when Redis has none. Misses
+    /// of one id at once share one fetch (``SingleFlight``).
     func load(_ id: String) throws(Problem) -> CachedScene? {
-        guard let (snapshot, weight) = try fetch(id) else { return nil }
-        return cache.insertIfAbsent(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
+        if LoopThread.isCurrent { throw Problem.runOnWorker }  // waiting would stall a loop
+        return try loads.run(id) { () throws(Problem) -> CachedScene? in
+            if let cached = cache.peek(id) { return cached }  // loaded while this caller looked
+            guard let (snapshot, weight) = try fetch(id) else { return nil }
+            loaded.add(1, ordering: .relaxed)
+            return cache.insertIfAbsent(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
+        }
     }
 
     /// The scene as Redis holds it now, compiled; nil when there is none.
