@@ -22,6 +22,9 @@ final class Connection {
         var isHead: Bool
         var keepAlive: Bool
         var version: HTTPVersion
+        /// The method's slot in `ServerMetrics.methods` (9: `other`, for a
+        /// request that failed to parse).
+        var methodSlot: UInt8 = 9
         var method: String
         var path: String
         var start: UInt64

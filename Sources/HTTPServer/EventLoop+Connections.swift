@@ -138,8 +138,9 @@ extension EventLoop {
             id = RequestID(loop: index, serial: requestSerial)
         }
         counters.shard.bump(counters.started)
+        let methodSlot = connection.parser.methodSlot  // of this request: the parser notes it with the head
         let responseContext = Connection.ResponseContext(
-            isHead: request.method == "HEAD", keepAlive: keepAlive, version: request.version,
+            isHead: methodSlot == 1, keepAlive: keepAlive, version: request.version, methodSlot: methodSlot,
             method: request.method, path: request.path, start: connection.requestStart,
             requestID: id, bytesIn: bytesIn)
         if offload {
@@ -214,7 +215,7 @@ extension EventLoop {
         connection.idleSince = now
         if framing.close { connection.closeAfterWrite = true }
         let elapsed = request.start == 0 ? 0 : MonotonicClock.now() &- request.start
-        counters.record(route: route, method: request.method, status: status,
+        counters.record(route: route, methodSlot: Int(request.methodSlot), status: status,
                         nanoseconds: elapsed, bytesIn: request.bytesIn, bytesOut: bytesOut)
         if context.configuration.logRequests {
             log.append(LogEntry(

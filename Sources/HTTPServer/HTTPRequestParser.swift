@@ -101,6 +101,12 @@ struct HTTPRequestParser {
     var fieldCount = 0
     var inTrailers = false
 
+    /// The method of the last head completed, as its slot in
+    /// `ServerMetrics.methods` (GET 0 … CONNECT 8, `other` 9): read by the
+    /// loop with the request it belongs to (``reset()`` keeps it), so the
+    /// metrics count by method without comparing strings.
+    var methodSlot: UInt8 = 9
+
     // Body.
     var pending: HTTPRequest?
     var keepAlive = true
