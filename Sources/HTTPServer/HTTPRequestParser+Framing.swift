@@ -39,7 +39,12 @@ extension HTTPRequestParser {
             switch name.count {
             case 4 where asciiEqualsLowercased(name, "host"):
                 hostCount += 1
-                if invalidHostOffset < 0, !HostField.isValid(value) { invalidHostOffset = valueRange.lowerBound }
+                // Through a pointer: a slice passed to the check would retain and release the head.
+                if invalidHostOffset < 0,
+                   !head.withUnsafeBufferPointer({ HostField.isValid(UnsafeBufferPointer(rebasing: $0[valueRange])) })
+                {
+                    invalidHostOffset = valueRange.lowerBound
+                }
             case 6 where asciiEqualsLowercased(name, "expect"):
                 if asciiEqualsLowercased(value, "100-continue") {
                     expectsContinue = true
