@@ -141,8 +141,8 @@ extension EventLoop {
         let methodSlot = connection.parser.methodSlot  // of this request: the parser notes it with the head
         let responseContext = Connection.ResponseContext(
             isHead: methodSlot == 1, keepAlive: keepAlive, version: request.version, methodSlot: methodSlot,
-            method: request.method, path: request.path, start: connection.requestStart,
-            requestID: id, bytesIn: bytesIn)
+            method: request.method, path: context.configuration.logRequests ? request.path : "",  // only the log reads it
+            start: connection.requestStart, requestID: id, bytesIn: bytesIn)
         if offload {
             self.offload(connection, request, responseContext)
         } else {
