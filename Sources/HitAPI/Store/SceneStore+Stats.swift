@@ -7,7 +7,8 @@ extension SceneStore {
         public var scenes: Int
         /// Layers over all scenes, whole trees.
         public var layers: Int
-        /// Bytes of JSON the scenes came as (what `maxStoreBytes` bounds).
+        /// Bytes the scenes weigh, their JSON and decoded masks (what
+        /// `maxStoreBytes` bounds; patches included).
         public var bytes: Int
         /// Pointer captures not yet expired, over all scenes.
         public var captures: Int
@@ -16,7 +17,8 @@ extension SceneStore {
     /// Counts of what the store holds.
     /// - Complexity: O(scenes), one short lock hold per scene.
     public func stats() -> Stats {
-        let (list, bytes) = entries.withLock { (Array($0.scenes.values), $0.bytes) }
+        let list = entries.withLock { Array($0.scenes.values) }
+        let bytes = storedBytes
         let now = clock()
         let timeout = limits.captureTimeout
         var layers = 0
