@@ -35,6 +35,8 @@ public final class RedisSceneStore: SceneStoring {
     let sceneLimits: SceneLimits
     let clock: @Sendable () -> Double
     let scriptSHA = Mutex<String?>(nil)
+    /// Compile times of this replica's uploads (create and replace).
+    public let compileTimes = CompileTimes()
     private let subscriberBox = Mutex<RedisSubscriber?>(nil)
     /// Where refreshes after announcements run (compiling off the loops).
     let refreshQueue = DispatchQueue(label: "hitroute.redis.refresh", qos: .utility, attributes: .concurrent)
@@ -136,7 +138,7 @@ public final class RedisSceneStore: SceneStoring {
                 id = "scene-\(n)"
             }
             scene.id = id
-            let live = LiveScene(scene)
+            let live = compileTimes.compile(scene)
             if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
             let doc = RedisSceneStore.document(scene, id: id)
             let weight = RedisSceneStore.weight(doc, scene)
@@ -157,7 +159,7 @@ public final class RedisSceneStore: SceneStoring {
     public func put(_ upload: SceneUpload, id: String) throws(Problem) -> (SceneSnapshot, created: Bool) {
         var scene = upload.scene
         scene.id = id
-        let live = LiveScene(scene)
+        let live = compileTimes.compile(scene)
         if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         let doc = RedisSceneStore.document(scene, id: id)
         let weight = RedisSceneStore.weight(doc, scene)

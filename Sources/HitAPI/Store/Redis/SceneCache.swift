@@ -47,6 +47,8 @@ final class SceneCache: Sendable {
         var slots: [String: Slot] = [:]
         var bytes = 0
         var tick: UInt64 = 0
+        /// Scenes evicted to make room, since the start.
+        var evictions = 0
     }
 
     private let table = Mutex(Table())
@@ -79,6 +81,7 @@ final class SceneCache: Sendable {
                 guard let victim = t.slots.filter({ $0.key != id }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
                 t.bytes -= victim.value.weight
                 t.slots.removeValue(forKey: victim.key)
+                t.evictions += 1
             }
         }
     }
@@ -107,4 +110,10 @@ final class SceneCache: Sendable {
 
     /// Bytes and scenes held.
     var usage: (bytes: Int, scenes: Int) { table.withLock { ($0.bytes, $0.slots.count) } }
+
+    /// Every cached scene and the bytes they weigh, read in one lock hold.
+    var contents: (scenes: [CachedScene], bytes: Int) { table.withLock { t in (t.slots.values.map(\.scene), t.bytes) } }
+
+    /// Scenes evicted to make room, since the start.
+    var evictions: Int { table.withLock { $0.evictions } }
 }
