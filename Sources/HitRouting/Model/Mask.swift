@@ -96,12 +96,12 @@ extension Layer {
     /// - Complexity: O(1).
     public var ownMaskBytes: Int {
         let slopped = !(hitSlop?.edges.isZero ?? true)
-        var total = 0
-        for shape in [shape, hitShape] {
-            guard let shape, case .mask(let m) = shape.geometry else { continue }
-            total += m.image.alpha.count
-            if slopped || (shape.stroke ?? 0) > 0 { total += 4 * (m.image.columns + 1) * (m.image.rows + 1) }
-        }
-        return total
+        return Self.maskBytes(shape, slopped: slopped) + Self.maskBytes(hitShape, slopped: slopped)
+    }
+
+    private static func maskBytes(_ shape: Shape?, slopped: Bool) -> Int {
+        guard let shape, case .mask(let m) = shape.geometry else { return 0 }
+        let table = slopped || (shape.stroke ?? 0) > 0 ? 4 * (m.image.columns + 1) * (m.image.rows + 1) : 0
+        return m.image.alpha.count + table
     }
 }
