@@ -49,7 +49,7 @@ topology() {
     curl -fsS --max-time 10 -o "$scrape" "http://127.0.0.1:$((${HITROUTE_LOCAL_PORT:-25080} + 1))/metrics"
     promtool check metrics <"$scrape"
     for name in hitroute_scenes hitroute_layers hitroute_store_bytes hitroute_pointer_captures \
-        hitroute_cache_capacity_bytes hitroute_cache_evictions_total 'hitroute_store_ready{backend="redis"} 1'; do
+        hitroute_cache_capacity_bytes hitroute_cache_evictions_total hitroute_cache_loads_total 'hitroute_store_ready{backend="redis"} 1'; do
         grep -q "^$name" "$scrape" || { echo "FAIL: no $name in a replica's scrape" >&2; return 1; }
     done
     echo "a replica's scrape: promtool ok, $(grep '^hitroute_scenes ' "$scrape")"

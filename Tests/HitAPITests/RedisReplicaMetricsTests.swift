@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import TestSupport
 import XCTest
 @testable import HitAPI
@@ -46,6 +48,8 @@ extension RedisReplicaTests {
         XCTAssertEqual(other.value("hitroute_store_bytes"), try documentBytes("ring-demo"))
         XCTAssertEqual(other.value("hitroute_pointer_captures"), 0)  // the capture stays in a
         XCTAssertEqual(other.value("hitroute_scene_compile_seconds_count"), 0)
+        XCTAssertEqual(other.value("hitroute_cache_loads_total"), 1)
+        XCTAssertEqual(held.value("hitroute_cache_loads_total"), 0)  // a's own writes are installed, not loaded
 
         XCTAssertEqual(a.call("POST", "/scenes/squares/hit", #"{"x":300,"y":300,"pointer":"p","phase":"up"}"#).status, 200)
         XCTAssertEqual(a.call("DELETE", "/scenes/ring-demo").status, 204)
@@ -67,5 +71,24 @@ extension RedisReplicaTests {
         XCTAssertEqual(m.value("hitroute_store_bytes"), held * (try documentBytes("s0")))
         XCTAssertLessThanOrEqual(m.value("hitroute_store_bytes"), 250)
         XCTAssertEqual(m.family("hitroute_cache_evictions_total")?.type, "counter")
+    }
+
+    /// A burst of misses on one scene loads it once (SingleFlight), however
+    /// the threads interleave: later arrivals find it cached.
+    func testConcurrentMissesOfOneSceneLoadItOnce() throws {
+        let a = try replica(), b = try replica()
+        let big = (0..<2_000).map { #"{"id":"r\#($0)","shape":{"type":"rect","x":\#($0),"y":0,"width":1,"height":1}}"# }
+        XCTAssertEqual(a.call("PUT", "/scenes/big", #"{"layers":[\#(big.joined(separator: ","))]}"#).status, 201)
+        let group = DispatchGroup()
+        let statuses = Mutex<[Int]>([])
+        for _ in 0..<8 {
+            DispatchQueue.global().async(group: group) {
+                let s = b.call("GET", "/scenes/big/hit?x=10.5&y=0.5").status
+                statuses.withLock { $0.append(s) }
+            }
+        }
+        group.wait()
+        XCTAssertEqual(statuses.withLock { $0 }, Array(repeating: 200, count: 8))
+        XCTAssertEqual(try scrape(b).value("hitroute_cache_loads_total"), 1)
     }
 }

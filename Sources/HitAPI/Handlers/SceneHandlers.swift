@@ -5,12 +5,12 @@ import HitRouting
 /// SPEC §4.1: creating, reading, replacing, listing, deleting and patching scenes.
 extension Application {
     func listScenes() throws(Problem) -> HTTPResponse {
-        let scenes = try store.all()
+        let scenes = try store.summaries()
         return json(200) { w in
             w.beginObject()
             w.field("scenes")
             w.beginArray()
-            for s in scenes { SceneEncoder.writeSummary(id: s.id, version: s.version, scene: s.compiled, to: &w) }
+            for s in scenes { SceneEncoder.writeSummary(s, to: &w) }
             w.endArray()
             w.endObject()
         }
@@ -89,7 +89,7 @@ extension Application {
     }
 
     private func summary(_ s: SceneSnapshot, status: Int, headers: HTTPHeaders) -> HTTPResponse {
-        json(status, headers: headers) { w in SceneEncoder.writeSummary(id: s.id, version: s.version, scene: s.compiled, to: &w) }
+        json(status, headers: headers) { w in SceneEncoder.writeSummary(SceneSummary(s), to: &w) }
     }
 
     func etag(_ version: Int) -> String { "\"\(version)\"" }

@@ -89,11 +89,12 @@ enum ServiceMetrics {
         ]
     }
 
-    /// The Redis replica's cache of compiled scenes: its bound and evictions.
+    /// The Redis replica's cache of compiled scenes: its bound, evictions and loads.
     static func cache(of store: RedisSceneStore) -> [MetricFamily] {
         [
             .single("hitroute_cache_capacity_bytes", .gauge, "The bound of this replica's scene cache (--cache-bytes).", unit: "bytes", Double(store.cacheCapacity)),
             .single("hitroute_cache_evictions", .counter, "Scenes evicted from this replica's cache to make room.", Double(store.cacheEvictions)),
+            .single("hitroute_cache_loads", .counter, "Scenes fetched from Redis and compiled after a cache miss (concurrent misses of one scene share a load).", Double(store.cacheLoads)),
         ]
     }
 

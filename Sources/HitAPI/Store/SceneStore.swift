@@ -196,6 +196,8 @@ public final class SceneStore: SceneStoring {
         return list.map { entry in entry.state.withLock { $0.snapshot } }.sorted { $0.id < $1.id }
     }
 
+    public func summaries() -> [SceneSummary] { all().map(SceneSummary.init) }
+
     // MARK: - Writing
 
     /// Stores a new scene (`POST /scenes`): 409 if `id` exists, 507 when

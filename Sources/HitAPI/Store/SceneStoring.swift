@@ -24,8 +24,8 @@ public protocol SceneStoring: AnyObject, Sendable {
     /// The snapshot of `id` at `minVersion` or later when the store has
     /// it (`X-Min-Version`): a cache older than that fetches first.
     func snapshot(_ id: String, minVersion: Int) throws(Problem) -> SceneSnapshot?
-    /// Snapshots of every scene, ordered by id.
-    func all() throws(Problem) -> [SceneSnapshot]
+    /// The summary of every scene, ordered by id (`GET /scenes`).
+    func summaries() throws(Problem) -> [SceneSummary]
     /// Stores a new scene (`POST /scenes`): 409 if its id exists, 507 when
     /// full; without an id the store generates one.
     func create(_ upload: SceneUpload) throws(Problem) -> SceneSnapshot

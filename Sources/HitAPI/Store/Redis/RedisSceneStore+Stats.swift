@@ -22,6 +22,9 @@ extension RedisSceneStore {
     /// Scenes evicted from the cache to make room, since the start.
     public var cacheEvictions: Int { cache.evictions }
 
+    /// Scenes fetched from Redis into the cache after a miss, since the start.
+    public var cacheLoads: Int { loaded.load(ordering: .relaxed) }
+
     /// The cache's bound in bytes (`--cache-bytes`).
     public var cacheCapacity: Int { cache.capacity }
 }

@@ -37,6 +37,10 @@ public final class RedisSceneStore: SceneStoring {
     let scriptSHA = Mutex<String?>(nil)
     /// Compile times of this replica's uploads (create and replace).
     public let compileTimes = CompileTimes()
+    /// Loads in progress after cache misses, one per scene id.
+    let loads = SingleFlight<CachedScene?>()
+    /// Scenes fetched from Redis into the cache after a miss, since the start.
+    let loaded = Atomic<Int>(0)
     private let subscriberBox = Mutex<RedisSubscriber?>(nil)
     /// Where refreshes after announcements run (compiling off the loops).
     let refreshQueue = DispatchQueue(label: "hitroute.redis.refresh", qos: .utility, attributes: .concurrent)
@@ -117,14 +121,6 @@ public final class RedisSceneStore: SceneStoring {
         }
     }
 
-    public func all() throws(Problem) -> [SceneSnapshot] {
-        let reply = try call { () throws(RedisError) in try client.send([Array("SMEMBERS".utf8), keys.index]) }
-        let ids = (reply.elements ?? []).compactMap(\.string).sorted()
-        var out: [SceneSnapshot] = []
-        for id in ids { if let s = try snapshot(id) { out.append(s) } }
-        return out
-    }
-
     // MARK: - Writing
 
     public func create(_ upload: SceneUpload) throws(Problem) -> SceneSnapshot {
@@ -143,7 +139,7 @@ public final class RedisSceneStore: SceneStoring {
             let doc = RedisSceneStore.document(scene, id: id)
             let weight = RedisSceneStore.weight(doc, scene)
             try checkWeight(weight, of: id)
-            let r = try write(.create, id: id, doc: doc, kind: .create)
+            let r = try write(.create, id: id, doc: doc, live: live, kind: .create)
             if r == -1 {
                 if given == nil { continue }  // a generated id someone took: the next one
                 throw Problem(409, "conflict", "Conflict", "a scene with id \"\(id)\" exists; PUT /scenes/\(id) replaces it")
@@ -164,7 +160,7 @@ public final class RedisSceneStore: SceneStoring {
         let doc = RedisSceneStore.document(scene, id: id)
         let weight = RedisSceneStore.weight(doc, scene)
         try checkWeight(weight, of: id)
-        let r = try write(.put, id: id, doc: doc, kind: .put)
+        let r = try write(.put, id: id, doc: doc, live: live, kind: .put)
         try checkFull(r)
         // A replacement drops every capture: a fresh entry has none.
         let snapshot = SceneSnapshot(id: id, version: r, live: live)
@@ -266,7 +262,7 @@ public final class RedisSceneStore: SceneStoring {
             try patch.checkSceneSize(doc.count, growth: change.json)
             if change.total > 0 { try checkWeight(weight, of: id) }
         }
-        let r = try write(.cas, id: id, expected: expected, doc: doc, kind: kind)
+        let r = try write(.cas, id: id, expected: expected, doc: doc, live: live, kind: kind)
         if r == -3 {
             cache.remove(id)
             throw Problem.notFound("no scene \"\(id)\"")
@@ -287,10 +283,16 @@ public final class RedisSceneStore: SceneStoring {
         return try load(id)
     }
 
-    /// Fetches scene `id` and caches it; nil when Redis has none.
+    /// Fetches scene `id` and caches it; nil when Redis has none. Misses
+    /// of one id at once share one fetch (``SingleFlight``).
     func load(_ id: String) throws(Problem) -> CachedScene? {
-        guard let (snapshot, weight) = try fetch(id) else { return nil }
-        return cache.insertIfAbsent(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
+        if LoopThread.isCurrent { throw Problem.runOnWorker }  // waiting would stall a loop
+        return try loads.run(id) { () throws(Problem) -> CachedScene? in
+            if let cached = cache.peek(id) { return cached }  // loaded while this caller looked
+            guard let (snapshot, weight) = try fetch(id) else { return nil }
+            loaded.add(1, ordering: .relaxed)
+            return cache.insertIfAbsent(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
+        }
     }
 
     /// The scene as Redis holds it now, compiled; nil when there is none.
@@ -332,12 +334,18 @@ public final class RedisSceneStore: SceneStoring {
         return true
     }
 
-    private func write(_ mode: RedisWriteScript.Mode, id: String, expected: Int = 0, doc: [UInt8], kind: Announcement.Kind) throws(Problem) -> Int {
+    /// Runs the write script; `live` is the scene written (nil for a delete).
+    private func write(
+        _ mode: RedisWriteScript.Mode, id: String, expected: Int = 0, doc: [UInt8], live: LiveScene? = nil, kind: Announcement.Kind
+    ) throws(Problem) -> Int {
         var sha = scriptSHA.withLock { $0 }
         let before = sha
         let maxScenes = limits.maxScenes
+        let summary = live.map { RedisSceneSummary.encode(layers: $0.compiled.layerCount, bounds: $0.compiled.bounds) } ?? []
         let r = try call { () throws(RedisError) in
-            try RedisWriteScript.run(client, sha: &sha, keys: keys, mode: mode, id: id, expected: expected, doc: doc, maxScenes: maxScenes, kind: kind)
+            try RedisWriteScript.run(
+                client, sha: &sha, keys: keys, mode: mode, id: id, expected: expected, doc: doc, summary: summary,
+                maxScenes: maxScenes, kind: kind)
         }
         if sha != before { scriptSHA.withLock { $0 = sha } }
         return r
