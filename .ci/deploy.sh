@@ -2,7 +2,8 @@
 # CI for deploy/ (SPEC §10):
 #
 #   bash .ci/deploy.sh check      # nginx -t, kubernetes-validate, yamllint
-#   bash .ci/deploy.sh topology   # deploy/local.sh start, .ci/replicas.py, stop
+#   bash .ci/deploy.sh topology   # deploy/local.sh start, .ci/replicas.py,
+#                                 # promtool on a replica's scrape, stop
 #
 # Installs what it needs (apt-get nginx redis-server curl; pip
 # kubernetes-validate yamllint into $VENV, default .ci/.venv). Everything
@@ -42,6 +43,16 @@ topology() {
     trap 'bash deploy/local.sh stop || true' EXIT
     bash deploy/local.sh start
     timeout 600 python3 .ci/replicas.py --base "http://127.0.0.1:${HITROUTE_LOCAL_PORT:-25080}"
+    # A replica in Redis mode reports what its cache holds (SPEC §8).
+    command -v promtool >/dev/null || need_apt prometheus
+    local scrape="$HITROUTE_LOCAL_DIR/replica1.metrics"
+    curl -fsS --max-time 10 -o "$scrape" "http://127.0.0.1:$((${HITROUTE_LOCAL_PORT:-25080} + 1))/metrics"
+    promtool check metrics <"$scrape"
+    for name in hitroute_scenes hitroute_layers hitroute_store_bytes hitroute_pointer_captures \
+        hitroute_cache_capacity_bytes hitroute_cache_evictions_total hitroute_cache_loads_total 'hitroute_store_ready{backend="redis"} 1'; do
+        grep -q "^$name" "$scrape" || { echo "FAIL: no $name in a replica's scrape" >&2; return 1; }
+    done
+    echo "a replica's scrape: promtool ok, $(grep '^hitroute_scenes ' "$scrape")"
 }
 
 case "${1:-check}" in

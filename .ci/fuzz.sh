@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI step: the API-level libFuzzer target (Fuzz/APIFuzz*.swift) for a
-# bounded time, from the committed seeds (Fuzz/api-seeds) and a fresh corpus.
+# bounded time, from the committed corpus and seeds (Fuzz/api-corpus,
+# Fuzz/api-seeds; new inputs go to a fresh work corpus).
 # The toolchain's clang ships libFuzzer and ASan (libclang_rt.fuzzer,
 # libclang_rt.asan), so nothing is installed; the step fails when
 # libFuzzer reports a failing input, and prints its reproducer.

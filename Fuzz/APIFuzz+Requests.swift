@@ -108,7 +108,8 @@ extension FuzzSession {
     }
 
     /// `POST …/hits`: a few points mostly; now and then enough for the
-    /// grid's batch order (GridOrder.minimumPoints: 2048).
+    /// grid's batch order (GridOrder.minimumPoints: 2048) and the
+    /// batch limit.
     mutating func batch(_ d: inout Decisions) {
         let id = scene(&d)
         var trace = d.chance(30), all = d.chance(25)
@@ -116,7 +117,8 @@ extension FuzzSession {
         if d.chance(4) {
             // The grid order's batches: untraced (a traced one this big costs
             // seconds under ASan, mostly in writing and re-parsing its answer).
-            count = d.pick([2048, 2049, 4096, 4097])
+            // Below and at the grid order's threshold (2048), at the limit (FuzzSession: 2049), past it.
+            count = d.pick([2047, 2048, 2049, 2050])
             trace = false
             all = false
         }

@@ -14,7 +14,15 @@ out=${1:?usage: build-api.sh OUT_DIR}
 opt=${FUZZ_OPT:--O}
 mkdir -p "$out/modules"
 mods="$out/modules"
+# Coverage for libFuzzer in every module: edges with inline counters and the
+# PC table, as -sanitize=fuzzer gives. Its comparison tracing (trace-cmp,
+# which feeds libFuzzer's table of compared values) only where the compared
+# values can be the input's own bytes: the JSON reader and the API's decoders
+# (raw bodies), and the harness. Elsewhere (HitRouting, HitRender, ...) the
+# operands are derived numbers no mutation can insert, and tracing them cost
+# about a fifth of an execution.
 san=(-sanitize=fuzzer,address)
+san_nocmp=(-sanitize=address -sanitize-coverage=edge,indirect-calls,pc-table,inline-8bit-counters)
 
 # The C shims: module maps of our own (SwiftPM synthesises them for the package).
 shims=(CEpoll CPrefetch CCounters)
@@ -37,14 +45,16 @@ maps=()
 for c in "${shims[@]}"; do maps+=(-Xcc -fmodule-map-file="$mods/$c/module.modulemap"); done
 
 swift_module() { # name "dependency modules" sources... (skipped when its object is newer than all of them)
-    local name=$1 deps=$2 dep
+    # $SANITIZE: the flags (default: coverage without comparison tracing).
+    local name=$1 deps=$2 dep flags=("${san_nocmp[@]}")
+    [[ -n ${SANITIZE:-} ]] && read -r -a flags <<<"$SANITIZE"
     shift 2
     if [[ -f "$mods/$name.o" ]] && [[ -z $(find "$@" "$here/build-api.sh" -newer "$mods/$name.o" | head -1) ]]; then
         local stale=""
         for dep in $deps; do [[ "$mods/$dep.o" -nt "$mods/$name.o" ]] && stale=1; done
         [[ -z "$stale" ]] && return 0
     fi
-    swiftc "${san[@]}" -parse-as-library "$opt" -g -wmo -num-threads 0 \
+    swiftc "${flags[@]}" -parse-as-library "$opt" -g -wmo -num-threads 0 \
         -module-name "$name" -emit-module -emit-module-path "$mods/$name.swiftmodule" \
         -I "$mods" "${maps[@]}" -c "$@" -o "$mods/$name.o"
 }
@@ -53,7 +63,7 @@ sources() { find "$root/Sources/$1" -name '*.swift' | sort; }
 # here and, when HitAPI depends on it, into HitAPI's list.
 swift_module HitMetrics "" $(sources HitMetrics)
 swift_module HTTPServer "HitMetrics" $(sources HTTPServer)
-swift_module HitJSON "" $(sources HitJSON)
+SANITIZE="${san[*]}" swift_module HitJSON "" $(sources HitJSON)
 swift_module HitImage "" $(sources HitImage)
 swift_module HitRouting "" $(sources HitRouting)
 swift_module HitRender "HitRouting" $(sources HitRender)
@@ -61,7 +71,13 @@ swift_module Playground "" $(sources Playground)
 swift_module HitJournal "" $(sources HitJournal)
 swift_module RESP "" $(sources RESP)
 swift_module RESPClient "RESP" $(sources RESPClient)
-swift_module HitAPI "HitMetrics HTTPServer HitJSON HitImage HitRouting HitRender Playground HitJournal RESP RESPClient" $(sources HitAPI)
+SANITIZE="${san[*]}" swift_module HitAPI "HitMetrics HTTPServer HitJSON HitImage HitRouting HitRender Playground HitJournal RESP RESPClient" $(sources HitAPI)
+# The harness's judge of answers: HitJSON's parser once more, as a module of
+# its own with ASan but no coverage, so that parsing an answer (up to a few
+# hundred KiB for a batch) neither costs coverage callbacks nor adds
+# features of the answer's text to the corpus. The service's own HitJSON
+# stays instrumented.
+SANITIZE="-sanitize=address" swift_module FuzzCheckJSON "" $(sources HitJSON)
 
 swiftc "${san[@]}" -parse-as-library "$opt" -g -module-name APIFuzz \
     -I "$mods" "${maps[@]}" \

@@ -42,9 +42,12 @@ public final class Application: Sendable {
         self.counters = counters
         metrics.register { ServiceMetrics.buildInfo() }
         metrics.register { ServiceMetrics.api(counters) }
-        // What the store holds: the memory store's counts (a journal keeps its scenes in one).
+        // What the store holds: the memory store's counts (a journal keeps
+        // its scenes in one); with Redis, what this replica's cache holds.
         if let held = memoryStore ?? (self.store as? JournalStore)?.memory {
-            metrics.register { ServiceMetrics.store(held) }
+            metrics.register { ServiceMetrics.store(held.stats(), compileTimes: held.compileTimes) }
+        } else if let redis = self.store as? RedisSceneStore {
+            metrics.register { ServiceMetrics.store(redis.stats(), compileTimes: redis.compileTimes) + ServiceMetrics.cache(of: redis) }
         }
         metrics.register { ServiceMetrics.access(access) }
         let store = self.store

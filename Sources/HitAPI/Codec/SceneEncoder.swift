@@ -148,13 +148,13 @@ enum SceneEncoder {
     }
 
     /// A scene summary (SPEC §4.1): id, version, layer count and bounds.
-    static func writeSummary(id: String, version: Int, scene: CompiledScene, to w: inout JSONWriter) {
+    static func writeSummary(_ s: SceneSummary, to w: inout JSONWriter) {
         w.beginObject()
-        w.field("id"); w.string(id)
-        w.field("version"); w.int(version)
-        w.field("layers"); w.int(scene.layerCount)
+        w.field("id"); w.string(s.id)
+        w.field("version"); w.int(s.version)
+        w.field("layers"); w.int(s.layers)
         w.field("bounds")
-        if let b = scene.bounds {
+        if let b = s.bounds {
             w.beginObject()
             w.field("x"); w.number(b.minX)
             w.field("y"); w.number(b.minY)

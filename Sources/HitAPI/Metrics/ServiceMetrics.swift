@@ -75,16 +75,26 @@ enum ServiceMetrics {
                       Sample(Double(points.batch), labels: [Label("kind", "batch")])])]
     }
 
-    static func store(_ store: SceneStore) -> [MetricFamily] {
-        let stats = store.stats()
-        return [
-            .single("hitroute_scenes", .gauge, "Scenes held in the store.", Double(stats.scenes)),
-            .single("hitroute_layers", .gauge, "Layers held over all scenes, whole trees.", Double(stats.layers)),
-            .single("hitroute_store_bytes", .gauge, "Bytes of scene JSON held (what --max-store-bytes bounds).", unit: "bytes", Double(stats.bytes)),
-            .single("hitroute_pointer_captures", .gauge, "Live pointer captures over all scenes.", Double(stats.captures)),
+    /// What the process holds: the store's scenes (with Redis, the
+    /// replica's cache of them), their layers, weight and live captures.
+    static func store(_ stats: SceneStore.Stats, compileTimes: CompileTimes) -> [MetricFamily] {
+        [
+            .single("hitroute_scenes", .gauge, "Scenes held (with Redis: in this replica's cache).", Double(stats.scenes)),
+            .single("hitroute_layers", .gauge, "Layers held over all scenes held, whole trees.", Double(stats.layers)),
+            .single("hitroute_store_bytes", .gauge, "Bytes the scenes held weigh: their JSON and masks (what --max-store-bytes, with Redis --cache-bytes, bounds).", unit: "bytes", Double(stats.bytes)),
+            .single("hitroute_pointer_captures", .gauge, "Live pointer captures over all scenes held.", Double(stats.captures)),
             MetricFamily(
                 name: "hitroute_scene_compile_seconds", help: "Time to compile an uploaded scene (create or replace).",
-                kind: .histogram, unit: "seconds", histograms: [store.compileTimes.histogram()]),
+                kind: .histogram, unit: "seconds", histograms: [compileTimes.histogram()]),
+        ]
+    }
+
+    /// The Redis replica's cache of compiled scenes: its bound, evictions and loads.
+    static func cache(of store: RedisSceneStore) -> [MetricFamily] {
+        [
+            .single("hitroute_cache_capacity_bytes", .gauge, "The bound of this replica's scene cache (--cache-bytes).", unit: "bytes", Double(store.cacheCapacity)),
+            .single("hitroute_cache_evictions", .counter, "Scenes evicted from this replica's cache to make room.", Double(store.cacheEvictions)),
+            .single("hitroute_cache_loads", .counter, "Scenes fetched from Redis and compiled after a cache miss (concurrent misses of one scene share a load).", Double(store.cacheLoads)),
         ]
     }
 

@@ -85,9 +85,9 @@ public final class JournalStore: SceneStoring {
         return memory.snapshot(id)
     }
 
-    public func all() throws(Problem) -> [SceneSnapshot] {
+    public func summaries() throws(Problem) -> [SceneSummary] {
         guard loaded.load(ordering: .acquiring) else { throw Problem.storeUnavailable("the store is starting: recovering the journal") }
-        return memory.all()
+        return memory.summaries()
     }
 
     public func create(_ upload: SceneUpload) throws(Problem) -> SceneSnapshot { try memory.create(upload) }

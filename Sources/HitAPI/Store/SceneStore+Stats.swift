@@ -7,7 +7,9 @@ extension SceneStore {
         public var scenes: Int
         /// Layers over all scenes, whole trees.
         public var layers: Int
-        /// Bytes of JSON the scenes came as (what `maxStoreBytes` bounds).
+        /// Bytes the scenes weigh: the JSON they came as, moved by each
+        /// patch, and their decoded masks (what `maxStoreBytes`, or in
+        /// Redis mode `--cache-bytes`, bounds).
         public var bytes: Int
         /// Pointer captures not yet expired, over all scenes.
         public var captures: Int
@@ -16,26 +18,31 @@ extension SceneStore {
     /// Counts of what the store holds.
     /// - Complexity: O(scenes), one short lock hold per scene.
     public func stats() -> Stats {
-        let (list, bytes) = entries.withLock { (Array($0.scenes.values), $0.bytes) }
+        let list = entries.withLock { Array($0.scenes.values) }
+        let bytes = storedBytes
         let now = clock()
-        let timeout = limits.captureTimeout
         var layers = 0
         var captures = 0
         for entry in list {
             entry.state.withLock { state in
                 layers += state.snapshot.compiled.layerCount
-                captures += state.sessions.captures.values.reduce(0) { $0 + (now - $1.lastActive <= timeout ? 1 : 0) }
+                captures += state.sessions.liveCaptureCount(now: now)
             }
         }
         return Stats(scenes: list.count, layers: layers, bytes: bytes, captures: captures)
     }
 
     /// Compiles `scene`, recording how long it took.
+    func compile(_ scene: Scene) -> LiveScene { compileTimes.compile(scene) }
+}
+
+extension CompileTimes {
+    /// Compiles `scene`, recording how long it took.
     func compile(_ scene: Scene) -> LiveScene {
         let start = monotonicSeconds()
         let live = LiveScene(scene)
         let seconds = max(0, monotonicSeconds() - start)
-        compileTimes.record(nanoseconds: UInt64(min(seconds, 1e9) * 1e9))
+        record(nanoseconds: UInt64(min(seconds, 1e9) * 1e9))
         return live
     }
 }

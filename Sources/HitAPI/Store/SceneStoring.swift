@@ -24,8 +24,8 @@ public protocol SceneStoring: AnyObject, Sendable {
     /// The snapshot of `id` at `minVersion` or later when the store has
     /// it (`X-Min-Version`): a cache older than that fetches first.
     func snapshot(_ id: String, minVersion: Int) throws(Problem) -> SceneSnapshot?
-    /// Snapshots of every scene, ordered by id.
-    func all() throws(Problem) -> [SceneSnapshot]
+    /// The summary of every scene, ordered by id (`GET /scenes`).
+    func summaries() throws(Problem) -> [SceneSummary]
     /// Stores a new scene (`POST /scenes`): 409 if its id exists, 507 when
     /// full; without an id the store generates one.
     func create(_ upload: SceneUpload) throws(Problem) -> SceneSnapshot
@@ -55,13 +55,18 @@ public struct SceneUpload: Sendable {
     /// The request body as submitted; empty unless the store asked for it
     /// (`SceneStoring.keepsSubmittedJSON`).
     public var json: [UInt8]
-    /// Bytes of JSON the upload came as, counted against `--max-store-bytes`.
+    /// Bytes counted against `--max-store-bytes`: the JSON the upload came
+    /// as plus its decoded masks (`Scene.maskBytes`).
     public var weight: Int
+    /// The part of `weight` that is JSON (what a later patch may grow only
+    /// up to what an upload may carry).
+    public var jsonBytes: Int
 
-    public init(scene: Scene, json: [UInt8] = [], weight: Int) {
+    public init(scene: Scene, json: [UInt8] = [], weight: Int, jsonBytes: Int? = nil) {
         self.scene = scene
         self.json = json
         self.weight = weight
+        self.jsonBytes = jsonBytes ?? weight
     }
 }
 

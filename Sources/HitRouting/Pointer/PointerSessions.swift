@@ -54,6 +54,12 @@ public struct PointerSessions: Sendable {
         self.idleTimeout = idleTimeout
     }
 
+    /// Captures not idle for longer than `idleTimeout` at time `now`.
+    /// - Complexity: O(captures).
+    public func liveCaptureCount(now: Double) -> Int {
+        captures.values.reduce(0) { $0 + (now - $1.lastActive <= idleTimeout ? 1 : 0) }
+    }
+
     /// Forgets captures idle for longer than `idleTimeout` at time `now`.
     public mutating func expire(now: Double) {
         captures = captures.filter { now - $0.value.lastActive <= idleTimeout }

@@ -8,6 +8,7 @@
 /// | --- | --- | --- |
 /// | `hitroute:{<id>}:doc` | string | the scene's JSON (with `id`, without `version`) |
 /// | `hitroute:{<id>}:version` | string (integer) | the scene's version, 1 at creation, +1 per change |
+/// | `hitroute:{<id>}:summary` | string | `<version> <layers> [<minX> <minY> <maxX> <maxY>]`: what `GET /scenes` lists, written with each version (``RedisSceneSummary``) |
 /// | `hitroute:{<id>}:pointers` | hash | pointer → `<replica> <layer>`: which replica holds its capture (TTL: the capture timeout, renewed by each `down`) |
 /// | `hitroute:scenes` | set | every scene id (`GET /scenes`, the scene limit) |
 /// | `hitroute:next-id` | string (integer) | the counter behind generated ids (`scene-N`) |
@@ -28,6 +29,7 @@ struct RedisKeys: Sendable {
 
     func doc(_ id: String) -> [UInt8] { Array("\(prefix):{\(id)}:doc".utf8) }
     func version(_ id: String) -> [UInt8] { Array("\(prefix):{\(id)}:version".utf8) }
+    func summary(_ id: String) -> [UInt8] { Array("\(prefix):{\(id)}:summary".utf8) }
     func pointers(_ id: String) -> [UInt8] { Array("\(prefix):{\(id)}:pointers".utf8) }
     var index: [UInt8] { Array("\(prefix):scenes".utf8) }
     var nextID: [UInt8] { Array("\(prefix):next-id".utf8) }

@@ -35,6 +35,12 @@ public final class RedisSceneStore: SceneStoring {
     let sceneLimits: SceneLimits
     let clock: @Sendable () -> Double
     let scriptSHA = Mutex<String?>(nil)
+    /// Compile times of this replica's uploads (create and replace).
+    public let compileTimes = CompileTimes()
+    /// Loads in progress after cache misses, one per scene id.
+    let loads = SingleFlight<CachedScene?>()
+    /// Scenes fetched from Redis into the cache after a miss, since the start.
+    let loaded = Atomic<Int>(0)
     private let subscriberBox = Mutex<RedisSubscriber?>(nil)
     /// Where refreshes after announcements run (compiling off the loops).
     let refreshQueue = DispatchQueue(label: "hitroute.redis.refresh", qos: .utility, attributes: .concurrent)
@@ -115,14 +121,6 @@ public final class RedisSceneStore: SceneStoring {
         }
     }
 
-    public func all() throws(Problem) -> [SceneSnapshot] {
-        let reply = try call { () throws(RedisError) in try client.send([Array("SMEMBERS".utf8), keys.index]) }
-        let ids = (reply.elements ?? []).compactMap(\.string).sorted()
-        var out: [SceneSnapshot] = []
-        for id in ids { if let s = try snapshot(id) { out.append(s) } }
-        return out
-    }
-
     // MARK: - Writing
 
     public func create(_ upload: SceneUpload) throws(Problem) -> SceneSnapshot {
@@ -136,17 +134,19 @@ public final class RedisSceneStore: SceneStoring {
                 id = "scene-\(n)"
             }
             scene.id = id
-            let live = LiveScene(scene)
+            let live = compileTimes.compile(scene)
             if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
             let doc = RedisSceneStore.document(scene, id: id)
-            let r = try write(.create, id: id, doc: doc, kind: .create)
+            let weight = RedisSceneStore.weight(doc, scene)
+            try checkWeight(weight, of: id)
+            let r = try write(.create, id: id, doc: doc, live: live, kind: .create)
             if r == -1 {
                 if given == nil { continue }  // a generated id someone took: the next one
                 throw Problem(409, "conflict", "Conflict", "a scene with id \"\(id)\" exists; PUT /scenes/\(id) replaces it")
             }
             try checkFull(r)
             let snapshot = SceneSnapshot(id: id, version: r, live: live)
-            cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: doc.count)
+            cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
             return snapshot
         }
         throw Problem(409, "conflict", "Conflict", "no free generated scene id after 100 tries; give the scene an id")
@@ -155,14 +155,16 @@ public final class RedisSceneStore: SceneStoring {
     public func put(_ upload: SceneUpload, id: String) throws(Problem) -> (SceneSnapshot, created: Bool) {
         var scene = upload.scene
         scene.id = id
-        let live = LiveScene(scene)
+        let live = compileTimes.compile(scene)
         if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         let doc = RedisSceneStore.document(scene, id: id)
-        let r = try write(.put, id: id, doc: doc, kind: .put)
+        let weight = RedisSceneStore.weight(doc, scene)
+        try checkWeight(weight, of: id)
+        let r = try write(.put, id: id, doc: doc, live: live, kind: .put)
         try checkFull(r)
         // A replacement drops every capture: a fresh entry has none.
         let snapshot = SceneSnapshot(id: id, version: r, live: live)
-        cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: doc.count)
+        cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
         return (snapshot, r == 1)
     }
 
@@ -181,15 +183,16 @@ public final class RedisSceneStore: SceneStoring {
                 let before = entry.snapshot
                 var live = before.live
                 let patched: Layer
+                var weightChange = LayerPatch.WeightChange(json: 0, masks: 0)
                 do throws(Problem) {
-                    patched = try patch.apply(to: &live, version: before.version, sceneID: id)
+                    patched = try patch.apply(to: &live, version: before.version, sceneID: id) { (change) throws(Problem) in weightChange = change }
                 } catch where !fresh && (error.status == 404 || error.status == 412) {
                     // Judged against a copy that may be old: judge again against Redis's.
                     guard try refreshLocked(id, entry, dropAllCaptures: false) else { throw Problem.notFound("no scene \"\(id)\"") }
                     fresh = true
                     continue
                 }
-                if let done = try commit(id, entry, live, expected: before.version, kind: .patch) {
+                if let done = try commit(id, entry, live, expected: before.version, kind: .patch, patch: (patch, weightChange)) {
                     return (done, patched)
                 }
                 guard try refreshLocked(id, entry, dropAllCaptures: false) else { throw Problem.notFound("no scene \"\(id)\"") }
@@ -249,10 +252,17 @@ public final class RedisSceneStore: SceneStoring {
     /// returns its snapshot, or nil when Redis holds another version.
     private func commit(
         _ id: String, _ entry: CachedScene, _ live: LiveScene, expected: Int, kind: Announcement.Kind,
-        sessions: PointerSessions? = nil
+        sessions: PointerSessions? = nil, patch: (LayerPatch, change: LayerPatch.WeightChange)? = nil
     ) throws(Problem) -> SceneSnapshot? {
-        let doc = RedisSceneStore.document(live.model, id: id)
-        let r = try write(.cas, id: id, expected: expected, doc: doc, kind: kind)
+        let doc = RedisSceneStore.document(live.model, id: id)  // O(scene): the whole document goes to Redis
+        let weight = RedisSceneStore.weight(doc, live.model)
+        // A patch that grows the scene past what one replica may hold (507),
+        // or its JSON past what an upload may carry (413), writes nothing.
+        if let (patch, change) = patch {
+            try patch.checkSceneSize(doc.count, growth: change.json)
+            if change.total > 0 { try checkWeight(weight, of: id) }
+        }
+        let r = try write(.cas, id: id, expected: expected, doc: doc, live: live, kind: kind)
         if r == -3 {
             cache.remove(id)
             throw Problem.notFound("no scene \"\(id)\"")
@@ -264,7 +274,7 @@ public final class RedisSceneStore: SceneStoring {
             if let sessions { s.sessions = sessions }
             s.sessions.dropCaptures(missingFrom: snapshot.compiled)
         }
-        cache.reweigh(id, entry, weight: doc.count)
+        cache.reweigh(id, entry, weight: weight)
         return snapshot
     }
 
@@ -273,10 +283,16 @@ public final class RedisSceneStore: SceneStoring {
         return try load(id)
     }
 
-    /// Fetches scene `id` and caches it; nil when Redis has none.
+    /// Fetches scene `id` and caches it; nil when Redis has none. Misses
+    /// of one id at once share one fetch (``SingleFlight``).
     func load(_ id: String) throws(Problem) -> CachedScene? {
-        guard let (snapshot, weight) = try fetch(id) else { return nil }
-        return cache.insertIfAbsent(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
+        if LoopThread.isCurrent { throw Problem.runOnWorker }  // waiting would stall a loop
+        return try loads.run(id) { () throws(Problem) -> CachedScene? in
+            if let cached = cache.peek(id) { return cached }  // loaded while this caller looked
+            guard let (snapshot, weight) = try fetch(id) else { return nil }
+            loaded.add(1, ordering: .relaxed)
+            return cache.insertIfAbsent(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
+        }
     }
 
     /// The scene as Redis holds it now, compiled; nil when there is none.
@@ -293,7 +309,7 @@ public final class RedisSceneStore: SceneStoring {
         } catch {
             throw Problem.storeUnavailable("scene \"\(id)\" in Redis does not decode within this replica's limits: \(error)")
         }
-        return .some((SceneSnapshot(id: id, version: v, live: LiveScene(scene)), doc.count))
+        return .some((SceneSnapshot(id: id, version: v, live: LiveScene(scene)), RedisSceneStore.weight(doc, scene)))
     }
 
     func fetch(_ id: String) throws(Problem) -> (SceneSnapshot, weight: Int)? {
@@ -318,15 +334,37 @@ public final class RedisSceneStore: SceneStoring {
         return true
     }
 
-    private func write(_ mode: RedisWriteScript.Mode, id: String, expected: Int = 0, doc: [UInt8], kind: Announcement.Kind) throws(Problem) -> Int {
+    /// Runs the write script; `live` is the scene written (nil for a delete).
+    private func write(
+        _ mode: RedisWriteScript.Mode, id: String, expected: Int = 0, doc: [UInt8], live: LiveScene? = nil, kind: Announcement.Kind
+    ) throws(Problem) -> Int {
         var sha = scriptSHA.withLock { $0 }
         let before = sha
         let maxScenes = limits.maxScenes
+        let summary = live.map { RedisSceneSummary.encode(layers: $0.compiled.layerCount, bounds: $0.compiled.bounds) } ?? []
         let r = try call { () throws(RedisError) in
-            try RedisWriteScript.run(client, sha: &sha, keys: keys, mode: mode, id: id, expected: expected, doc: doc, maxScenes: maxScenes, kind: kind)
+            try RedisWriteScript.run(
+                client, sha: &sha, keys: keys, mode: mode, id: id, expected: expected, doc: doc, summary: summary,
+                maxScenes: maxScenes, kind: kind)
         }
         if sha != before { scriptSHA.withLock { $0 = sha } }
         return r
+    }
+
+    /// What a scene weighs in a replica's cache: its document's bytes plus
+    /// its decoded masks (`Scene.maskBytes`), as the memory store counts.
+    /// - Complexity: O(layers).
+    static func weight(_ doc: [UInt8], _ scene: Scene) -> Int { doc.count + scene.maskBytes }
+
+    /// 507 when one scene of `weight` bytes would pass this replica's
+    /// cache (`--cache-bytes`): what bounds a replica's memory in Redis
+    /// mode, and every replica answering the scene holds it compiled (the
+    /// cache keeps a scene bigger than itself rather than none).
+    private func checkWeight(_ weight: Int, of id: String) throws(Problem) {
+        if weight > cache.capacity {
+            throw Problem.storeFull(
+                "scene \"\(id)\" would weigh \(weight) bytes (its JSON and decoded masks), more than a replica's cache of \(cache.capacity) bytes (--cache-bytes) can hold; make it smaller")
+        }
     }
 
     private func checkFull(_ r: Int) throws(Problem) {

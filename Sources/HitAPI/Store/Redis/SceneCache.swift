@@ -29,8 +29,10 @@ final class CachedScene: Sendable {
 /// The compiled scenes of one replica, bounded by bytes (`--cache-bytes`),
 /// least recently used out.
 ///
-/// A scene weighs the bytes of its JSON in Redis (the measure of
-/// `--max-store-bytes`; compiled, a scene takes about 2–3 times that).
+/// A scene weighs the bytes of its JSON in Redis plus its decoded masks
+/// (`RedisSceneStore.weight`, the measure of `--max-store-bytes` in memory
+/// mode; compiled, a scene takes about 2–3 times its JSON). A write of a
+/// scene heavier than the whole cache is refused (507).
 /// A lookup is one lock hold and one hash lookup that also stamps the
 /// entry's use; eviction, rare, scans for the oldest stamp.
 /// - Complexity: lookup O(1); insert O(1), plus O(n) per eviction.
@@ -45,6 +47,8 @@ final class SceneCache: Sendable {
         var slots: [String: Slot] = [:]
         var bytes = 0
         var tick: UInt64 = 0
+        /// Scenes evicted to make room, since the start.
+        var evictions = 0
     }
 
     private let table = Mutex(Table())
@@ -77,6 +81,7 @@ final class SceneCache: Sendable {
                 guard let victim = t.slots.filter({ $0.key != id }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
                 t.bytes -= victim.value.weight
                 t.slots.removeValue(forKey: victim.key)
+                t.evictions += 1
             }
         }
     }
@@ -105,4 +110,10 @@ final class SceneCache: Sendable {
 
     /// Bytes and scenes held.
     var usage: (bytes: Int, scenes: Int) { table.withLock { ($0.bytes, $0.slots.count) } }
+
+    /// Every cached scene and the bytes they weigh, read in one lock hold.
+    var contents: (scenes: [CachedScene], bytes: Int) { table.withLock { t in (t.slots.values.map(\.scene), t.bytes) } }
+
+    /// Scenes evicted to make room, since the start.
+    var evictions: Int { table.withLock { $0.evictions } }
 }

@@ -1,0 +1,72 @@
+import HitRouting
+import RESP
+import RESPClient
+
+/// `GET /scenes` in Redis mode: every scene's summary, read from the
+/// summary keys the write script keeps beside each document, so that a
+/// listing compiles nothing and leaves this replica's cache as it was
+/// (listing a thousand scenes must not evict the hot ones or compile them).
+extension RedisSceneStore {
+    /// Ids per `MGET` round trip.
+    static let listChunk = 256
+
+    /// The summary of every scene in Redis, ordered by id.
+    ///
+    /// A summary whose version is not the scene's (written by a replica
+    /// older than summary keys) is made from this replica's cached copy of
+    /// that version, else from the document, compiled and not cached.
+    /// - Complexity: one `SMEMBERS` and ⌈scenes / 256⌉ `MGET`s; O(scenes)
+    ///   memory. No compile unless a summary is missing or stale.
+    public func summaries() throws(Problem) -> [SceneSummary] {
+        let reply = try call { () throws(RedisError) in try client.send([Array("SMEMBERS".utf8), keys.index]) }
+        let ids = (reply.elements ?? []).compactMap(\.string).sorted()
+        var out: [SceneSummary] = []
+        out.reserveCapacity(ids.count)
+        var start = 0
+        while start < ids.count {
+            let chunk = ids[start..<min(start + RedisSceneStore.listChunk, ids.count)]
+            start += chunk.count
+            let command = [Array("MGET".utf8)] + chunk.flatMap { [keys.version($0), keys.summary($0)] }
+            let reply = try call { () throws(RedisError) in try client.send(command) }
+            guard let values = reply.elements, values.count == 2 * chunk.count else {
+                throw Problem.storeUnavailable("MGET of scene summaries: \(reply.errorMessage ?? "unexpected reply")")
+            }
+            for (k, id) in chunk.enumerated() {
+                guard let version = values[2 * k].int else { continue }  // deleted meanwhile
+                if let s = RedisSceneSummary.decode(values[2 * k + 1].bytes ?? [], id: id), s.version == version {
+                    out.append(s)
+                } else if let cached = cache.peek(id)?.snapshot, cached.version == version {
+                    out.append(SceneSummary(cached))
+                } else if let (snapshot, _) = try fetch(id) {
+                    out.append(SceneSummary(snapshot))
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// The text of a summary key: `<version> <layers>`, then the bounds as
+/// `<minX> <minY> <maxX> <maxY>` when there are any. Numbers are written
+/// in Swift's shortest form that reads back to the same double, so a
+/// listing says exactly what the compiled scene would.
+enum RedisSceneSummary {
+    /// Everything after the version (the write script puts it in front).
+    static func encode(layers: Int, bounds: Box?) -> [UInt8] {
+        var text = String(layers)
+        if let b = bounds { text += " \(b.minX) \(b.minY) \(b.maxX) \(b.maxY)" }
+        return Array(text.utf8)
+    }
+
+    /// Nil for anything but `<version> <layers>` with 0 or 4 finite bounds.
+    static func decode(_ bytes: [UInt8], id: String) -> SceneSummary? {
+        let parts = bytes.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard parts.count == 2 || parts.count == 6, let version = Int(parts[0]), version > 0,
+              let layers = Int(parts[1]), layers >= 0
+        else { return nil }
+        guard parts.count == 6 else { return SceneSummary(id: id, version: version, layers: layers, bounds: nil) }
+        let n = parts[2...].compactMap { Double($0) }
+        guard n.count == 4, n.allSatisfy(\.isFinite) else { return nil }
+        return SceneSummary(id: id, version: version, layers: layers, bounds: Box(minX: n[0], minY: n[1], maxX: n[2], maxY: n[3]))
+    }
+}
