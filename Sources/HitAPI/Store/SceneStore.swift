@@ -353,6 +353,11 @@ public final class SceneStore: SceneStoring {
             var sessions = state.sessions
             var outcome: PointerSessions.Outcome?
             try state.changeInPlace { (live, version) throws(Problem) -> Bool in
+                // The layer a move or up may drag, as it is: a drag moves it
+                // before its record is written, and a refused record must
+                // leave it where it was (the version does not grow).
+                let held = phase == .down ? nil : sessions.captures[pointer].flatMap { live.compiled.indexByID[$0.layer] }.map(Int.init)
+                let before = held.map { live.model.layer(at: live.compiled.modelPath(of: $0)) }
                 do throws(PointerSessions.Refusal) {
                     outcome = try sessions.apply(
                         pointer: pointer, phase: phase, at: point, to: &live, trace: trace, all: all, now: now)
@@ -361,7 +366,12 @@ public final class SceneStore: SceneStoring {
                 }
                 if outcome!.moved, let n = outcome!.result.target {
                     let moved = live.model.layer(at: live.compiled.modelPath(of: n)).transform.translation
-                    try ticket.append(.drag(id: id, version: version + 1, layer: live.compiled.ids[n], translation: moved))
+                    do throws(Problem) {
+                        try ticket.append(.drag(id: id, version: version + 1, layer: live.compiled.ids[n], translation: moved))
+                    } catch {
+                        if let held, held == n, let before { live.replaceLayer(n, with: before) }
+                        throw error
+                    }
                 }
                 return outcome!.moved  // `!`: set, since apply did not throw
             }
