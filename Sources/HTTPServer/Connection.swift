@@ -63,6 +63,8 @@ final class Connection {
     @exclusivity(unchecked) var requestsServed = 0
     /// Bytes parsed so far of the request being received.
     @exclusivity(unchecked) var bytesIn = 0
+    /// Bytes of ``ServerContext/bodyBudget`` the body being received holds.
+    @exclusivity(unchecked) var bodyReserved = 0
     /// The peer's address as `host:port` (`[v6]:port`), for the JSON log;
     /// empty unless that log is on.
     @exclusivity(unchecked) var remote = ""

@@ -97,9 +97,13 @@ extension EventLoop {
             rest = UnsafeRawBufferPointer(rebasing: rest[used...])
             switch consume event {
             case .needMoreData:
+                if connection.parser.phase == .body, connection.parser.declaredBodyLength == nil {
+                    _ = reserveChunkedBody(connection)  // refused: the 503 is queued
+                }
                 return
             case .head(let expectsContinue):
                 connection.lastRead = now
+                guard reserveBody(connection) else { return }
                 if expectsContinue {
                     if connection.output.isEmpty { connection.lastWrite = now }
                     connection.output.appendOwned { $0.append(contentsOf: ResponseEncoder.continueBytes) }
@@ -107,7 +111,10 @@ extension EventLoop {
             case let .request(request, keepAlive):
                 let bytesIn = connection.bytesIn
                 connection.bytesIn = 0
-                handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn)
+                // The body's reservation goes with the request to its handler.
+                let reserved = connection.bodyReserved
+                connection.bodyReserved = 0
+                handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn, bodyReserved: reserved)
             case .error(let error):
                 let id = generateRequestID()
                 let context = Connection.ResponseContext(
@@ -124,7 +131,7 @@ extension EventLoop {
     /// Offloaded requests with bodies this big are followed by `malloc_trim`.
     static let trimAfterBodyBytes = 1 << 20
 
-    private func handle(_ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int) {
+    private func handle(_ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int, bodyReserved: Int) {
         let bodyBytes = request.body.count
         let offload = bodyBytes >= context.configuration.offloadBodyBytes
             || (bodyBytes >= ServerConfiguration.offloadCheckBytes && context.configuration.offloadsRequest?(request) == true)
@@ -143,12 +150,13 @@ extension EventLoop {
             method: request.method, path: request.path, start: connection.requestStart,
             requestID: id, bytesIn: bytesIn)
         if offload {
-            self.offload(connection, request, responseContext)
+            self.offload(connection, request, responseContext, bodyReserved: bodyReserved)
         } else {
             let response = context.handler(request)
             if response.status == HTTPResponse.runOnWorkerStatus {
-                self.offload(connection, request, responseContext)  // the handler must wait: not here
+                self.offload(connection, request, responseContext, bodyReserved: bodyReserved)  // the handler must wait: not here
             } else {
+                context.bodyBudget.release(bodyReserved)
                 respond(connection, response, responseContext)
             }
         }
@@ -156,7 +164,9 @@ extension EventLoop {
 
     /// Runs the handler on a worker thread; its response comes back through
     /// ``handlerFinished(fd:serial:response:)``.
-    private func offload(_ connection: Connection, _ request: HTTPRequest, _ responseContext: Connection.ResponseContext) {
+    private func offload(
+        _ connection: Connection, _ request: HTTPRequest, _ responseContext: Connection.ResponseContext, bodyReserved: Int
+    ) {
         connection.state = .awaitingHandler
         connection.inflight = responseContext
         let handler = context.handler
@@ -166,8 +176,10 @@ extension EventLoop {
         request.noteWorkerThread()
         request.makeBodyReleasable()
         let trim = request.body.count >= EventLoop.trimAfterBodyBytes
+        let budget = context.bodyBudget
         context.offload.submit { [self, request] in
             var response = handler(request)
+            budget.release(bodyReserved)  // the handler is done with the body
             if response.status == HTTPResponse.runOnWorkerStatus {
                 response = HTTPResponse(
                     status: 503, headers: ["Content-Type": "application/problem+json"],
@@ -350,5 +362,56 @@ extension EventLoop {
         case .closed:
             break
         }
+    }
+}
+
+// MARK: - The body budget
+
+extension EventLoop {
+    /// After a head that announces a body: a `Content-Length` body past
+    /// ``BodyBudget/freeBytes`` reserves its whole length now, before any of
+    /// it is buffered. False when refused (the 503 is queued).
+    func reserveBody(_ connection: Connection) -> Bool {
+        guard let length = connection.parser.declaredBodyLength, length > BodyBudget.freeBytes else { return true }
+        guard context.bodyBudget.reserve(length) else {
+            refuseBody(connection, length: length)
+            return false
+        }
+        connection.bodyReserved = length
+        return true
+    }
+
+    /// While a chunked body arrives: keeps its reservation ahead of what is
+    /// buffered, a step (at least ``BodyBudget/chunkedStep``, doubling) at a
+    /// time. False when refused (the 503 is queued).
+    func reserveChunkedBody(_ connection: Connection) -> Bool {
+        let received = connection.parser.bodyBytesReceived
+        guard received > BodyBudget.freeBytes, received > connection.bodyReserved else { return true }
+        let target = min(max(received, connection.bodyReserved * 2, BodyBudget.chunkedStep), context.configuration.limits.maxBodyBytes)
+        let more = max(target, received) - connection.bodyReserved
+        guard context.bodyBudget.reserve(more) else {
+            refuseBody(connection, length: nil)
+            return false
+        }
+        connection.bodyReserved += more
+        return true
+    }
+
+    /// 503 with `Retry-After: 1`, then close: the body is not read.
+    private func refuseBody(_ connection: Connection, length: Int?) {
+        let id = generateRequestID()
+        let budget = context.bodyBudget
+        let size = length.map { "a body of \($0) bytes" } ?? "this chunked body"
+        var response = HTTPResponse.problem(
+            status: 503, slug: "busy", title: "Busy receiving other uploads",
+            detail: "the server holds \(budget.inUse) bytes of request bodies being received, of its \(budget.capacity) (--max-buffered-body-bytes); \(size) does not fit now: retry",
+            requestID: id)
+        response.headers.set("Retry-After", "1")
+        let responseContext = Connection.ResponseContext(
+            isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
+            start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
+        connection.bytesIn = 0
+        counters.shard.bump(counters.started)
+        respond(connection, response, responseContext)
     }
 }

@@ -265,6 +265,8 @@ final class EventLoop: @unchecked Sendable {
     func close(_ connection: Connection) {
         guard connection.state != .closed else { return }
         connection.state = .closed
+        context.bodyBudget.release(connection.bodyReserved)
+        connection.bodyReserved = 0
         connections[Int(connection.fd)] = nil
         let last = active.removeLast()
         if last !== connection {

@@ -104,7 +104,10 @@ public final class HTTPServer: Sendable {
     /// (for a metrics scrape; from any thread).
     /// - Complexity: O(loops × route labels × methods × codes).
     public func statistics() -> ServerStatistics {
-        context.metrics.snapshot(openConnections: openConnections)
+        var s = context.metrics.snapshot(openConnections: openConnections)
+        let budget = context.bodyBudget
+        s.bodyBuffer = (budget.inUse, budget.capacity, budget.refusals)
+        return s
     }
 
     /// Graceful shutdown; returns at once (see ``waitUntilStopped()``).
