@@ -77,9 +77,13 @@ final class Connection {
         self.idleSince = now
     }
 
+    /// Parse no further request while this many response bytes wait:
+    /// ``outputHighWater``, or 1 while the server's ``OutputBudget`` is full.
+    @exclusivity(unchecked) var highWater = Connection.outputHighWater
+
     /// Whether more requests may be parsed now.
     var canProcess: Bool {
-        state == .open && !closeAfterWrite && output.count < Self.outputHighWater
+        state == .open && !closeAfterWrite && output.count < highWater
     }
 
     /// Whether to ask epoll for readability.

@@ -107,6 +107,7 @@ extension EventLoop {
                 if expectsContinue {
                     if connection.output.isEmpty { connection.lastWrite = now }
                     connection.output.appendOwned { $0.append(contentsOf: ResponseEncoder.continueBytes) }
+                    outputShard.bump(OutputBudget.queuedCell, by: UInt64(ResponseEncoder.continueBytes.count))
                 }
             case let .request(request, keepAlive):
                 let bytesIn = connection.bytesIn
@@ -211,6 +212,10 @@ extension EventLoop {
 
     /// Encodes `response` into the connection's output and logs it.
     private func respond(_ connection: Connection, _ response: HTTPResponse, _ request: Connection.ResponseContext) {
+        var response = response
+        if response.body.count > OutputBudget.freeBytes, context.outputBudget.isFull {
+            response = busyResponse(requestID: request.requestID)  // the big body is freed here
+        }
         var framing = ResponseEncoder.Framing(
             isHead: request.isHead, version: request.version,
             close: !request.keepAlive || draining || connection.peerClosed
@@ -222,6 +227,7 @@ extension EventLoop {
         let bodyBytes = ResponseEncoder.encode(
             response, framing: &framing, date: date.bytes, requestID: request.requestID, into: &connection.output)
         let bytesOut = connection.output.count &- queuedBefore
+        outputShard.bump(OutputBudget.queuedCell, by: UInt64(bytesOut))
         connection.requestsServed += 1
         connection.idleSince = now
         if framing.close { connection.closeAfterWrite = true }
@@ -269,7 +275,10 @@ extension EventLoop {
         while !connection.output.isEmpty {
             switch connection.output.write(to: connection.fd) {
             case .done(let n):
-                if n > 0 { connection.lastWrite = now }
+                if n > 0 {
+                    connection.lastWrite = now
+                    outputShard.bump(OutputBudget.drainedCell, by: UInt64(n))
+                }
             case .wouldBlock:
                 return true
             case .failed:
@@ -402,16 +411,31 @@ extension EventLoop {
         let id = generateRequestID()
         let budget = context.bodyBudget
         let size = length.map { "a body of \($0) bytes" } ?? "this chunked body"
-        var response = HTTPResponse.problem(
-            status: 503, slug: "busy", title: "Busy receiving other uploads",
-            detail: "the server holds \(budget.inUse) bytes of request bodies being received, of its \(budget.capacity) (--max-buffered-body-bytes); \(size) does not fit now: retry",
+        let response = EventLoop.busy(
+            "the server holds \(budget.inUse) bytes of request bodies being received, of its \(budget.capacity) (--max-buffered-body-bytes); \(size) does not fit now: retry",
             requestID: id)
-        response.headers.set("Retry-After", "1")
         let responseContext = Connection.ResponseContext(
             isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
             start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
         connection.bytesIn = 0
         counters.shard.bump(counters.started)
         respond(connection, response, responseContext)
+    }
+
+    /// What a large response becomes while the output budget is full.
+    func busyResponse(requestID: RequestID?) -> HTTPResponse {
+        let budget = context.outputBudget
+        budget.noteRefusal()
+        return EventLoop.busy(
+            "the server holds \(budget.queued) bytes of responses its clients have not read yet, of its \(budget.capacity) (--max-buffered-response-bytes); this answer is over \(OutputBudget.freeBytes) bytes: retry",
+            requestID: requestID)
+    }
+
+    /// A 503 `/problems/busy` with `Retry-After: 1`.
+    static func busy(_ detail: String, requestID: RequestID?) -> HTTPResponse {
+        var response = HTTPResponse.problem(
+            status: 503, slug: "busy", title: "Busy", detail: detail, requestID: requestID)
+        response.headers.set("Retry-After", "1")
+        return response
     }
 }

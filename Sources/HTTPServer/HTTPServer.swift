@@ -107,6 +107,8 @@ public final class HTTPServer: Sendable {
         var s = context.metrics.snapshot(openConnections: openConnections)
         let budget = context.bodyBudget
         s.bodyBuffer = (budget.inUse, budget.capacity, budget.refusals)
+        let output = context.outputBudget
+        s.responseBuffer = (output.queued, output.capacity, output.refusals)
         return s
     }
 
