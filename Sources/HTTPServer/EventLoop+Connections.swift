@@ -273,12 +273,13 @@ extension EventLoop {
     /// was closed on an error.
     private func flush(_ connection: Connection) -> Bool {
         while !connection.output.isEmpty {
-            switch connection.output.write(to: connection.fd) {
+            let held = connection.output.held
+            let result = connection.output.write(to: connection.fd)
+            let freed = held &- connection.output.held
+            if freed > 0 { outputShard.bump(OutputBudget.drainedCell, by: UInt64(freed)) }
+            switch result {
             case .done(let n):
-                if n > 0 {
-                    connection.lastWrite = now
-                    outputShard.bump(OutputBudget.drainedCell, by: UInt64(n))
-                }
+                if n > 0 { connection.lastWrite = now }
             case .wouldBlock:
                 return true
             case .failed:

@@ -274,7 +274,7 @@ final class EventLoop: @unchecked Sendable {
         connection.state = .closed
         context.bodyBudget.release(connection.bodyReserved)
         connection.bodyReserved = 0
-        if connection.output.count > 0 { outputShard.bump(OutputBudget.drainedCell, by: UInt64(connection.output.count)) }
+        if connection.output.held > 0 { outputShard.bump(OutputBudget.drainedCell, by: UInt64(connection.output.held)) }
         connections[Int(connection.fd)] = nil
         let last = active.removeLast()
         if last !== connection {

@@ -1,8 +1,8 @@
 import HitMetrics
 import Synchronization
 
-/// The bytes of responses all connections together may hold queued, not
-/// yet taken by the kernel (``ServerConfiguration/maxBufferedResponseBytes``),
+/// The bytes of responses all connections together may hold in memory
+/// until they are sent (``ServerConfiguration/maxBufferedResponseBytes``),
 /// so that clients that ask for big answers (a scene, a render, a traced
 /// batch) and never read them cannot together exhaust the process: each
 /// small request could otherwise pin megabytes until the write timeout.
@@ -16,8 +16,8 @@ import Synchronization
 /// The bound is thus the capacity plus at most one response per connection
 /// and per loop.
 ///
-/// Counting: each loop adds what it queues and what it writes or drops
-/// to cells of its own (``CounterCells``, no atomic read-modify-write);
+/// Counting: each loop adds what it queues and what it frees (a chunk
+/// sent whole, a connection closed with output left) to cells of its own (``CounterCells``, no atomic read-modify-write);
 /// the sum is read when a large response is about to be queued and once
 /// per timeout sweep.
 final class OutputBudget: Sendable {
@@ -36,7 +36,7 @@ final class OutputBudget: Sendable {
         cells = CounterCells(shards: max(1, loops), cells: 2)
     }
 
-    /// Bytes queued over all loops now (queued minus written or dropped).
+    /// Bytes held over all loops now (queued minus freed).
     /// - Complexity: O(loops).
     var queued: Int {
         let q = cells.sum(cell: Self.queuedCell), d = cells.sum(cell: Self.drainedCell)

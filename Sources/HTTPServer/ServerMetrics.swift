@@ -208,7 +208,7 @@ public struct ServerStatistics: Sendable {
     /// ``ServerConfiguration/maxBufferedBodyBytes`` (``capacity``); bodies
     /// refused for want of room (503).
     public var bodyBuffer = (reserved: 0, capacity: 0, refusals: UInt64(0))
-    /// Bytes of responses queued and not yet taken by the kernel, counted
+    /// Bytes of responses held in memory until they are sent, counted
     /// against ``ServerConfiguration/maxBufferedResponseBytes``; large
     /// responses replaced by a 503 for want of room.
     public var responseBuffer = (queued: 0, capacity: 0, refusals: UInt64(0))

@@ -67,7 +67,7 @@ enum ServiceMetrics {
             .single("hitroute_http_sent_bytes", .counter, "Bytes of responses queued for sending, heads and bodies.", unit: "bytes", Double(s.bytesOut)),
             .single("hitroute_http_body_buffer_bytes", .gauge, "Bytes of request bodies (over 16 KiB) being received or handled now.", unit: "bytes", Double(s.bodyBuffer.reserved)),
             .single("hitroute_http_body_buffer_capacity_bytes", .gauge, "What --max-buffered-body-bytes allows at once.", unit: "bytes", Double(s.bodyBuffer.capacity)),
-            .single("hitroute_http_response_buffer_bytes", .gauge, "Bytes of responses queued that the kernel has not taken yet (clients not reading).", unit: "bytes", Double(s.responseBuffer.queued)),
+            .single("hitroute_http_response_buffer_bytes", .gauge, "Bytes of responses held in memory until sent (clients slow to read hold them longer).", unit: "bytes", Double(s.responseBuffer.queued)),
             .single("hitroute_http_response_buffer_capacity_bytes", .gauge, "What --max-buffered-response-bytes allows at once.", unit: "bytes", Double(s.responseBuffer.capacity)),
         ]
     }

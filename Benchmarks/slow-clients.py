@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""Many slow uploads at once against one hitroute binary: the memory they take.
+"""Many slow clients at once against one hitroute binary: the memory they take.
 
-Each of N connections announces a body of --body-bytes (default 16 MiB, the
-default --max-body-bytes), sends all of it but --tail bytes at full speed,
-then keeps the request alive with one byte every 5 s (under the 10 s body
-timeout). The script samples the server's resident memory (VmRSS) while the
-uploads are held, counts the connections answered early (503 /problems/busy,
-when the body budget refuses them) and stops everything.
+--mode upload (default): each of N connections announces a body of
+--body-bytes (default 16 MiB, the default --max-body-bytes), sends all of
+it but --tail bytes at full speed, then keeps the request alive with one
+byte every 5 s (under the 10 s body timeout).
 
-    python3 Benchmarks/slow-uploads.py .build/release/hitroute [--connections 200]
+--mode read: a scene of about --body-bytes is uploaded once; then each of N
+connections asks for it (GET /scenes/slow) with a 4 KiB receive buffer and
+never reads the answer.
+
+The script samples the server's resident memory (VmRSS) while the clients
+are held, counts the connections answered early or refused (503
+/problems/busy) and stops everything.
+
+    python3 Benchmarks/slow-clients.py .build/release/hitroute [--mode read] [--connections 200]
 
 Bounded: the uploads are held --hold seconds (default 20), every socket has
 a timeout, and the server runs under `timeout` in its own process group on
@@ -94,9 +100,51 @@ def upload(port, body_bytes, tail, hold_until, outcome, lock):
         s.close()
 
 
+def scene_of(size):
+    """A scene document of about `size` bytes: many small rects."""
+    one = '{"id":"r%d","shape":{"type":"rect","x":%d,"y":0,"width":1,"height":1}}'
+    layers, total, k = [], 0, 0
+    while total < size - 64:
+        layer = one % (k, k % 1000)
+        layers.append(layer)
+        total += len(layer) + 1
+        k += 1
+    return ('{"layers":[' + ",".join(layers) + "]}").encode()
+
+
+def put(port, path, body):
+    s = socket.create_connection(("127.0.0.1", port), timeout=120)
+    s.sendall(f"PUT {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+              f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+    status = s.recv(100).split(b"\r\n")[0].decode()
+    s.close()
+    return status
+
+
+def unread(port, hold_until, outcome, lock):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(30)
+    try:
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET /scenes/slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        time.sleep(1)
+        first = s.recv(64).split(b"\r\n")[0].decode(errors="replace")  # the status line only
+        with lock:
+            outcome[first] = outcome.get(first, 0) + 1
+        while time.time() < hold_until:
+            time.sleep(0.5)
+    except OSError as e:
+        with lock:
+            outcome[f"error {type(e).__name__}"] = outcome.get(f"error {type(e).__name__}", 0) + 1
+    finally:
+        s.close()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("binary")
+    ap.add_argument("--mode", choices=["upload", "read"], default="upload")
     ap.add_argument("--connections", type=int, default=200)
     ap.add_argument("--body-bytes", type=int, default=16 << 20)
     ap.add_argument("--tail", type=int, default=100)
@@ -115,11 +163,19 @@ def main():
             except OSError:
                 time.sleep(0.05)
         pid = server_pid(server)
+        if a.mode == "read":
+            status = put(port, "/scenes/slow", scene_of(a.body_bytes))
+            if " 20" not in status:
+                print(f"uploading the scene: {status}")
+                return 1
         base = rss_mb(pid)
         outcome, lock = {}, threading.Lock()
         hold_until = time.time() + a.hold
-        threads = [threading.Thread(target=upload, args=(port, a.body_bytes, a.tail, hold_until, outcome, lock), daemon=True)
-                   for _ in range(a.connections)]
+        if a.mode == "read":
+            work = lambda: unread(port, hold_until, outcome, lock)
+        else:
+            work = lambda: upload(port, a.body_bytes, a.tail, hold_until, outcome, lock)
+        threads = [threading.Thread(target=work, daemon=True) for _ in range(a.connections)]
         for t in threads:
             t.start()
         peak = base
@@ -131,7 +187,8 @@ def main():
         c.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
         health = c.recv(100).split(b"\r\n")[0].decode()
         c.close()
-        print(f"{os.path.basename(a.binary)} {a.args or '(defaults)'}: {a.connections} uploads of {a.body_bytes} bytes, "
+        what = "uploads of" if a.mode == "upload" else "unread GETs of a scene of about"
+        print(f"{os.path.basename(a.binary)} {a.args or '(defaults)'}: {a.connections} {what} {a.body_bytes} bytes, "
               f"held {a.hold:.0f} s: RSS {base:.0f} MB at rest, peak {peak:.0f} MB; {dict(sorted(outcome.items()))}; "
               f"then /healthz: {health}")
     finally:
