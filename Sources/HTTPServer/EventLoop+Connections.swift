@@ -210,12 +210,19 @@ extension EventLoop {
         drive(connection)
     }
 
-    /// Encodes `response` into the connection's output and logs it.
+    /// Queues `response`, or a 503 in its place when it is large and the
+    /// output budget is full.
+    @inline(__always)
     private func respond(_ connection: Connection, _ response: HTTPResponse, _ request: Connection.ResponseContext) {
-        var response = response
         if response.body.count > OutputBudget.freeBytes, context.outputBudget.isFull {
-            response = busyResponse(requestID: request.requestID)  // the big body is freed here
+            queue(connection, busyResponse(requestID: request.requestID), request)  // the big body is freed
+        } else {
+            queue(connection, response, request)
         }
+    }
+
+    /// Encodes `response` into the connection's output and logs it.
+    private func queue(_ connection: Connection, _ response: HTTPResponse, _ request: Connection.ResponseContext) {
         var framing = ResponseEncoder.Framing(
             isHead: request.isHead, version: request.version,
             close: !request.keepAlive || draining || connection.peerClosed
