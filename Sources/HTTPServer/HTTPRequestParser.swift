@@ -133,6 +133,16 @@ struct HTTPRequestParser {
     /// Whether no byte of a next request has been seen.
     var isIdle: Bool { consumed == 0 && state == .requestStart }
 
+    /// Inside a `Content-Length` body: its whole length; nil otherwise
+    /// (a chunked body's length is known only at its end).
+    var declaredBodyLength: Int? {
+        if case .body(let remaining) = state { return remaining + body.count }
+        return nil
+    }
+
+    /// Bytes of the current request's body received so far.
+    var bodyBytesReceived: Int { body.count }
+
     var phase: Phase {
         switch state {
         case .requestStart, .leadingLF, .method, .target, .version, .requestLineLF:

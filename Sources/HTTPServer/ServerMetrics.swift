@@ -222,4 +222,12 @@ public struct ServerStatistics: Sendable {
     /// Bytes of requests parsed and of responses queued (heads and bodies).
     public var bytesIn: UInt64
     public var bytesOut: UInt64
+    /// Bytes of request bodies being received or handled, counted against
+    /// ``ServerConfiguration/maxBufferedBodyBytes`` (``capacity``); bodies
+    /// refused for want of room (503).
+    public var bodyBuffer = (reserved: 0, capacity: 0, refusals: UInt64(0))
+    /// Bytes of responses held in memory until they are sent, counted
+    /// against ``ServerConfiguration/maxBufferedResponseBytes``; large
+    /// responses replaced by a 503 for want of room.
+    public var responseBuffer = (queued: 0, capacity: 0, refusals: UInt64(0))
 }
