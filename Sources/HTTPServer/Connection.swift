@@ -22,6 +22,9 @@ final class Connection {
         var isHead: Bool
         var keepAlive: Bool
         var version: HTTPVersion
+        /// The method's slot in `ServerMetrics.methods` (9: `other`, for a
+        /// request that failed to parse).
+        var methodSlot: UInt8 = 9
         var method: String
         var path: String
         var start: UInt64
@@ -63,6 +66,8 @@ final class Connection {
     @exclusivity(unchecked) var requestsServed = 0
     /// Bytes parsed so far of the request being received.
     @exclusivity(unchecked) var bytesIn = 0
+    /// Bytes of ``ServerContext/bodyBudget`` the body being received holds.
+    @exclusivity(unchecked) var bodyReserved = 0
     /// The peer's address as `host:port` (`[v6]:port`), for the JSON log;
     /// empty unless that log is on.
     @exclusivity(unchecked) var remote = ""
@@ -75,9 +80,13 @@ final class Connection {
         self.idleSince = now
     }
 
+    /// Parse no further request while this many response bytes wait:
+    /// ``outputHighWater``, or 1 while the server's ``OutputBudget`` is full.
+    @exclusivity(unchecked) var highWater = Connection.outputHighWater
+
     /// Whether more requests may be parsed now.
     var canProcess: Bool {
-        state == .open && !closeAfterWrite && output.count < Self.outputHighWater
+        state == .open && !closeAfterWrite && output.count < highWater
     }
 
     /// Whether to ask epoll for readability.

@@ -97,17 +97,25 @@ extension EventLoop {
             rest = UnsafeRawBufferPointer(rebasing: rest[used...])
             switch consume event {
             case .needMoreData:
+                if connection.parser.phase == .body, connection.parser.declaredBodyLength == nil {
+                    _ = reserveChunkedBody(connection)  // refused: the 503 is queued
+                }
                 return
             case .head(let expectsContinue):
                 connection.lastRead = now
+                guard reserveBody(connection) else { return }
                 if expectsContinue {
                     if connection.output.isEmpty { connection.lastWrite = now }
                     connection.output.appendOwned { $0.append(contentsOf: ResponseEncoder.continueBytes) }
+                    outputShard.bump(OutputBudget.queuedCell, by: UInt64(ResponseEncoder.continueBytes.count))
                 }
             case let .request(request, keepAlive):
                 let bytesIn = connection.bytesIn
                 connection.bytesIn = 0
-                handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn)
+                // The body's reservation goes with the request to its handler.
+                let reserved = connection.bodyReserved
+                connection.bodyReserved = 0
+                handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn, bodyReserved: reserved)
             case .error(let error):
                 let id = generateRequestID()
                 let context = Connection.ResponseContext(
@@ -124,7 +132,7 @@ extension EventLoop {
     /// Offloaded requests with bodies this big are followed by `malloc_trim`.
     static let trimAfterBodyBytes = 1 << 20
 
-    private func handle(_ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int) {
+    private func handle(_ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int, bodyReserved: Int) {
         let bodyBytes = request.body.count
         let offload = bodyBytes >= context.configuration.offloadBodyBytes
             || (bodyBytes >= ServerConfiguration.offloadCheckBytes && context.configuration.offloadsRequest?(request) == true)
@@ -138,17 +146,19 @@ extension EventLoop {
             id = RequestID(loop: index, serial: requestSerial)
         }
         counters.shard.bump(counters.started)
+        let methodSlot = connection.parser.methodSlot  // of this request: the parser notes it with the head
         let responseContext = Connection.ResponseContext(
-            isHead: request.method == "HEAD", keepAlive: keepAlive, version: request.version,
-            method: request.method, path: request.path, start: connection.requestStart,
-            requestID: id, bytesIn: bytesIn)
+            isHead: methodSlot == 1, keepAlive: keepAlive, version: request.version, methodSlot: methodSlot,
+            method: request.method, path: context.configuration.logRequests ? request.path : "",  // only the log reads it
+            start: connection.requestStart, requestID: id, bytesIn: bytesIn)
         if offload {
-            self.offload(connection, request, responseContext)
+            self.offload(connection, request, responseContext, bodyReserved: bodyReserved)
         } else {
             let response = context.handler(request)
             if response.status == HTTPResponse.runOnWorkerStatus {
-                self.offload(connection, request, responseContext)  // the handler must wait: not here
+                self.offload(connection, request, responseContext, bodyReserved: bodyReserved)  // the handler must wait: not here
             } else {
+                context.bodyBudget.release(bodyReserved)
                 respond(connection, response, responseContext)
             }
         }
@@ -156,7 +166,9 @@ extension EventLoop {
 
     /// Runs the handler on a worker thread; its response comes back through
     /// ``handlerFinished(fd:serial:response:)``.
-    private func offload(_ connection: Connection, _ request: HTTPRequest, _ responseContext: Connection.ResponseContext) {
+    private func offload(
+        _ connection: Connection, _ request: HTTPRequest, _ responseContext: Connection.ResponseContext, bodyReserved: Int
+    ) {
         connection.state = .awaitingHandler
         connection.inflight = responseContext
         let handler = context.handler
@@ -166,8 +178,10 @@ extension EventLoop {
         request.noteWorkerThread()
         request.makeBodyReleasable()
         let trim = request.body.count >= EventLoop.trimAfterBodyBytes
+        let budget = context.bodyBudget
         context.offload.submit { [self, request] in
             var response = handler(request)
+            budget.release(bodyReserved)  // the handler is done with the body
             if response.status == HTTPResponse.runOnWorkerStatus {
                 response = HTTPResponse(
                     status: 503, headers: ["Content-Type": "application/problem+json"],
@@ -197,8 +211,19 @@ extension EventLoop {
         drive(connection)
     }
 
-    /// Encodes `response` into the connection's output and logs it.
+    /// Queues `response`, or a 503 in its place when it is large and the
+    /// output budget is full.
+    @inline(__always)
     private func respond(_ connection: Connection, _ response: HTTPResponse, _ request: Connection.ResponseContext) {
+        if response.body.count > OutputBudget.freeBytes, context.outputBudget.isFull {
+            queue(connection, busyResponse(requestID: request.requestID), request)  // the big body is freed
+        } else {
+            queue(connection, response, request)
+        }
+    }
+
+    /// Encodes `response` into the connection's output and logs it.
+    private func queue(_ connection: Connection, _ response: HTTPResponse, _ request: Connection.ResponseContext) {
         var framing = ResponseEncoder.Framing(
             isHead: request.isHead, version: request.version,
             close: !request.keepAlive || draining || connection.peerClosed
@@ -210,11 +235,12 @@ extension EventLoop {
         let bodyBytes = ResponseEncoder.encode(
             response, framing: &framing, date: date.bytes, requestID: request.requestID, into: &connection.output)
         let bytesOut = connection.output.count &- queuedBefore
+        outputShard.bump(OutputBudget.queuedCell, by: UInt64(bytesOut))
         connection.requestsServed += 1
         connection.idleSince = now
         if framing.close { connection.closeAfterWrite = true }
         let elapsed = request.start == 0 ? 0 : MonotonicClock.now() &- request.start
-        counters.record(route: route, method: request.method, status: status,
+        counters.record(route: route, methodSlot: Int(request.methodSlot), status: status,
                         nanoseconds: elapsed, bytesIn: request.bytesIn, bytesOut: bytesOut)
         if context.configuration.logRequests {
             log.append(LogEntry(
@@ -255,7 +281,11 @@ extension EventLoop {
     /// was closed on an error.
     private func flush(_ connection: Connection) -> Bool {
         while !connection.output.isEmpty {
-            switch connection.output.write(to: connection.fd) {
+            let held = connection.output.held
+            let result = connection.output.write(to: connection.fd)
+            let freed = held &- connection.output.held
+            if freed > 0 { outputShard.bump(OutputBudget.drainedCell, by: UInt64(freed)) }
+            switch result {
             case .done(let n):
                 if n > 0 { connection.lastWrite = now }
             case .wouldBlock:
@@ -350,5 +380,71 @@ extension EventLoop {
         case .closed:
             break
         }
+    }
+}
+
+// MARK: - The body budget
+
+extension EventLoop {
+    /// After a head that announces a body: a `Content-Length` body past
+    /// ``BodyBudget/freeBytes`` reserves its whole length now, before any of
+    /// it is buffered. False when refused (the 503 is queued).
+    func reserveBody(_ connection: Connection) -> Bool {
+        guard let length = connection.parser.declaredBodyLength, length > BodyBudget.freeBytes else { return true }
+        guard context.bodyBudget.reserve(length) else {
+            refuseBody(connection, length: length)
+            return false
+        }
+        connection.bodyReserved = length
+        return true
+    }
+
+    /// While a chunked body arrives: keeps its reservation ahead of what is
+    /// buffered, a step (at least ``BodyBudget/chunkedStep``, doubling) at a
+    /// time. False when refused (the 503 is queued).
+    func reserveChunkedBody(_ connection: Connection) -> Bool {
+        let received = connection.parser.bodyBytesReceived
+        guard received > BodyBudget.freeBytes, received > connection.bodyReserved else { return true }
+        let target = min(max(received, connection.bodyReserved * 2, BodyBudget.chunkedStep), context.configuration.limits.maxBodyBytes)
+        let more = max(target, received) - connection.bodyReserved
+        guard context.bodyBudget.reserve(more) else {
+            refuseBody(connection, length: nil)
+            return false
+        }
+        connection.bodyReserved += more
+        return true
+    }
+
+    /// 503 with `Retry-After: 1`, then close: the body is not read.
+    private func refuseBody(_ connection: Connection, length: Int?) {
+        let id = generateRequestID()
+        let budget = context.bodyBudget
+        let size = length.map { "a body of \($0) bytes" } ?? "this chunked body"
+        let response = EventLoop.busy(
+            "the server holds \(budget.inUse) bytes of request bodies being received, of its \(budget.capacity) (--max-buffered-body-bytes); \(size) does not fit now: retry",
+            requestID: id)
+        let responseContext = Connection.ResponseContext(
+            isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
+            start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
+        connection.bytesIn = 0
+        counters.shard.bump(counters.started)
+        respond(connection, response, responseContext)
+    }
+
+    /// What a large response becomes while the output budget is full.
+    func busyResponse(requestID: RequestID?) -> HTTPResponse {
+        let budget = context.outputBudget
+        budget.noteRefusal()
+        return EventLoop.busy(
+            "the server holds \(budget.queued) bytes of responses its clients have not read yet, of its \(budget.capacity) (--max-buffered-response-bytes); this answer is over \(OutputBudget.freeBytes) bytes: retry",
+            requestID: requestID)
+    }
+
+    /// A 503 `/problems/busy` with `Retry-After: 1`.
+    static func busy(_ detail: String, requestID: RequestID?) -> HTTPResponse {
+        var response = HTTPResponse.problem(
+            status: 503, slug: "busy", title: "Busy", detail: detail, requestID: requestID)
+        response.headers.set("Retry-After", "1")
+        return response
     }
 }

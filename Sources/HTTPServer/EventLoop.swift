@@ -1,6 +1,7 @@
 import CEpoll
 import Dispatch
 import Glibc
+import HitMetrics
 import Synchronization
 
 /// One event-loop thread: an epoll instance, its own `SO_REUSEPORT`
@@ -45,6 +46,10 @@ final class EventLoop: @unchecked Sendable {
     var log: RequestLog
     /// This loop's shard of the server's counters.
     let counters: ServerMetrics.LoopCounters
+    /// This loop's shard of ``OutputBudget``'s cells: bytes queued, bytes drained.
+    let outputShard: ShardPointer
+    /// Whether the output budget was full at the last sweep.
+    var outputPressure = false
     /// Requests this loop has seen, for generated request ids.
     var requestSerial: UInt64 = 0
     var draining = false
@@ -66,6 +71,7 @@ final class EventLoop: @unchecked Sendable {
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         log = RequestLog(format: context.configuration.logFormat, fd: context.configuration.logDescriptor)
         counters = context.metrics.loopCounters(index)
+        outputShard = context.outputBudget.cells.shardPointer(index)
         now = MonotonicClock.now()
         do {
             try control(EPOLL_CTL_ADD, wakeFD, events: CEPOLL_IN, token: Self.wakeToken)
@@ -186,6 +192,7 @@ final class EventLoop: @unchecked Sendable {
         let serial = nextSerial
         nextSerial = nextSerial >= UInt32.max - 2 ? 1 : nextSerial + 1
         let connection = Connection(fd: fd, serial: serial, limits: context.configuration.limits, now: now)
+        if outputPressure { connection.highWater = 1 }
         do {
             try control(EPOLL_CTL_ADD, fd, events: CEPOLL_IN, token: UInt64(serial) << 32 | UInt64(UInt32(fd)))
         } catch {
@@ -265,6 +272,9 @@ final class EventLoop: @unchecked Sendable {
     func close(_ connection: Connection) {
         guard connection.state != .closed else { return }
         connection.state = .closed
+        context.bodyBudget.release(connection.bodyReserved)
+        connection.bodyReserved = 0
+        if connection.output.held > 0 { outputShard.bump(OutputBudget.drainedCell, by: UInt64(connection.output.held)) }
         connections[Int(connection.fd)] = nil
         let last = active.removeLast()
         if last !== connection {
@@ -281,6 +291,11 @@ final class EventLoop: @unchecked Sendable {
     /// per tick (cheap: a comparison each).
     private func sweep() {
         resumeListenerIfPaused()
+        let pressure = context.outputBudget.isFull
+        if pressure != outputPressure {
+            outputPressure = pressure
+            for connection in active { connection.highWater = pressure ? 1 : Connection.outputHighWater }
+        }
         var i = active.count - 1
         while i >= 0 {
             if i < active.count, now >= active[i].deadline { expire(active[i]) }

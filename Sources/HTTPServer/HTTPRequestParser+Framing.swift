@@ -10,7 +10,9 @@ extension HTTPRequestParser {
     /// (413), Expect (417).
     mutating func finishHead() -> Event {
         let end = consumed - 1
-        guard let method = Self.knownMethod(head[methodStart..<methodEnd]) else { return fail(.unknownMethod, at: methodStart) }
+        guard let known = Self.knownMethod(head[methodStart..<methodEnd]) else { return fail(.unknownMethod, at: methodStart) }
+        let method = known.0
+        methodSlot = known.1
         guard targetIsValid(method: method) else { return fail(.invalidTarget, at: targetStart) }
         let version: HTTPVersion = versionMinor == 0 ? .http1_0 : .http1_1
 
@@ -37,7 +39,12 @@ extension HTTPRequestParser {
             switch name.count {
             case 4 where asciiEqualsLowercased(name, "host"):
                 hostCount += 1
-                if invalidHostOffset < 0, !HostField.isValid(value) { invalidHostOffset = valueRange.lowerBound }
+                // Through a pointer: a slice passed to the check would retain and release the head.
+                if invalidHostOffset < 0,
+                   !head.withUnsafeBufferPointer({ HostField.isValid(UnsafeBufferPointer(rebasing: $0[valueRange])) })
+                {
+                    invalidHostOffset = valueRange.lowerBound
+                }
             case 6 where asciiEqualsLowercased(name, "expect"):
                 if asciiEqualsLowercased(value, "100-continue") {
                     expectsContinue = true
@@ -144,15 +151,16 @@ extension HTTPRequestParser {
 
     /// The method spelt by `bytes` (one of RFC 9110's, case-sensitive), as
     /// a literal string; nil for any other.
-    static func knownMethod(_ bytes: ArraySlice<UInt8>) -> String? {
+    /// The method and its slot in `ServerMetrics.methods`, or nil.
+    static func knownMethod(_ bytes: ArraySlice<UInt8>) -> (String, UInt8)? {
         bytes.withUnsafeBufferPointer { bytes in
             func spelt(_ method: StaticString) -> Bool { bytesEqual(bytes, method) }
             switch bytes.count {
-            case 3: return spelt("GET") ? "GET" : spelt("PUT") ? "PUT" : nil
-            case 4: return spelt("POST") ? "POST" : spelt("HEAD") ? "HEAD" : nil
-            case 5: return spelt("PATCH") ? "PATCH" : spelt("TRACE") ? "TRACE" : nil
-            case 6: return spelt("DELETE") ? "DELETE" : nil
-            case 7: return spelt("OPTIONS") ? "OPTIONS" : spelt("CONNECT") ? "CONNECT" : nil
+            case 3: return spelt("GET") ? ("GET", 0) : spelt("PUT") ? ("PUT", 3) : nil
+            case 4: return spelt("POST") ? ("POST", 2) : spelt("HEAD") ? ("HEAD", 1) : nil
+            case 5: return spelt("PATCH") ? ("PATCH", 5) : spelt("TRACE") ? ("TRACE", 7) : nil
+            case 6: return spelt("DELETE") ? ("DELETE", 4) : nil
+            case 7: return spelt("OPTIONS") ? ("OPTIONS", 6) : spelt("CONNECT") ? ("CONNECT", 8) : nil
             default: return nil
             }
         }

@@ -101,6 +101,12 @@ struct HTTPRequestParser {
     var fieldCount = 0
     var inTrailers = false
 
+    /// The method of the last head completed, as its slot in
+    /// `ServerMetrics.methods` (GET 0 … CONNECT 8, `other` 9): read by the
+    /// loop with the request it belongs to (``reset()`` keeps it), so the
+    /// metrics count by method without comparing strings.
+    var methodSlot: UInt8 = 9
+
     // Body.
     var pending: HTTPRequest?
     var keepAlive = true
@@ -126,6 +132,16 @@ struct HTTPRequestParser {
 
     /// Whether no byte of a next request has been seen.
     var isIdle: Bool { consumed == 0 && state == .requestStart }
+
+    /// Inside a `Content-Length` body: its whole length; nil otherwise
+    /// (a chunked body's length is known only at its end).
+    var declaredBodyLength: Int? {
+        if case .body(let remaining) = state { return remaining + body.count }
+        return nil
+    }
+
+    /// Bytes of the current request's body received so far.
+    var bodyBytesReceived: Int { body.count }
 
     var phase: Phase {
         switch state {

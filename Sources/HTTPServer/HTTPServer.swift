@@ -104,7 +104,12 @@ public final class HTTPServer: Sendable {
     /// (for a metrics scrape; from any thread).
     /// - Complexity: O(loops × route labels × methods × codes).
     public func statistics() -> ServerStatistics {
-        context.metrics.snapshot(openConnections: openConnections)
+        var s = context.metrics.snapshot(openConnections: openConnections)
+        let budget = context.bodyBudget
+        s.bodyBuffer = (budget.inUse, budget.capacity, budget.refusals)
+        let output = context.outputBudget
+        s.responseBuffer = (output.queued, output.capacity, output.refusals)
+        return s
     }
 
     /// Graceful shutdown; returns at once (see ``waitUntilStopped()``).

@@ -11,8 +11,9 @@
 /// empty value is valid (RFC 9112 §3.2: a target without authority).
 enum HostField {
     /// Whether `value` (OWS already trimmed) is `uri-host [ ":" port ]`.
-    /// - Complexity: O(value.count), no allocation; a plain name or IPv4
-    ///   address costs one bitmap test per byte (every request has a Host).
+    /// - Complexity: O(value.count), no allocation; a lowercase name or an
+    ///   IPv4 address, with or without a port, is tested eight bytes at a
+    ///   time (every request has a Host).
     static func isValid(_ value: ArraySlice<UInt8>) -> Bool {
         value.withUnsafeBufferPointer { isValid($0) }
     }
@@ -29,6 +30,72 @@ enum HostField {
     }
 
     static func isValid(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        isUsualForm(value) || isValidByGrammar(value)
+    }
+
+    /// Whether `value` is `*( lowercase / DIGIT / "-" / "." ) [ ":" *DIGIT ]`,
+    /// the form of nearly every Host (`127.0.0.1:8080`, `api.example.com`):
+    /// true only when it is, and then the value is valid; false sends it to
+    /// the whole grammar (``isValidByGrammar(_:)``). The port is read from
+    /// the end, the name eight bytes at a time (``isUsualNameWord(_:)``).
+    /// - Complexity: O(value.count), about a third of a byte-by-byte pass.
+    @inline(__always)
+    static func isUsualForm(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = value.baseAddress else { return true }  // empty: valid (RFC 9112 §3.2)
+        let raw = UnsafeRawPointer(base)
+        var nameEnd = value.count
+        if nameEnd >= 8 {
+            // The trailing digits among the last 8 bytes, by the same trick.
+            let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: nameEnd - 8, as: UInt64.self))
+            guard last & high == 0 else { return false }
+            let nonDigits = ~(atLeast(0x30, last) & ~atLeast(0x3A, last)) & high
+            nameEnd -= nonDigits.leadingZeroBitCount >> 3  // the last byte is the top one
+        }
+        while nameEnd > 0, base[nameEnd - 1] &- UInt8(ascii: "0") < 10 { nameEnd -= 1 }  // fewer than 8 bytes, or 8 digits
+        if nameEnd > 0, base[nameEnd - 1] == UInt8(ascii: ":") {
+            nameEnd -= 1
+        } else {
+            nameEnd = value.count  // no port: the digits belong to the name
+        }
+        guard nameEnd >= 8 else {
+            for i in 0..<nameEnd where !isUsualNameByte(base[i]) { return false }
+            return true
+        }
+        var i = 0
+        while i + 8 < nameEnd {
+            guard isUsualNameWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) else { return false }
+            i += 8
+        }
+        return isUsualNameWord(raw.loadUnaligned(fromByteOffset: nameEnd - 8, as: UInt64.self))  // the last 8, overlapping
+    }
+
+    /// Whether `b` is a lowercase letter, a digit, `-` or `.`.
+    @inline(__always)
+    static func isUsualNameByte(_ b: UInt8) -> Bool {
+        b &- UInt8(ascii: "a") < 26 || b &- UInt8(ascii: "0") < 10 || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+    }
+
+    /// Whether all 8 bytes of `x` are lowercase letters, digits, `-` or `.`,
+    /// tested together: for an ASCII byte `b`, bit 7 of `b + (0x80 - lo)` is
+    /// set exactly when `b ≥ lo` (no byte carries into the next, as
+    /// `b ≤ 0x7F`), so `b ∈ [lo, hi]` is that bit for `lo` and not for `hi + 1`.
+    @inline(__always)
+    static func isUsualNameWord(_ x: UInt64) -> Bool {
+        guard x & high == 0 else { return false }
+        let dashDot = atLeast(0x2D, x) & ~atLeast(0x2F, x)  // "-" "."
+        let digit = atLeast(0x30, x) & ~atLeast(0x3A, x)
+        let lower = atLeast(0x61, x) & ~atLeast(0x7B, x)
+        return (dashDot | digit | lower) & high == high
+    }
+
+    private static let high: UInt64 = 0x8080_8080_8080_8080
+
+    /// Bit 7 of each byte of `x` (all ASCII) set where the byte is at least `lo`.
+    @inline(__always)
+    private static func atLeast(_ lo: UInt64, _ x: UInt64) -> UInt64 { x &+ (0x80 - lo) &* 0x0101_0101_0101_0101 }
+
+    /// `uri-host [ ":" port ]` by its grammar, byte by byte.
+    static func isValidByGrammar(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let end = value.count
         if i < end, value[i] == UInt8(ascii: "[") {

@@ -27,6 +27,10 @@ struct OutboundBuffer {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Bytes held in memory: those not yet sent, and the sent part of the
+    /// chunk being sent (freed with it).
+    var held: Int { count + offset }
+
     /// Appends bytes written by `body` into the coalescing chunk.
     @inline(__always)
     mutating func appendOwned(_ body: (inout [UInt8]) -> Void) {

@@ -46,6 +46,18 @@ public struct ServerConfiguration: Sendable {
     /// stalls an event loop; smaller ones run inline on the loop. Default
     /// 64 KiB.
     public var offloadBodyBytes: Int = 64 * 1024
+    /// Bytes of request bodies all connections together may hold at once
+    /// (``BodyBudget``; bodies of at most 16 KiB are not counted). A body
+    /// that would pass it is refused with 503, `Retry-After: 1`, before
+    /// the rest of it is read, and the connection is closed. At least
+    /// ``HTTPLimits/maxBodyBytes`` for any body of that size to be
+    /// received. Default 1 GiB.
+    public var maxBufferedBodyBytes: Int = 1 << 30
+    /// Bytes of responses all connections together may hold queued
+    /// (``OutputBudget``): past it a response body over 64 KiB becomes a
+    /// 503 with `Retry-After: 1`, and connections take no pipelined request
+    /// while their output waits. Default 1 GiB.
+    public var maxBufferedResponseBytes: Int = 1 << 30
     /// Smaller requests, of at least 1 KiB of body, that this returns true
     /// for are offloaded too: for bodies that cost far more than their size
     /// (a few KiB of PNG can decode to millions of pixels). It runs on the

@@ -18,6 +18,10 @@ final class ServerContext: Sendable {
     let shuttingDown = Atomic<Bool>(false)
     /// Runs the handlers of big requests, below the loops' priority.
     let offload: OffloadPool
+    /// The bytes of request bodies all loops together may hold.
+    let bodyBudget: BodyBudget
+    /// The bytes of responses all loops together may hold queued.
+    let outputBudget: OutputBudget
     /// Requests, durations, bytes and connections, one shard per loop.
     let metrics: ServerMetrics
 
@@ -37,6 +41,8 @@ final class ServerContext: Sendable {
         self.configuration = configuration
         self.handler = handler
         offload = OffloadPool(threads: configuration.eventLoops)
+        bodyBudget = BodyBudget(capacity: configuration.maxBufferedBodyBytes)
+        outputBudget = OutputBudget(capacity: configuration.maxBufferedResponseBytes, loops: max(1, configuration.eventLoops))
         metrics = ServerMetrics(routeLabels: configuration.routeLabels, loops: max(1, configuration.eventLoops))
         headerTimeout = configuration.headerReadTimeout.nanoseconds
         bodyTimeout = configuration.bodyReadTimeout.nanoseconds

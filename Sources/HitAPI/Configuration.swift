@@ -75,6 +75,12 @@ public struct Configuration: Sendable {
             $0.apiKeysFile = $1
         },
         int("--max-body-bytes", "largest request body; default 16777216 (16 MiB)", 1...Int(Int32.max)) { $0.server.limits.maxBodyBytes = $1 },
+        int("--max-buffered-body-bytes", "bytes of request bodies all connections together hold while they arrive (more: 503, Retry-After); at least --max-body-bytes; default 1073741824 (1 GiB)", 1...Int.max) {
+            $0.server.maxBufferedBodyBytes = $1
+        },
+        int("--max-buffered-response-bytes", "bytes of responses all connections together hold unsent (past it, answers over 64 KiB: 503, Retry-After); default 1073741824 (1 GiB)", 1...Int.max) {
+            $0.server.maxBufferedResponseBytes = $1
+        },
         int("--max-request-line-bytes", "longest request line; default 8192", 64...1 << 20) { $0.server.limits.maxRequestLineBytes = $1 },
         int("--max-header-bytes", "largest header block; default 16384", 256...1 << 22) { $0.server.limits.maxHeaderBytes = $1 },
         int("--max-header-fields", "most header fields in a request (and trailer fields); default 512", 1...100_000) { $0.server.limits.maxHeaderCount = $1 },
@@ -145,6 +151,9 @@ public struct Configuration: Sendable {
             if !option.apply(&config, value) {
                 throw ConfigurationError(message: "\(flag) \(value): invalid value (\(option.help))")
             }
+        }
+        if config.server.maxBufferedBodyBytes < config.server.limits.maxBodyBytes {
+            throw ConfigurationError(message: "--max-buffered-body-bytes \(config.server.maxBufferedBodyBytes) is below --max-body-bytes \(config.server.limits.maxBodyBytes): a body of the largest size could never be received")
         }
         return config
     }

@@ -324,6 +324,14 @@ paths:
         pointers into the patch body). With `If-Match: "<version>"` the patch
         applies only to that version (else 412). A patch that changes the
         layer increases the scene's version.
+
+        The patched scene is weighed as its upload would be: a patch that
+        grows it past `--max-store-bytes` over all scenes (its JSON and
+        decoded masks; with `--store`, past one replica's `--cache-bytes`)
+        is a 507, and one that grows its JSON past `--max-body-bytes` (a
+        scene no upload could carry) is a 413 whose pointer names the patch
+        member; either way nothing changes. A patch that does not grow the
+        scene is always taken.
       parameters:
         - name: If-Match
           in: header
@@ -373,7 +381,11 @@ paths:
         '403': {$ref: '#/components/responses/Forbidden'}
         '404': {$ref: '#/components/responses/NotFound'}
         '412': {$ref: '#/components/responses/PreconditionFailed'}
-        '413': {$ref: '#/components/responses/PayloadTooLarge'}
+        '413':
+          description: The body is over `--max-body-bytes` (answered before it is read, the connection closed), or the patch would grow the scene's JSON past it (`errors[0].pointer` names the patch member, e.g. `/shape`; the scene is unchanged) (`/problems/payload-too-large`).
+          content:
+            application/problem+json:
+              schema: {$ref: '#/components/schemas/Problem'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '422': {$ref: '#/components/responses/InvalidScene'}
@@ -1075,12 +1087,12 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     ShuttingDown:
-      description: "The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on. With `--store redis://…`: Redis is unreachable (`/problems/store-unavailable`, with `Retry-After`) and the request needed it (a write, a scene not in this replica's cache, `X-Min-Version` above the cached copy, `/readyz`)."
+      description: "The server is shutting down (`/problems/shutting-down`), or a new connection is over `--max-connections` (`/problems/service-unavailable`, then the connection is closed), or a request body over 16 KiB does not fit in what `--max-buffered-body-bytes` leaves while other bodies arrive (`/problems/busy`, with `Retry-After: 1`, answered before the body is read, then the connection is closed), or an answer over 64 KiB while `--max-buffered-response-bytes` of answers wait unread by their clients (`/problems/busy`, with `Retry-After: 1`), or, with `--data-dir`, the store cannot take the change (`/problems/store-unavailable`, with `Retry-After`) — it is still loading the journal at start, or a journal write or sync failed; such a change is not acknowledged, and hits on the scenes in memory go on. With `--store redis://…`: Redis is unreachable (`/problems/store-unavailable`, with `Retry-After`) and the request needed it (a write, a scene not in this replica's cache, `X-Min-Version` above the cached copy, `/readyz`)."
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     StoreFull:
-      description: Storing the scene would pass `--max-scenes` scenes (10000 by default) or `--max-store-bytes` bytes of scene JSON over all scenes (2 GiB by default), or, with `--data-dir`, the journal's disk is full (`/problems/store-full`); the change is not acknowledged.
+      description: Storing the scene (uploaded or patched) would pass `--max-scenes` scenes (10000 by default) or `--max-store-bytes` bytes over all scenes (their JSON and decoded masks; 2 GiB by default), or, with `--store`, the scene alone would weigh more than a replica's `--cache-bytes`, or, with `--data-dir`, the journal's disk is full (`/problems/store-full`); the change is not acknowledged.
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}

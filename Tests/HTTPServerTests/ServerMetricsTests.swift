@@ -46,6 +46,39 @@ final class ServerMetricsTests: XCTestCase {
     }
 }
 
+/// Counting by method and by duration bucket without strings or loops.
+final class ServerMetricsSlotTests: XCTestCase {
+    func testEveryMethodIsCountedUnderItsOwnName() throws {
+        try withServer(handler: { _ in HTTPResponse(status: 200) }) { server, port in
+            let client = try TestClient(port: port)
+            for method in ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "GET", "POST"] {
+                try client.send("\(method) /m HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                _ = try client.readResponse(head: method == "HEAD")
+            }
+            try client.send("CONNECT h:1 HTTP/1.1\r\nHost: h:1\r\n\r\n")
+            _ = try client.readResponse()
+            let bad = try TestClient(port: port)
+            try bad.send("BREW /pot HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertEqual(try bad.readResponse().status, 501)
+            let counted = Dictionary(server.statistics().requests.map { ($0.method, $0.count) }, uniquingKeysWith: +)
+            XCTAssertEqual(counted, ["GET": 2, "HEAD": 1, "POST": 2, "PUT": 1, "DELETE": 1, "PATCH": 1, "OPTIONS": 1,
+                                     "TRACE": 1, "CONNECT": 1, "other": 1])
+        }
+    }
+
+    func testTheBucketSearchAgreesWithTheBucketScan() {
+        let metrics = ServerMetrics(routeLabels: ["a"], loops: 1)
+        let counters = metrics.loopCounters(0)
+        var values: [UInt64] = [0, 1, .max, .max - 1]
+        for bound in metrics.buckets.nanoseconds { values += [bound - 1, bound, bound + 1] }
+        var random = SplitMix64(seed: 16)
+        for _ in 0..<10_000 { values.append(random.next() >> (random.next() % 64)) }
+        for ns in values {
+            XCTAssertEqual(counters.bucket(ns), metrics.buckets.index(of: ns), "\(ns) ns")
+        }
+    }
+}
+
 final class RequestLayoutTests: XCTestCase {
     /// The server's notes on a request (id, loop) live in padding: a larger
     /// request is moved with memcpy on every hop, which the hit path feels.

@@ -58,7 +58,8 @@ extension Application {
     /// `children`, honouring `If-Match`.
     func patchLayer(_ id: String, _ layerID: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         let patch = try LayerPatch(
-            layerID: layerID, json: request.body, ifMatch: request.headers["If-Match"], limits: configuration.scene)
+            layerID: layerID, json: request.body, ifMatch: request.headers["If-Match"], limits: configuration.scene,
+            maxSceneBytes: configuration.server.limits.maxBodyBytes)
         let (snapshot, patched) = try store.patch(id, patch)
         var h = HTTPHeaders()
         h.set("ETag", etag(snapshot.version))
@@ -80,10 +81,11 @@ extension Application {
                 throw Problem.invalidScene(error)
             }
         }
-        let weight = request.body.count + scene.maskBytes  // a small PNG can decode to many pixels
-        if store.keepsSubmittedJSON { return SceneUpload(scene: scene, json: request.body, weight: weight) }
+        let jsonBytes = request.body.count
+        let weight = jsonBytes + scene.maskBytes  // a small PNG can decode to many pixels
+        if store.keepsSubmittedJSON { return SceneUpload(scene: scene, json: request.body, weight: weight, jsonBytes: jsonBytes) }
         request.releaseBody()
-        return SceneUpload(scene: scene, weight: weight)
+        return SceneUpload(scene: scene, weight: weight, jsonBytes: jsonBytes)
     }
 
     private func summary(_ s: SceneSnapshot, status: Int, headers: HTTPHeaders) -> HTTPResponse {

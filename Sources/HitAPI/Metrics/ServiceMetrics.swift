@@ -46,6 +46,8 @@ enum ServiceMetrics {
         for r in s.requests { byCode[r.code, default: 0] &+= r.count }
         var rejected = rejectionReasons.map { Sample(Double(byCode[$0.code] ?? 0), labels: [Label("reason", $0.reason)]) }
         rejected.append(Sample(Double(s.refusedConnections), labels: [Label("reason", "too_many_connections")]))
+        rejected.append(Sample(Double(s.bodyBuffer.refusals), labels: [Label("reason", "body_buffer_full")]))
+        rejected.append(Sample(Double(s.responseBuffer.refusals), labels: [Label("reason", "response_buffer_full")]))
         return [
             MetricFamily(
                 name: "hitroute_http_requests", help: "HTTP requests answered, by route template, method and status code.",
@@ -59,10 +61,14 @@ enum ServiceMetrics {
             .single("hitroute_http_connections_accepted", .counter, "TCP connections accepted.", Double(s.acceptedConnections)),
             MetricFamily(
                 name: "hitroute_http_rejected_requests",
-                help: "Requests refused before their work was done, by reason (413, 414, 431, 408, 429, 401, 403; connections past --max-connections).",
+                help: "Requests refused before their work was done, by reason (413, 414, 431, 408, 429, 401, 403; connections past --max-connections; 503 bodies past --max-buffered-body-bytes, responses past --max-buffered-response-bytes).",
                 kind: .counter, samples: rejected),
             .single("hitroute_http_received_bytes", .counter, "Bytes of requests received, heads and bodies.", unit: "bytes", Double(s.bytesIn)),
             .single("hitroute_http_sent_bytes", .counter, "Bytes of responses queued for sending, heads and bodies.", unit: "bytes", Double(s.bytesOut)),
+            .single("hitroute_http_body_buffer_bytes", .gauge, "Bytes of request bodies (over 16 KiB) being received or handled now.", unit: "bytes", Double(s.bodyBuffer.reserved)),
+            .single("hitroute_http_body_buffer_capacity_bytes", .gauge, "What --max-buffered-body-bytes allows at once.", unit: "bytes", Double(s.bodyBuffer.capacity)),
+            .single("hitroute_http_response_buffer_bytes", .gauge, "Bytes of responses held in memory until sent (clients slow to read hold them longer).", unit: "bytes", Double(s.responseBuffer.queued)),
+            .single("hitroute_http_response_buffer_capacity_bytes", .gauge, "What --max-buffered-response-bytes allows at once.", unit: "bytes", Double(s.responseBuffer.capacity)),
         ]
     }
 

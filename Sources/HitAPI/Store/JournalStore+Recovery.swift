@@ -123,7 +123,7 @@ extension JournalStore {
                     switch r.body {
                     case .upload(let json):
                         let scene = try decode(json, file: name, offset: offset)
-                        memory.restore(r.sceneID, scene: scene, version: Int(r.version), weight: json.count + scene.maskBytes)
+                        memory.restore(r.sceneID, scene: scene, version: Int(r.version), json: json.count)
                         scenes += 1
                     case .snapshotEnd(let n):
                         guard n == scenes, next == b.count else {
@@ -212,20 +212,24 @@ extension JournalStore {
             guard version == (current == 0 ? 1 : current + 1) else {
                 throw Problem(500, "inconsistent", "", "version \(version) after \(current)")
             }
-            memory.restore(id, scene: scene, version: version, weight: json.count + scene.maskBytes)
+            memory.restore(id, scene: scene, version: version, json: json.count)
         case .delete:
             guard memory.restoreDelete(id) else { throw Problem.notFound("no scene \"\(id)\" to delete") }
         case .patch(let layer, let json):
             let patch = try LayerPatch(layerID: layer, json: json, ifMatch: nil, limits: Self.replayLimits)
-            try memory.restoreChange(id, version: version) { (live, current) throws(Problem) in
+            // Weighed as the live store weighed it: the same figure from the same scene and patch.
+            try memory.restoreChange(id, version: version) { (live, current) throws(Problem) -> LayerPatch.WeightChange? in
                 guard version == current + 1 else { throw Problem(500, "inconsistent", "", "version \(version) after \(current)") }
-                _ = try patch.apply(to: &live, version: current, sceneID: id)
+                var weightChange: LayerPatch.WeightChange?
+                _ = try patch.apply(to: &live, version: current, sceneID: id) { (change) throws(Problem) in weightChange = change }
+                return weightChange
             }
         case .drag(let layer, let tx, let ty):
-            try memory.restoreChange(id, version: version) { (live, current) throws(Problem) in
+            try memory.restoreChange(id, version: version) { (live, current) throws(Problem) -> LayerPatch.WeightChange? in
                 guard version > current else { throw Problem(500, "inconsistent", "", "version \(version) after \(current)") }
                 guard let n = live.compiled.indexByID[layer].map(Int.init) else { throw Problem.notFound("no layer \"\(layer)\"") }
                 live.setTranslation(n, to: Point(tx, ty))
+                return nil  // a drag moves a layer; the scene holds what it held
             }
         case .header, .snapshotEnd:
             throw Problem(500, "inconsistent", "", "a file-level record inside a segment")

@@ -7,8 +7,9 @@ extension SceneStore {
         public var scenes: Int
         /// Layers over all scenes, whole trees.
         public var layers: Int
-        /// Bytes the scenes weigh: the JSON they came as and their masks
-        /// (what `maxStoreBytes`, or in Redis mode `--cache-bytes`, bounds).
+        /// Bytes the scenes weigh: the JSON they came as, moved by each
+        /// patch, and their decoded masks (what `maxStoreBytes`, or in
+        /// Redis mode `--cache-bytes`, bounds).
         public var bytes: Int
         /// Pointer captures not yet expired, over all scenes.
         public var captures: Int
@@ -17,7 +18,8 @@ extension SceneStore {
     /// Counts of what the store holds.
     /// - Complexity: O(scenes), one short lock hold per scene.
     public func stats() -> Stats {
-        let (list, bytes) = entries.withLock { (Array($0.scenes.values), $0.bytes) }
+        let list = entries.withLock { Array($0.scenes.values) }
+        let bytes = storedBytes
         let now = clock()
         var layers = 0
         var captures = 0

@@ -93,33 +93,63 @@ public final class SceneStore: SceneStoring {
         public var maxPointers = 64
         /// Seconds of inactivity after which a capture expires. Default 30.
         public var captureTimeout = 30.0
-        /// Bytes of submitted JSON the store holds at most, over all scenes
-        /// (a scene takes about 2–3 times its JSON in memory); more is 507.
-        /// Default 2 GiB.
+        /// Bytes the store holds at most, over all scenes: each scene's JSON
+        /// as submitted (a scene takes about 2–3 times its JSON in memory)
+        /// plus its decoded masks (`Scene.maskBytes`), moved by every patch
+        /// (`LayerPatch.apply`); more is 507. Default 2 GiB.
         public var maxStoreBytes = 2 << 30
         public init() {}
     }
 
-    /// The scenes by id, and the bytes of JSON they were submitted as.
+    /// The scenes by id.
     struct Table {
         var scenes: [String: Entry] = [:]
-        var weights: [String: Int] = [:]
+    }
+
+    /// What each scene weighs against `maxStoreBytes` (its JSON as
+    /// submitted, moved by each patch, plus its mask bytes), and the sum.
+    ///
+    /// Behind its own lock, always taken last and held for a few
+    /// operations, so that a patch can weigh its scene while it holds that
+    /// scene's lock (the table's lock is taken before a scene's, never
+    /// after). A scene's weight changes only under its own lock (patch,
+    /// replacement) or while the table's lock keeps its id from anyone
+    /// else (create, delete, whose entry is marked removed first).
+    struct Weights {
+        var byID: [String: Weight] = [:]
+        /// The sum of every scene's `total`.
         var bytes = 0
 
-        mutating func set(_ id: String, _ entry: Entry, weight: Int) {
-            bytes += weight - (weights[id] ?? 0)
-            scenes[id] = entry
-            weights[id] = weight
+        /// Sets `id`'s weight; returns the one before (nil: none).
+        @discardableResult
+        mutating func set(_ id: String, _ weight: Weight?) -> Weight? {
+            let previous = weight.map { byID.updateValue($0, forKey: id) } ?? byID.removeValue(forKey: id)
+            bytes += (weight?.total ?? 0) - (previous?.total ?? 0)
+            return previous
+        }
+    }
+
+    /// What one scene weighs.
+    struct Weight: Equatable {
+        /// Bytes counted against `maxStoreBytes`: JSON and mask bytes.
+        var total: Int
+        /// The JSON part: as submitted, moved by each patch's rendering.
+        var json: Int
+
+        /// After a patch: never below zero (the JSON a layer was submitted
+        /// as can be shorter than its rendering), saturating.
+        func changed(by c: LayerPatch.WeightChange) -> Weight {
+            Weight(total: Self.add(total, c.total), json: Self.add(json, c.json))
         }
 
-        mutating func remove(_ id: String) -> Bool {
-            guard scenes.removeValue(forKey: id) != nil else { return false }
-            bytes -= weights.removeValue(forKey: id) ?? 0
-            return true
+        private static func add(_ a: Int, _ b: Int) -> Int {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            return overflow ? (b > 0 ? .max : 0) : max(0, sum)
         }
     }
 
     let entries = Mutex(Table())
+    let weights = Mutex(Weights())
     let limits: Limits
     /// Seconds on a monotonic clock (injected by tests).
     let clock: @Sendable () -> Double
@@ -174,10 +204,11 @@ public final class SceneStore: SceneStoring {
     /// full. Without an id, one is generated. `weight` is the size of the
     /// JSON it came as, counted against `maxStoreBytes`.
     public func create(_ upload: SceneUpload) throws(Problem) -> SceneSnapshot {
-        try create(upload.scene, weight: upload.weight, json: upload.json)
+        try create(upload.scene, weight: upload.weight, json: upload.json, jsonBytes: upload.jsonBytes)
     }
 
-    public func create(_ scene: Scene, weight: Int = 0, json: [UInt8] = []) throws(Problem) -> SceneSnapshot {
+    public func create(_ scene: Scene, weight: Int = 0, json: [UInt8] = [], jsonBytes: Int? = nil) throws(Problem) -> SceneSnapshot {
+        let weight = Weight(total: weight, json: jsonBytes ?? weight)
         let live = compile(scene)  // outside any lock
         if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         return try logged { (ticket) throws(Problem) -> SceneSnapshot in
@@ -188,10 +219,10 @@ public final class SceneStore: SceneStoring {
             } else if table.scenes[id] != nil {
                 throw Problem(409, "conflict", "Conflict", "a scene with id \"\(id)\" exists; PUT /scenes/\(id) replaces it")
             }
-            try checkRoom(table, adding: weight, replacing: nil)
-            try ticket.append(.upload(id: id, version: 1, json: json))
+            try checkCount(table, adding: id)
+            try admit(id, weight: weight) { () throws(Problem) in try ticket.append(.upload(id: id, version: 1, json: json)) }
             let snapshot = SceneSnapshot(id: id, version: 1, live: live)
-            table.set(id, Entry(.init(snapshot: snapshot, sessions: newSessions())), weight: weight)
+            table.scenes[id] = Entry(.init(snapshot: snapshot, sessions: newSessions()))
             return snapshot
           }
         }
@@ -201,30 +232,33 @@ public final class SceneStore: SceneStoring {
     /// (each pointer's next event says so) and bumps the version.
     /// - Returns: the snapshot and whether it was created.
     public func put(_ upload: SceneUpload, id: String) throws(Problem) -> (SceneSnapshot, created: Bool) {
-        try put(upload.scene, id: id, weight: upload.weight, json: upload.json)
+        try put(upload.scene, id: id, weight: upload.weight, json: upload.json, jsonBytes: upload.jsonBytes)
     }
 
-    public func put(_ scene: Scene, id: String, weight: Int = 0, json: [UInt8] = []) throws(Problem) -> (SceneSnapshot, created: Bool) {
+    public func put(_ scene: Scene, id: String, weight: Int = 0, json: [UInt8] = [], jsonBytes: Int? = nil) throws(Problem) -> (SceneSnapshot, created: Bool) {
+        let weight = Weight(total: weight, json: jsonBytes ?? weight)
         var scene = scene
         scene.id = id
         let live = compile(scene)
         if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         return try logged { (ticket) throws(Problem) -> (SceneSnapshot, created: Bool) in
           try entries.withLock { (table) throws(Problem) -> (SceneSnapshot, created: Bool) in
-            try checkRoom(table, adding: weight, replacing: id)
             if let entry = table.scenes[id] {
+                // Weighed under the scene's lock, so that no patch of it weighs in between.
                 let snapshot = try entry.state.withLock { (state) throws(Problem) -> SceneSnapshot in
-                    try ticket.append(.upload(id: id, version: state.snapshot.version + 1, json: json))
+                    try admit(id, weight: weight) { () throws(Problem) in
+                        try ticket.append(.upload(id: id, version: state.snapshot.version + 1, json: json))
+                    }
                     state.snapshot = SceneSnapshot(id: id, version: state.snapshot.version + 1, live: live)
                     state.sessions.dropAllCaptures()
                     return state.snapshot
                 }
-                table.set(id, entry, weight: weight)
                 return (snapshot, false)
             }
-            try ticket.append(.upload(id: id, version: 1, json: json))
+            try checkCount(table, adding: id)
+            try admit(id, weight: weight) { () throws(Problem) in try ticket.append(.upload(id: id, version: 1, json: json)) }
             let snapshot = SceneSnapshot(id: id, version: 1, live: live)
-            table.set(id, Entry(.init(snapshot: snapshot, sessions: newSessions())), weight: weight)
+            table.scenes[id] = Entry(.init(snapshot: snapshot, sessions: newSessions()))
             return (snapshot, true)
           }
         }
@@ -239,7 +273,9 @@ public final class SceneStore: SceneStoring {
                     try ticket.append(.delete(id: id, version: state.snapshot.version))
                     state.removed = true
                 }
-                return table.remove(id)
+                table.scenes[id] = nil
+                weights.withLock { $0.set(id, nil) }
+                return true
             }
         }
     }
@@ -271,8 +307,13 @@ public final class SceneStore: SceneStoring {
         var patched = Layer(id: patch.layerID)
         let snapshot = try logged { (ticket) throws(Problem) -> SceneSnapshot in
             try update(id) { (live, version) throws(Problem) in
-                patched = try patch.apply(to: &live, version: version, sceneID: id)
-                try ticket.append(.patch(id: id, version: version + 1, layer: patch.layerID, json: patch.json))
+                // Weighed and journaled once checked, before the scene changes:
+                // a refused patch (507, a failed append) leaves it as it was.
+                patched = try patch.apply(to: &live, version: version, sceneID: id) { (change) throws(Problem) in
+                    try admit(id, patch, change: change) { () throws(Problem) in
+                        try ticket.append(.patch(id: id, version: version + 1, layer: patch.layerID, json: patch.json))
+                    }
+                }
             }
         }
         return (snapshot, patched)
@@ -312,6 +353,11 @@ public final class SceneStore: SceneStoring {
             var sessions = state.sessions
             var outcome: PointerSessions.Outcome?
             try state.changeInPlace { (live, version) throws(Problem) -> Bool in
+                // The layer a move or up may drag, as it is: a drag moves it
+                // before its record is written, and a refused record must
+                // leave it where it was (the version does not grow).
+                let held = phase == .down ? nil : sessions.captures[pointer].flatMap { live.compiled.indexByID[$0.layer] }.map(Int.init)
+                let before = held.map { live.model.layer(at: live.compiled.modelPath(of: $0)) }
                 do throws(PointerSessions.Refusal) {
                     outcome = try sessions.apply(
                         pointer: pointer, phase: phase, at: point, to: &live, trace: trace, all: all, now: now)
@@ -320,7 +366,12 @@ public final class SceneStore: SceneStoring {
                 }
                 if outcome!.moved, let n = outcome!.result.target {
                     let moved = live.model.layer(at: live.compiled.modelPath(of: n)).transform.translation
-                    try ticket.append(.drag(id: id, version: version + 1, layer: live.compiled.ids[n], translation: moved))
+                    do throws(Problem) {
+                        try ticket.append(.drag(id: id, version: version + 1, layer: live.compiled.ids[n], translation: moved))
+                    } catch {
+                        if let held, held == n, let before { live.replaceLayer(n, with: before) }
+                        throw error
+                    }
                 }
                 return outcome!.moved  // `!`: set, since apply did not throw
             }
@@ -331,54 +382,119 @@ public final class SceneStore: SceneStoring {
 
     // MARK: - Recovery (journal replay: no log, no limits)
 
-    /// Sets scene `id` to `scene` at `version` (a replayed upload).
-    func restore(_ id: String, scene: Scene, version: Int, weight: Int) {
+    /// Sets scene `id` to `scene` at `version` (a replayed upload), weighing
+    /// `json` bytes of JSON and `scene.maskBytes` as the upload did.
+    func restore(_ id: String, scene: Scene, version: Int, json: Int) {
+        let weight = Weight(total: json + scene.maskBytes, json: json)
         var scene = scene
         scene.id = id
         let snapshot = SceneSnapshot(id: id, version: version, live: LiveScene(scene))
         entries.withLock { table in
-            table.set(id, Entry(.init(snapshot: snapshot, sessions: newSessions())), weight: weight)
+            table.scenes[id] = Entry(.init(snapshot: snapshot, sessions: newSessions()))
+            weights.withLock { $0.set(id, weight) }
         }
     }
 
     /// Removes scene `id` (a replayed delete); false if there was none.
     func restoreDelete(_ id: String) -> Bool {
-        entries.withLock { $0.remove(id) }
-    }
-
-    /// Changes scene `id` and sets its version to `version` (a replayed
-    /// patch or drag). Throws what `change` throws, or 404.
-    func restoreChange(_ id: String, version: Int, _ change: (inout LiveScene, _ current: Int) throws(Problem) -> Void) throws(Problem) {
-        guard let entry = entries.withLock({ $0.scenes[id] }) else { throw Problem.notFound("no scene \"\(id)\"") }
-        try entry.state.withLock { (state) throws(Problem) in
-            try state.changeInPlace { (live, current) throws(Problem) -> Bool in
-                try change(&live, current)
-                return true
-            }
-            state.snapshot = SceneSnapshot(id: id, version: version, live: state.snapshot.live)
+        entries.withLock { table in
+            guard table.scenes.removeValue(forKey: id) != nil else { return false }
+            weights.withLock { $0.set(id, nil) }
+            return true
         }
     }
 
-    /// Bytes of submitted JSON held over all scenes (what compaction weighs
-    /// the journal against).
-    var storedBytes: Int { entries.withLock { $0.bytes } }
+    /// Changes scene `id` and sets its version to `version` (a replayed
+    /// patch or drag); `change` returns how the scene's weight changed
+    /// (a patch's `admit` figure; nil for a drag, which moves a layer and
+    /// keeps what the scene holds), applied as the live store applied it,
+    /// without limits. Throws what `change` throws, or 404.
+    func restoreChange(
+        _ id: String, version: Int, _ change: (inout LiveScene, _ current: Int) throws(Problem) -> LayerPatch.WeightChange?
+    ) throws(Problem) {
+        guard let entry = entries.withLock({ $0.scenes[id] }) else { throw Problem.notFound("no scene \"\(id)\"") }
+        try entry.state.withLock { (state) throws(Problem) in
+            var weightChange: LayerPatch.WeightChange?
+            try state.changeInPlace { (live, current) throws(Problem) -> Bool in
+                weightChange = try change(&live, current)
+                return true
+            }
+            state.snapshot = SceneSnapshot(id: id, version: version, live: state.snapshot.live)
+            if let weightChange {
+                weights.withLock { w in w.set(id, (w.byID[id] ?? Weight(total: 0, json: 0)).changed(by: weightChange)) }
+            }
+        }
+    }
+
+    /// Bytes held over all scenes as `maxStoreBytes` counts them (what
+    /// compaction weighs the journal against, and `/metrics` shows).
+    var storedBytes: Int { weights.withLock { $0.bytes } }
+
+    /// What scene `id` weighs against `maxStoreBytes`; nil when there is none.
+    func weight(of id: String) -> Int? { weights.withLock { $0.byID[id]?.total } }
 
     private func newSessions() -> PointerSessions {
         PointerSessions(maxPointers: limits.maxPointers, idleTimeout: limits.captureTimeout)
     }
 
-    /// 507 unless one more scene of `weight` bytes fits (in place of
-    /// `replacing`, when that one exists).
-    private func checkRoom(_ table: Table, adding weight: Int, replacing id: String?) throws(Problem) {
-        let existing = id.flatMap { table.weights[$0] }
-        if existing == nil && table.scenes.count >= limits.maxScenes {
+    /// 507 when `id` would be one scene more than `maxScenes`.
+    private func checkCount(_ table: Table, adding id: String) throws(Problem) {
+        if table.scenes[id] == nil && table.scenes.count >= limits.maxScenes {
             throw Problem(507, "store-full", "Store full", "the store holds its maximum of \(limits.maxScenes) scenes; delete one first")
         }
-        if table.bytes - (existing ?? 0) + weight > limits.maxStoreBytes {
-            throw Problem(507, "store-full", "Store full",
-                          "the scenes stored came as \(table.bytes) bytes of JSON; this one would pass the store's budget of \(limits.maxStoreBytes) (--max-store-bytes); delete a scene first")
+    }
+
+    /// Sets scene `id`'s weight to `weight` (in place of its own, when it
+    /// has one) unless the store would pass `maxStoreBytes` (507), then
+    /// runs `then` (the journal append); when `then` throws, the weight
+    /// before is put back. The caller holds the table's lock (a new id) or
+    /// the scene's (a replacement).
+    private func admit(_ id: String, weight: Weight, then: () throws(Problem) -> Void) throws(Problem) {
+        let budget = limits.maxStoreBytes
+        let previous = try weights.withLock { (w) throws(Problem) -> Weight? in
+            let existing = w.byID[id]?.total ?? 0
+            if w.bytes - existing > budget - weight.total {
+                throw Problem(507, "store-full", "Store full",
+                              "the scenes stored came as \(w.bytes) bytes of JSON; this one would pass the store's budget of \(budget) (--max-store-bytes); delete a scene first")
+            }
+            return w.set(id, weight)
+        }
+        do throws(Problem) {
+            try then()
+        } catch {
+            weights.withLock { _ = $0.set(id, previous) }
+            throw error
         }
     }
+
+    /// Moves scene `id`'s weight by a patch's `change` (the caller holds
+    /// the scene's lock) unless the store would pass `maxStoreBytes`: the
+    /// check of a replacement of the scene by its patched self, so 507
+    /// with nothing changed. A patch that does not grow the scene is always
+    /// admitted (it can only free room). A patch that grows the scene's
+    /// JSON past what an upload may carry is a 413 (`checkSceneSize`).
+    /// Then runs `then` as `admit` does.
+    private func admit(_ id: String, _ patch: LayerPatch, change: LayerPatch.WeightChange, then: () throws(Problem) -> Void) throws(Problem) {
+        let budget = limits.maxStoreBytes
+        let previous = try weights.withLock { (w) throws(Problem) -> Weight? in
+            let existing = w.byID[id] ?? Weight(total: 0, json: 0)
+            let weight = existing.changed(by: change)
+            try patch.checkSceneSize(weight.json, growth: change.json)
+            if weight.total > existing.total && w.bytes - existing.total > budget - weight.total {
+                throw Problem(507, "store-full", "Store full",
+                              "the scenes stored weigh \(w.bytes) bytes (their JSON and decoded masks); this patch would bring scene \"\(id)\" from \(existing.total) to \(weight.total) bytes, past the store's budget of \(budget) (--max-store-bytes); delete a scene or shrink a layer first")
+            }
+            return w.set(id, weight)
+        }
+        do throws(Problem) {
+            try then()
+        } catch {
+            weights.withLock { _ = $0.set(id, previous) }
+            throw error
+        }
+    }
+
+
 }
 
 /// Seconds since an arbitrary point, never going backwards.

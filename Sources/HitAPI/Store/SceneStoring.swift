@@ -55,13 +55,18 @@ public struct SceneUpload: Sendable {
     /// The request body as submitted; empty unless the store asked for it
     /// (`SceneStoring.keepsSubmittedJSON`).
     public var json: [UInt8]
-    /// Bytes of JSON the upload came as, counted against `--max-store-bytes`.
+    /// Bytes counted against `--max-store-bytes`: the JSON the upload came
+    /// as plus its decoded masks (`Scene.maskBytes`).
     public var weight: Int
+    /// The part of `weight` that is JSON (what a later patch may grow only
+    /// up to what an upload may carry).
+    public var jsonBytes: Int
 
-    public init(scene: Scene, json: [UInt8] = [], weight: Int) {
+    public init(scene: Scene, json: [UInt8] = [], weight: Int, jsonBytes: Int? = nil) {
         self.scene = scene
         self.json = json
         self.weight = weight
+        self.jsonBytes = jsonBytes ?? weight
     }
 }
 

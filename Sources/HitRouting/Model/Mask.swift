@@ -81,15 +81,27 @@ extension Scene {
         var stack: [[Layer]] = [layers]
         while let level = stack.popLast() {
             for layer in level {
-                let slopped = !(layer.hitSlop?.edges.isZero ?? true)
-                for shape in [layer.shape, layer.hitShape] {
-                    guard let shape, case .mask(let m) = shape.geometry else { continue }
-                    total += m.image.alpha.count
-                    if slopped || (shape.stroke ?? 0) > 0 { total += 4 * (m.image.columns + 1) * (m.image.rows + 1) }
-                }
+                total += layer.ownMaskBytes
                 if let children = layer.children, !children.isEmpty { stack.append(children) }
             }
         }
         return total
+    }
+}
+
+extension Layer {
+    /// The bytes the masks of this layer's own `shape` and `hitShape` hold
+    /// once compiled, children not included (see `Scene.maskBytes`): what a
+    /// patch of the layer adds or frees.
+    /// - Complexity: O(1).
+    public var ownMaskBytes: Int {
+        let slopped = !(hitSlop?.edges.isZero ?? true)
+        return Self.maskBytes(shape, slopped: slopped) + Self.maskBytes(hitShape, slopped: slopped)
+    }
+
+    private static func maskBytes(_ shape: Shape?, slopped: Bool) -> Int {
+        guard let shape, case .mask(let m) = shape.geometry else { return 0 }
+        let table = slopped || (shape.stroke ?? 0) > 0 ? 4 * (m.image.columns + 1) * (m.image.rows + 1) : 0
+        return m.image.alpha.count + table
     }
 }

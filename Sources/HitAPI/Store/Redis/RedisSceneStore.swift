@@ -137,6 +137,8 @@ public final class RedisSceneStore: SceneStoring {
             let live = compileTimes.compile(scene)
             if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
             let doc = RedisSceneStore.document(scene, id: id)
+            let weight = RedisSceneStore.weight(doc, scene)
+            try checkWeight(weight, of: id)
             let r = try write(.create, id: id, doc: doc, live: live, kind: .create)
             if r == -1 {
                 if given == nil { continue }  // a generated id someone took: the next one
@@ -144,7 +146,7 @@ public final class RedisSceneStore: SceneStoring {
             }
             try checkFull(r)
             let snapshot = SceneSnapshot(id: id, version: r, live: live)
-            cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: doc.count)
+            cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
             return snapshot
         }
         throw Problem(409, "conflict", "Conflict", "no free generated scene id after 100 tries; give the scene an id")
@@ -156,11 +158,13 @@ public final class RedisSceneStore: SceneStoring {
         let live = compileTimes.compile(scene)
         if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         let doc = RedisSceneStore.document(scene, id: id)
+        let weight = RedisSceneStore.weight(doc, scene)
+        try checkWeight(weight, of: id)
         let r = try write(.put, id: id, doc: doc, live: live, kind: .put)
         try checkFull(r)
         // A replacement drops every capture: a fresh entry has none.
         let snapshot = SceneSnapshot(id: id, version: r, live: live)
-        cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: doc.count)
+        cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
         return (snapshot, r == 1)
     }
 
@@ -179,15 +183,16 @@ public final class RedisSceneStore: SceneStoring {
                 let before = entry.snapshot
                 var live = before.live
                 let patched: Layer
+                var weightChange = LayerPatch.WeightChange(json: 0, masks: 0)
                 do throws(Problem) {
-                    patched = try patch.apply(to: &live, version: before.version, sceneID: id)
+                    patched = try patch.apply(to: &live, version: before.version, sceneID: id) { (change) throws(Problem) in weightChange = change }
                 } catch where !fresh && (error.status == 404 || error.status == 412) {
                     // Judged against a copy that may be old: judge again against Redis's.
                     guard try refreshLocked(id, entry, dropAllCaptures: false) else { throw Problem.notFound("no scene \"\(id)\"") }
                     fresh = true
                     continue
                 }
-                if let done = try commit(id, entry, live, expected: before.version, kind: .patch) {
+                if let done = try commit(id, entry, live, expected: before.version, kind: .patch, patch: (patch, weightChange)) {
                     return (done, patched)
                 }
                 guard try refreshLocked(id, entry, dropAllCaptures: false) else { throw Problem.notFound("no scene \"\(id)\"") }
@@ -247,9 +252,16 @@ public final class RedisSceneStore: SceneStoring {
     /// returns its snapshot, or nil when Redis holds another version.
     private func commit(
         _ id: String, _ entry: CachedScene, _ live: LiveScene, expected: Int, kind: Announcement.Kind,
-        sessions: PointerSessions? = nil
+        sessions: PointerSessions? = nil, patch: (LayerPatch, change: LayerPatch.WeightChange)? = nil
     ) throws(Problem) -> SceneSnapshot? {
-        let doc = RedisSceneStore.document(live.model, id: id)
+        let doc = RedisSceneStore.document(live.model, id: id)  // O(scene): the whole document goes to Redis
+        let weight = RedisSceneStore.weight(doc, live.model)
+        // A patch that grows the scene past what one replica may hold (507),
+        // or its JSON past what an upload may carry (413), writes nothing.
+        if let (patch, change) = patch {
+            try patch.checkSceneSize(doc.count, growth: change.json)
+            if change.total > 0 { try checkWeight(weight, of: id) }
+        }
         let r = try write(.cas, id: id, expected: expected, doc: doc, live: live, kind: kind)
         if r == -3 {
             cache.remove(id)
@@ -262,7 +274,7 @@ public final class RedisSceneStore: SceneStoring {
             if let sessions { s.sessions = sessions }
             s.sessions.dropCaptures(missingFrom: snapshot.compiled)
         }
-        cache.reweigh(id, entry, weight: doc.count)
+        cache.reweigh(id, entry, weight: weight)
         return snapshot
     }
 
@@ -297,7 +309,7 @@ public final class RedisSceneStore: SceneStoring {
         } catch {
             throw Problem.storeUnavailable("scene \"\(id)\" in Redis does not decode within this replica's limits: \(error)")
         }
-        return .some((SceneSnapshot(id: id, version: v, live: LiveScene(scene)), doc.count))
+        return .some((SceneSnapshot(id: id, version: v, live: LiveScene(scene)), RedisSceneStore.weight(doc, scene)))
     }
 
     func fetch(_ id: String) throws(Problem) -> (SceneSnapshot, weight: Int)? {
@@ -337,6 +349,22 @@ public final class RedisSceneStore: SceneStoring {
         }
         if sha != before { scriptSHA.withLock { $0 = sha } }
         return r
+    }
+
+    /// What a scene weighs in a replica's cache: its document's bytes plus
+    /// its decoded masks (`Scene.maskBytes`), as the memory store counts.
+    /// - Complexity: O(layers).
+    static func weight(_ doc: [UInt8], _ scene: Scene) -> Int { doc.count + scene.maskBytes }
+
+    /// 507 when one scene of `weight` bytes would pass this replica's
+    /// cache (`--cache-bytes`): what bounds a replica's memory in Redis
+    /// mode, and every replica answering the scene holds it compiled (the
+    /// cache keeps a scene bigger than itself rather than none).
+    private func checkWeight(_ weight: Int, of id: String) throws(Problem) {
+        if weight > cache.capacity {
+            throw Problem.storeFull(
+                "scene \"\(id)\" would weigh \(weight) bytes (its JSON and decoded masks), more than a replica's cache of \(cache.capacity) bytes (--cache-bytes) can hold; make it smaller")
+        }
     }
 
     private func checkFull(_ r: Int) throws(Problem) {

@@ -29,8 +29,10 @@ final class CachedScene: Sendable {
 /// The compiled scenes of one replica, bounded by bytes (`--cache-bytes`),
 /// least recently used out.
 ///
-/// A scene weighs the bytes of its JSON in Redis (the measure of
-/// `--max-store-bytes`; compiled, a scene takes about 2–3 times that).
+/// A scene weighs the bytes of its JSON in Redis plus its decoded masks
+/// (`RedisSceneStore.weight`, the measure of `--max-store-bytes` in memory
+/// mode; compiled, a scene takes about 2–3 times its JSON). A write of a
+/// scene heavier than the whole cache is refused (507).
 /// A lookup is one lock hold and one hash lookup that also stamps the
 /// entry's use; eviction, rare, scans for the oldest stamp.
 /// - Complexity: lookup O(1); insert O(1), plus O(n) per eviction.
