@@ -33,6 +33,10 @@ struct Contour: Sendable {
     /// fill grows by hit slop; empty when the fill of this contour has no
     /// area at all. Set by `Region` only when it has fill and slop.
     var fillBoundary: [Point] = []
+    /// Runs of `outline` and of `fillBoundary` for long ones (else none),
+    /// set by `Region` with them: queries skip the runs far from the point.
+    var outlineChunks = PolylineChunks.none
+    var fillBoundaryChunks = PolylineChunks.none
 
     /// The winding number of this contour alone around `p`.
     func winding(_ p: Point) -> Int {
@@ -44,11 +48,19 @@ struct Contour: Sendable {
         case .roundedRect(let box, let r):
             return roundedRectSignedDistance(box, r, p) < 0 ? 1 : 0
         case .polygon:
-            return Polyline.winding(outline, p)
+            return Polyline.winding(outline, outlineChunks, p)
         case .curves(let pieces, let segments):
             var w = 0
             for piece in pieces { w += piece.crossing(p, segments) }
             return w
+        }
+    }
+
+    /// Whether `p` lies within `halfStroke` of the outline: in the stroke band.
+    func isInStroke(_ p: Point, halfStroke: Double) -> Bool {
+        switch kind {
+        case .ellipse, .roundedRect: return strokeDistance(p) <= halfStroke
+        case .polygon, .curves: return Polyline.isWithin(halfStroke, of: outline, closed: closed, outlineChunks, p)
         }
     }
 

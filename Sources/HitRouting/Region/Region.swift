@@ -56,6 +56,9 @@ public struct Region: @unchecked Sendable {
                 }
                 if !contours[k].fillBoundary.isEmpty { grown.formUnion(Box(covering: contours[k].fillBoundary)) }
             }
+            contours[k].outlineChunks = PolylineChunks(contours[k].outline)
+            contours[k].fillBoundaryChunks = contours[k].fillBoundary == contours[k].outline
+                ? contours[k].outlineChunks : PolylineChunks(contours[k].fillBoundary)
         }
         if stroke > 0 { grown.formUnion(outline) }
         self.contours = contours
@@ -74,7 +77,10 @@ public struct Region: @unchecked Sendable {
         } else {
             plainRect = nil
         }
-        if fill, stroke == 0, slop.isZero, plainRect == nil, self.contours.count == 1, case .polygon = self.contours[0].kind {
+        // A long polygon is tested through its contour, whose runs skip most edges.
+        if fill, stroke == 0, slop.isZero, plainRect == nil, self.contours.count == 1, case .polygon = self.contours[0].kind,
+            self.contours[0].outlineChunks.isEmpty
+        {
             plainPolygon = self.contours[0].outline.withUnsafeBufferPointer { $0 }
         } else {
             plainPolygon = nil
@@ -83,8 +89,9 @@ public struct Region: @unchecked Sendable {
 
     /// Where `p` (local coordinates) falls relative to the region.
     ///
-    /// - Complexity: O(total contour vertices or pieces) for points inside
-    ///   `bounds`, O(1) outside it.
+    /// - Complexity: O(1) outside `bounds`; inside it, O(vertices) for
+    ///   outlines of up to 64 points, O(vertices / 32 + 32 · runs near `p`)
+    ///   for longer ones (`PolylineChunks`), plus O(pieces) for curves' fill.
     public func test(_ p: Point) -> RegionTest {
         withUnsafePointer(to: self) { Region.test($0, p) }
     }
@@ -117,7 +124,7 @@ public struct Region: @unchecked Sendable {
             if r.pointee.fillRule.fills(winding: winding) { return .inside }
         }
         if halfStroke > 0 {
-            for c in contours where c.strokeDistance(p) <= halfStroke { return .insideStroke }
+            for c in contours where c.isInStroke(p, halfStroke: halfStroke) { return .insideStroke }
         }
         let slop = r.pointee.slop
         if !slop.isZero {
@@ -126,8 +133,8 @@ public struct Region: @unchecked Sendable {
             // wholly in or out of the fill, and p is not in it here.
             let q = Box(minX: p.x - slop.right, minY: p.y - slop.bottom, maxX: p.x + slop.left, maxY: p.y + slop.top)
             for c in contours {
-                if fill && Polyline.intersects(c.fillBoundary, closed: true, q) { return .insideSlop }
-                if halfStroke > 0 && Polyline.distance(c.outline, closed: c.closed, to: q) <= halfStroke {
+                if fill && Polyline.intersects(c.fillBoundary, closed: true, c.fillBoundaryChunks, q) { return .insideSlop }
+                if halfStroke > 0 && Polyline.isWithin(halfStroke, of: c.outline, closed: c.closed, c.outlineChunks, q) {
                     return .insideSlop
                 }
             }
