@@ -117,13 +117,7 @@ extension EventLoop {
                 connection.bodyReserved = 0
                 handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn, bodyReserved: reserved)
             case .error(let error):
-                let id = generateRequestID()
-                let context = Connection.ResponseContext(
-                    isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
-                    start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
-                connection.bytesIn = 0
-                counters.shard.bump(counters.started)
-                respond(connection, error.response(requestID: id), context)
+                answerAndClose(connection) { error.response(requestID: $0) }
                 return
             }
         }
@@ -220,6 +214,19 @@ extension EventLoop {
         } else {
             queue(connection, response, request)
         }
+    }
+
+    /// Answers a request the server itself refuses (malformed, timed out,
+    /// over a budget) with `make(id)` under a fresh request id, and closes
+    /// the connection after it.
+    func answerAndClose(_ connection: Connection, _ make: (RequestID) -> HTTPResponse) {
+        let id = generateRequestID()
+        let responseContext = Connection.ResponseContext(
+            isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
+            start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
+        connection.bytesIn = 0
+        counters.shard.bump(counters.started)
+        respond(connection, make(id), responseContext)
     }
 
     /// Encodes `response` into the connection's output and logs it.
@@ -358,20 +365,11 @@ extension EventLoop {
         switch connection.state {
         case .open where connection.output.isEmpty && connection.parser.phase != .idle:
             connection.stash = []
-            let id = generateRequestID()
-            let timeout = HTTPResponse.problem(
-                status: 408, slug: "request-timeout", title: "Request timeout",
-                detail: connection.parser.phase == .head
-                    ? "the request head was not received in time"
-                    : "the request body stalled",
-                requestID: id)
-            let responseContext = Connection.ResponseContext(
-                isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
-                start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
-            connection.bytesIn = 0
-            counters.shard.bump(counters.started)
             counters.shard.bump(counters.timeouts)
-            respond(connection, timeout, responseContext)
+            let detail = connection.parser.phase == .head ? "the request head was not received in time" : "the request body stalled"
+            answerAndClose(connection) { id in
+                HTTPResponse.problem(status: 408, slug: "request-timeout", title: "Request timeout", detail: detail, requestID: id)
+            }
             drive(connection)
         case .open, .lingering:
             close(connection)
@@ -417,18 +415,13 @@ extension EventLoop {
 
     /// 503 with `Retry-After: 1`, then close: the body is not read.
     private func refuseBody(_ connection: Connection, length: Int?) {
-        let id = generateRequestID()
         let budget = context.bodyBudget
         let size = length.map { "a body of \($0) bytes" } ?? "this chunked body"
-        let response = EventLoop.busy(
-            "the server holds \(budget.inUse) bytes of request bodies being received, of its \(budget.capacity) (--max-buffered-body-bytes); \(size) does not fit now: retry",
-            requestID: id)
-        let responseContext = Connection.ResponseContext(
-            isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
-            start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
-        connection.bytesIn = 0
-        counters.shard.bump(counters.started)
-        respond(connection, response, responseContext)
+        answerAndClose(connection) { id in
+            EventLoop.busy(
+                "the server holds \(budget.inUse) bytes of request bodies being received, of its \(budget.capacity) (--max-buffered-body-bytes); \(size) does not fit now: retry",
+                requestID: id)
+        }
     }
 
     /// What a large response becomes while the output budget is full.

@@ -10,32 +10,11 @@ import XCTest
 /// scene's decoded masks beside its document on upload, load and patch,
 /// and a write whose scene alone would pass the cache is a 507 that
 /// writes nothing.
-final class PatchBudgetRedisTests: XCTestCase {
-    var redis: RedisServerProcess!
-    var stores: [RedisSceneStore] = []
-
-    override func setUpWithError() throws {
-        guard let r = try RedisServerProcess.start() else { throw XCTSkip(RedisServerProcess.skipMessage) }
-        redis = r
-    }
-
-    override func tearDown() {
-        for s in stores { s.close() }
-        stores = []
-        redis?.shutdown()
-    }
-
-    func replica(cacheBytes: Int = 1 << 30, _ edit: (inout Configuration) -> Void = { _ in }) throws -> (Application, RedisSceneStore) {
-        var config = Configuration()
-        config.storeURL = redis.url
-        config.cacheBytes = cacheBytes
-        edit(&config)
-        let store = try XCTUnwrap(Application.redisStore(config))
-        stores.append(store)
-        let deadline = Date().addingTimeInterval(60)  // bounds a hang, not a speed
-        while store.health() != .ready && Date() < deadline { usleep(1_000) }
-        XCTAssertEqual(store.health(), .ready)
-        return (Application(configuration: config, store: store), store)
+extension RedisReplicaTests {
+    /// A replica (see `replica`) and its store.
+    func replicaAndStore(cacheBytes: Int = 1 << 30, _ edit: (inout Configuration) -> Void = { _ in }) throws -> (Application, RedisSceneStore) {
+        let app = try replica(cacheBytes: cacheBytes, edit)
+        return (app, stores[stores.count - 1])
     }
 
     /// The version Redis holds for scene `id`, asked directly.
@@ -45,7 +24,7 @@ final class PatchBudgetRedisTests: XCTestCase {
 
     func testTheCacheWeighsMasksOnUploadLoadAndPatch() throws {
         let masked = #"{"layers":[{"id":"m","shape":{"type":"mask","x":0,"y":0,"width":10,"height":10,"png":"\#(tinyBigPNG)","stroke":1}}]}"#
-        let (a, storeA) = try replica(), (b, storeB) = try replica()
+        let (a, storeA) = try replicaAndStore(), (b, storeB) = try replicaAndStore()
         XCTAssertEqual(a.call("PUT", "/scenes/s", masked).status, 201)
         let uploaded = storeA.cacheUsage.bytes
         XCTAssertGreaterThanOrEqual(uploaded, tinyBigPNGStrokedBytes, "upload: the mask's pixels and table are counted")
@@ -60,7 +39,7 @@ final class PatchBudgetRedisTests: XCTestCase {
     /// A patch that would make the scene heavier than a replica's cache is
     /// a 507: nothing reaches Redis, the cached copy and its weight stay.
     func testAPatchPastTheCacheIs507AndWritesNothing() throws {
-        let (app, store) = try replica(cacheBytes: 100_000)
+        let (app, store) = try replicaAndStore(cacheBytes: 100_000)
         XCTAssertEqual(app.call("PUT", "/scenes/s", budgetScene).status, 201)
         let before = app.call("GET", "/scenes/s").text
         let usage = store.cacheUsage
@@ -72,7 +51,7 @@ final class PatchBudgetRedisTests: XCTestCase {
         XCTAssertEqual(app.call("GET", "/scenes/s").text, before)
         XCTAssertEqual(store.cacheUsage.bytes, usage.bytes)
         // Another replica loads the scene as it was.
-        let (other, _) = try replica(cacheBytes: 100_000)
+        let (other, _) = try replicaAndStore(cacheBytes: 100_000)
         XCTAssertEqual(other.call("GET", "/scenes/s").text, before)
         // An upload of such a scene is refused alike; a small patch is taken.
         let masked = #"{"layers":[{"id":"m","shape":{"type":"mask","x":0,"y":0,"width":10,"height":10,"png":"\#(tinyBigPNG)","stroke":1}}]}"#
@@ -85,7 +64,7 @@ final class PatchBudgetRedisTests: XCTestCase {
     /// Patches cannot build a document no upload could carry (which other
     /// replicas could then not even fetch): 413, nothing written.
     func testPatchesCannotGrowADocumentBeyondTheBodyLimit() throws {
-        let (app, store) = try replica { $0.server.limits.maxBodyBytes = 1_000 }
+        let (app, store) = try replicaAndStore { $0.server.limits.maxBodyBytes = 1_000 }
         XCTAssertEqual(app.call("PUT", "/scenes/s", #"{"layers":[{"id":"a"},{"id":"b"},{"id":"c"}]}"#).status, 201)
         let points = (0..<40).map { "[\($0),\($0 * 3)]" }.joined(separator: ",")
         let big = #"{"action":"x","shape":{"type":"polygon","points":[\#(points)]}}"#

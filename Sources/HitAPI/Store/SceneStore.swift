@@ -459,6 +459,12 @@ public final class SceneStore: SceneStoring {
             }
             return w.set(id, weight)
         }
+        try run(then, orRestore: id, to: previous)
+    }
+
+    /// Runs `then` (the journal append); when it throws, sets `id`'s
+    /// weight back to `previous`.
+    private func run(_ then: () throws(Problem) -> Void, orRestore id: String, to previous: Weight?) throws(Problem) {
         do throws(Problem) {
             try then()
         } catch {
@@ -486,12 +492,7 @@ public final class SceneStore: SceneStoring {
             }
             return w.set(id, weight)
         }
-        do throws(Problem) {
-            try then()
-        } catch {
-            weights.withLock { _ = $0.set(id, previous) }
-            throw error
-        }
+        try run(then, orRestore: id, to: previous)
     }
 
 
