@@ -13,6 +13,9 @@ final class LiveBodyBudgetTests: XCTestCase {
     func configure(_ c: inout ServerConfiguration) {
         c.maxBufferedBodyBytes = LiveBodyBudgetTests.budget
         c.limits.maxBodyBytes = LiveBodyBudgetTests.budget
+        // Uploads are held part-sent across other requests: however slow the
+        // machine, the body timeout must not end them first.
+        c.bodyReadTimeout = .seconds(3600)
     }
 
     /// Sends a POST /echo head announcing `length` bytes, then `sent` of them.

@@ -12,7 +12,12 @@ final class LiveResponseBudgetTests: XCTestCase {
     /// Far more than the server's socket buffer (at most 4 MiB by default) and the slow reader's take.
     static let unread = 12 << 20
 
-    func configure(_ c: inout ServerConfiguration) { c.maxBufferedResponseBytes = 1 << 20 }
+    func configure(_ c: inout ServerConfiguration) {
+        c.maxBufferedResponseBytes = 1 << 20
+        // An answer stays unread across other requests: however slow the
+        // machine, the write timeout must not close it first.
+        c.writeTimeout = .seconds(3600)
+    }
 
     func queued(_ server: HTTPServer) -> Int { server.statistics().responseBuffer.queued }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TestSupport
 import XCTest
 @testable import HitAPI
 
@@ -29,8 +30,8 @@ final class SingleFlightTests: XCTestCase {
                     results.withLock { $0.append(r) }
                 }
             }
-            // Every other caller has joined the first one's run (no timing assumed: it polls).
-            while flight.waiters("k") < callers - 1 { usleep(1_000) }
+            // Every other caller has joined the first one's run (no timing assumed: it polls, bounded by the hang guard).
+            XCTAssertTrue(eventually { flight.waiters("k") == callers - 1 })
             release.signal()
             group.wait()
             XCTAssertEqual(runs.load(ordering: .relaxed), 1)

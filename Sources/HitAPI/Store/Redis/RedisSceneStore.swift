@@ -134,20 +134,14 @@ public final class RedisSceneStore: SceneStoring {
                 id = "scene-\(n)"
             }
             scene.id = id
-            let live = compileTimes.compile(scene)
-            if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
-            let doc = RedisSceneStore.document(scene, id: id)
-            let weight = RedisSceneStore.weight(doc, scene)
-            try checkWeight(weight, of: id)
+            let (live, doc, weight) = try prepare(scene, id: id)
             let r = try write(.create, id: id, doc: doc, live: live, kind: .create)
             if r == -1 {
                 if given == nil { continue }  // a generated id someone took: the next one
                 throw Problem(409, "conflict", "Conflict", "a scene with id \"\(id)\" exists; PUT /scenes/\(id) replaces it")
             }
             try checkFull(r)
-            let snapshot = SceneSnapshot(id: id, version: r, live: live)
-            cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
-            return snapshot
+            return install(id, live, version: r, weight: weight)
         }
         throw Problem(409, "conflict", "Conflict", "no free generated scene id after 100 tries; give the scene an id")
     }
@@ -155,17 +149,29 @@ public final class RedisSceneStore: SceneStoring {
     public func put(_ upload: SceneUpload, id: String) throws(Problem) -> (SceneSnapshot, created: Bool) {
         var scene = upload.scene
         scene.id = id
+        let (live, doc, weight) = try prepare(scene, id: id)
+        let r = try write(.put, id: id, doc: doc, live: live, kind: .put)
+        try checkFull(r)
+        // A replacement drops every capture: a fresh entry has none.
+        return (install(id, live, version: r, weight: weight), r == 1)
+    }
+
+    /// An upload made ready to write: compiled (422 if a derived number
+    /// overflows), its document, and its weight (507 past the cache).
+    private func prepare(_ scene: Scene, id: String) throws(Problem) -> (LiveScene, doc: [UInt8], weight: Int) {
         let live = compileTimes.compile(scene)
         if let problem = live.compiled.numericProblem { throw Problem.invalidScene(problem) }
         let doc = RedisSceneStore.document(scene, id: id)
         let weight = RedisSceneStore.weight(doc, scene)
         try checkWeight(weight, of: id)
-        let r = try write(.put, id: id, doc: doc, live: live, kind: .put)
-        try checkFull(r)
-        // A replacement drops every capture: a fresh entry has none.
-        let snapshot = SceneSnapshot(id: id, version: r, live: live)
+        return (live, doc, weight)
+    }
+
+    /// Caches a written upload as a fresh entry (no captures) and returns its snapshot.
+    private func install(_ id: String, _ live: LiveScene, version: Int, weight: Int) -> SceneSnapshot {
+        let snapshot = SceneSnapshot(id: id, version: version, live: live)
         cache.insert(id, CachedScene(snapshot: snapshot, sessions: newSessions()), weight: weight)
-        return (snapshot, r == 1)
+        return snapshot
     }
 
     public func delete(_ id: String) throws(Problem) -> Bool {
