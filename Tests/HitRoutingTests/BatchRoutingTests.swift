@@ -9,14 +9,17 @@ final class BatchRoutingTests: XCTestCase {
     /// in the grid's order or as given, one by one, and as the public call
     /// decides, against `target(at:)`.
     func assertBatchesMatchOneByOne(_ scene: CompiledScene, _ points: [Point], file: StaticString = #filePath, line: UInt = #line) {
-        let expected = points.map { Int32(scene.target(at: $0) ?? -1) }
+        var expectedWork = 0
+        let expected = points.map { Int32(scene.target(at: $0, work: &expectedWork) ?? -1) }
         for (interleaved, gridOrder) in [(0, 0), (0, Int.max), (Int.max, 0)] {
             var answers = [Int32](repeating: -7, count: points.count + 3)
-            points.withUnsafeBufferPointer { points in
+            let work = points.withUnsafeBufferPointer { points in
                 answers.withUnsafeMutableBufferPointer {
                     scene.targets(at: points, into: $0, interleavedFrom: interleaved, gridOrderFrom: gridOrder)
                 }
             }
+            // The same steps in another order: the same work, to the unit.
+            XCTAssertEqual(work, expectedWork, "interleavedFrom \(interleaved), gridOrderFrom \(gridOrder)", file: file, line: line)
             if let i = points.indices.first(where: { answers[$0] != expected[$0] }) {
                 XCTFail("interleavedFrom \(interleaved), gridOrderFrom \(gridOrder): point \(i) of \(points.count), \(points[i]): \(answers[i]), one by one \(expected[i])",
                         file: file, line: line)

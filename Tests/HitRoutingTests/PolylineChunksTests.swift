@@ -5,14 +5,14 @@ import XCTest
 /// `PolylineChunks`: the queries that skip runs of a long outline answer as
 /// the plain loops over every edge do, and skip what is far from the point.
 final class PolylineChunksTests: XCTestCase {
-    /// Rings of 65–400 points on a coarse lattice (many horizontal edges,
+    /// Rings of 65–400 points, and of 1,100–2,500 (several groups of runs), on a coarse lattice (many horizontal edges,
     /// vertices on the ray's line, repeated and retraced points), against
     /// points and boxes on and off the lattice: the same answers, closed
     /// and open.
     func testChunkedQueriesAnswerAsThePlainLoops() {
-        var rng = SplitMix64(seed: 14)
+        var rng = SplitMix64(seed: 14), work = 0
         for _ in 0..<30 {
-            let n = Int.random(in: 65...400, using: &rng)
+            let n = Int.random(in: Bool.random(using: &rng) ? 65...400 : 1100...2500, using: &rng)
             var points: [Point] = []
             for _ in 0..<n {
                 if !points.isEmpty, Int.random(in: 0..<8, using: &rng) == 0 {
@@ -28,16 +28,16 @@ final class PolylineChunksTests: XCTestCase {
                 let p = onLattice
                     ? Point(Double(Int.random(in: -22...22, using: &rng)) * 5, Double(Int.random(in: -22...22, using: &rng)) * 5)
                     : Point(Double.random(in: -110...110, using: &rng), Double.random(in: -110...110, using: &rng))
-                XCTAssertEqual(Polyline.winding(points, chunks, p), Polyline.winding(points, p), "winding at \(p)")
+                XCTAssertEqual(Polyline.winding(points, chunks, p, work: &work), Polyline.winding(points, p), "winding at \(p)")
                 let limit = [0.5, 2, 5, 13.25].randomElement(using: &rng)!
                 let half = Double.random(in: 0...8, using: &rng)
                 let q = Box(minX: p.x - half, minY: p.y - half / 2, maxX: p.x + half / 3, maxY: p.y + half)
                 for closed in [true, false] {
-                    XCTAssertEqual(Polyline.isWithin(limit, of: points, closed: closed, chunks, p),
+                    XCTAssertEqual(Polyline.isWithin(limit, of: points, closed: closed, chunks, p, work: &work),
                                    Polyline.distance(points, closed: closed, to: p) <= limit, "point \(p) within \(limit)")
-                    XCTAssertEqual(Polyline.intersects(points, closed: closed, chunks, q),
+                    XCTAssertEqual(Polyline.intersects(points, closed: closed, chunks, q, work: &work),
                                    Polyline.intersects(points, closed: closed, q), "box \(q)")
-                    XCTAssertEqual(Polyline.isWithin(limit, of: points, closed: closed, chunks, q),
+                    XCTAssertEqual(Polyline.isWithin(limit, of: points, closed: closed, chunks, q, work: &work),
                                    Polyline.distance(points, closed: closed, to: q) <= limit, "box \(q) within \(limit)")
                 }
             }
@@ -51,6 +51,33 @@ final class PolylineChunksTests: XCTestCase {
         XCTAssertEqual(chunks.boxes.count, 4)  // 32 + 32 + 32 + 4 edges, the last back to the first point
         XCTAssertEqual(chunks.boxes[3], Box(minX: 0, minY: 0, maxX: 99, maxY: 6))
         XCTAssertEqual(chunks.boxes[0], Box(minX: 0, minY: 0, maxX: 32, maxY: 6))
+        XCTAssertEqual(chunks.groups, [Box(minX: 0, minY: 0, maxX: 99, maxY: 6)])
+        // 2,000 edges: 63 runs in 2 groups, each the union of its runs.
+        let long = PolylineChunks((0..<2000).map { Point(Double($0), Double($0 % 11)) })
+        XCTAssertEqual(long.boxes.count, 63)
+        XCTAssertEqual(long.groups.count, 2)
+        for (g, group) in long.groups.enumerated() {
+            XCTAssertEqual(group, long.boxes[long.runs(ofGroup: g)].reduce(into: Box.empty) { $0.formUnion($1) })
+        }
+        XCTAssertEqual(long.edges(ofGroup: 1, count: 2000), 1024..<2000)
+    }
+
+    /// A coherent outline of 100,000 vertices (a country's border, say): a
+    /// point reads its groups' boxes and a few runs, not the edges.
+    func testAPointInsideALongCoherentPolygonReadsAFewRuns() {
+        var rng = SplitMix64(seed: 100)
+        let n = 100_000
+        let ring = (0..<n).map { k -> Point in
+            let a = Double(k) / Double(n) * 2 * .pi, r = 400 + Double.random(in: -3...3, using: &rng)
+            return Point(500 + r * cos(a), 500 + r * sin(a))
+        }
+        let chunks = PolylineChunks(ring)
+        XCTAssertEqual(chunks.groups.count, 98)
+        for p in [Point(500, 500), Point(898, 500.5), Point(100, 420), Point(-5, 500)] {
+            var work = 0
+            XCTAssertEqual(Polyline.winding(ring, chunks, p, work: &work), Polyline.winding(ring, p), "\(p)")
+            XCTAssertLessThanOrEqual(work, chunks.groups.count + 4 * PolylineChunks.size * 2, "\(p)")
+        }
     }
 
     /// The API fuzzer's timeout-ecd54aec5aa4172ed89c9c6105727d4b4073013a: an
@@ -63,6 +90,7 @@ final class PolylineChunksTests: XCTestCase {
         let shape = Shape(.ellipse(cx: 1e16, cy: 1e16, rx: 1e16, ry: 1e16), stroke: 68)
         let slop = SlopEdges(top: 1e-9, right: 1e-9, bottom: 1e-9, left: 1e-9)
         let r = region(shape, slop: slop)
+        var work = 0
         let contour = try XCTUnwrap(r.contours.first)
         XCTAssertGreaterThan(contour.outline.count, 1000)
         XCTAssertFalse(contour.outlineChunks.isEmpty)
@@ -82,14 +110,14 @@ final class PolylineChunksTests: XCTestCase {
         let atV = Box(minX: v.x - 1e-9, minY: v.y - 1e-9, maxX: v.x + 1e-9, maxY: v.y + 1e-9)
         XCTAssertGreaterThan(chunks.boxes.count, 100)
         XCTAssertLessThanOrEqual(chunks.runsVisited(near: atV, within: r.halfStroke, count: outline.count), 4)
-        XCTAssertTrue(Polyline.isWithin(r.halfStroke, of: outline, closed: contour.closed, chunks, atV))
+        XCTAssertTrue(Polyline.isWithin(r.halfStroke, of: outline, closed: contour.closed, chunks, atV, work: &work))
         for k in stride(from: 0, to: outline.count, by: max(1, outline.count / 12)) {
             for offset in [Point(0, 30), Point(-20, -40)] {
                 let p = outline[k] + offset
                 let q = Box(minX: p.x - 1e-9, minY: p.y - 1e-9, maxX: p.x + 1e-9, maxY: p.y + 1e-9)
-                XCTAssertEqual(Polyline.isWithin(r.halfStroke, of: outline, closed: contour.closed, chunks, q),
+                XCTAssertEqual(Polyline.isWithin(r.halfStroke, of: outline, closed: contour.closed, chunks, q, work: &work),
                                Polyline.distance(outline, closed: contour.closed, to: q) <= r.halfStroke, "near vertex \(k)")
-                XCTAssertEqual(Polyline.intersects(outline, closed: true, chunks, q), Polyline.intersects(outline, closed: true, q))
+                XCTAssertEqual(Polyline.intersects(outline, closed: true, chunks, q, work: &work), Polyline.intersects(outline, closed: true, q))
             }
         }
     }

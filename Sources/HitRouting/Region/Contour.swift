@@ -15,7 +15,7 @@ struct Contour: Sendable {
         /// Straight edges through `outline`.
         case polygon
         /// Lines and curves split into pieces monotonic in x and y.
-        case curves([MonotonePiece], [Segment])
+        case curves(CurvePieces)
     }
 
     var kind: Kind
@@ -38,8 +38,9 @@ struct Contour: Sendable {
     var outlineChunks = PolylineChunks.none
     var fillBoundaryChunks = PolylineChunks.none
 
-    /// The winding number of this contour alone around `p`.
-    func winding(_ p: Point) -> Int {
+    /// The winding number of this contour alone around `p`; adds the
+    /// edges, pieces and steps it read to `work` (`Walk.work`).
+    func winding(_ p: Point, work: inout Int) -> Int {
         guard p.y >= bounds.minY, p.y <= bounds.maxY, p.x <= bounds.maxX else { return 0 }
         switch kind {
         case .ellipse(let c, let rx, let ry):
@@ -48,19 +49,18 @@ struct Contour: Sendable {
         case .roundedRect(let box, let r):
             return roundedRectSignedDistance(box, r, p) < 0 ? 1 : 0
         case .polygon:
-            return Polyline.winding(outline, outlineChunks, p)
-        case .curves(let pieces, let segments):
-            var w = 0
-            for piece in pieces { w += piece.crossing(p, segments) }
-            return w
+            return Polyline.winding(outline, outlineChunks, p, work: &work)
+        case .curves(let curves):
+            return curves.winding(p, work: &work)
         }
     }
 
-    /// Whether `p` lies within `halfStroke` of the outline: in the stroke band.
-    func isInStroke(_ p: Point, halfStroke: Double) -> Bool {
+    /// Whether `p` lies within `halfStroke` of the outline: in the stroke
+    /// band. Adds the edges it read to `work`.
+    func isInStroke(_ p: Point, halfStroke: Double, work: inout Int) -> Bool {
         switch kind {
         case .ellipse, .roundedRect: return strokeDistance(p) <= halfStroke
-        case .polygon, .curves: return Polyline.isWithin(halfStroke, of: outline, closed: closed, outlineChunks, p)
+        case .polygon, .curves: return Polyline.isWithin(halfStroke, of: outline, closed: closed, outlineChunks, p, work: &work)
         }
     }
 
@@ -84,33 +84,4 @@ func roundedRectSignedDistance(_ box: Box, _ r: Double, _ p: Point) -> Double {
     let qy = abs(p.y - (box.minY + box.maxY) / 2) - hy
     let ox = max(qx, 0), oy = max(qy, 0)
     return (ox * ox + oy * oy).squareRoot() + min(max(qx, qy), 0) - r
-}
-
-/// A piece of a segment on `[t0, t1]` along which x and y are both monotonic,
-/// so its bounds are its end points `a`, `b`.
-struct MonotonePiece: Sendable {
-    var segment: Int32
-    var t0: Double
-    var t1: Double
-    var a: Point
-    var b: Point
-
-    /// The winding contribution at `p` (same ray rule as `Polyline.crossing`).
-    func crossing(_ p: Point, _ segments: [Segment]) -> Int {
-        guard (a.y <= p.y) != (b.y <= p.y) else { return 0 }
-        let direction = b.y > a.y ? 1 : -1
-        if p.x >= max(a.x, b.x) { return 0 }
-        if p.x < min(a.x, b.x) { return direction }
-        let s = segments[Int(segment)]
-        if case .line(let la, let lb) = s { return Polyline.crossing(la, lb, p) }
-        // Bisect for y(t) = p.y: y is monotonic on [t0, t1].
-        var lo = t0, hi = t1
-        let rising = b.y > a.y
-        for _ in 0..<64 {
-            let mid = (lo + hi) / 2
-            if mid == lo || mid == hi { break }
-            if (s.point(at: mid).y <= p.y) == rising { lo = mid } else { hi = mid }
-        }
-        return s.point(at: (lo + hi) / 2).x > p.x ? direction : 0
-    }
 }

@@ -145,13 +145,14 @@ public final class MaskRegion: Sendable {
     }
 
     /// Where `p` (local) falls, for a region that fills (`fill`), strokes
-    /// `halfStroke` on each side of the boundary and grows by `slop`.
-    func test(_ p: Point, fill: Bool, halfStroke: Double, slop: SlopEdges) -> RegionTest {
+    /// `halfStroke` on each side of the boundary and grows by `slop`; adds
+    /// the pixel lines a stroke or slop scans to `work` (`Walk.work`).
+    func test(_ p: Point, fill: Bool, halfStroke: Double, slop: SlopEdges, work: inout Int) -> RegionTest {
         let opaque = isOpaque(at: p)
         if fill && opaque { return .inside }
         if halfStroke > 0 {
             let q = Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)
-            if opaque ? reaches(q, opaque: false, within: halfStroke) : reaches(q, opaque: true, within: halfStroke) {
+            if reaches(q, opaque: !opaque, within: halfStroke, work: &work) {
                 return .insideStroke
             }
         }
@@ -159,23 +160,23 @@ public final class MaskRegion: Sendable {
             // p lies in region ⊕ [-left, right] × [-top, bottom] iff the box
             // p − slop meets the region.
             let q = Box(minX: p.x - slop.right, minY: p.y - slop.bottom, maxX: p.x + slop.left, maxY: p.y + slop.top)
-            if boxMeetsRegion(q, fill: fill, halfStroke: halfStroke) { return .insideSlop }
+            if boxMeetsRegion(q, fill: fill, halfStroke: halfStroke, work: &work) { return .insideSlop }
         }
         return .outside
     }
 
     /// Whether the closed box `q` meets the fill (opaque pixels, with
-    /// `fill`) or the stroke band.
-    func boxMeetsRegion(_ q: Box, fill: Bool, halfStroke: Double) -> Bool {
+    /// `fill`) or the stroke band; adds the lines it scans to `work`.
+    func boxMeetsRegion(_ q: Box, fill: Bool, halfStroke: Double, work: inout Int) -> Bool {
         let touchesOpaque = touches(q, opaque: true)
         if fill {
-            return touchesOpaque || (halfStroke > 0 && reaches(q, opaque: true, within: halfStroke))
+            return touchesOpaque || (halfStroke > 0 && reaches(q, opaque: true, within: halfStroke, work: &work))
         }
         guard halfStroke > 0 else { return false }
         let touchesClear = touches(q, opaque: false)
         // A box holding both kinds holds boundary points; else it lies on one side of it.
         if touchesOpaque && touchesClear { return true }
-        return touchesOpaque ? reaches(q, opaque: false, within: halfStroke) : reaches(q, opaque: true, within: halfStroke)
+        return reaches(q, opaque: !touchesOpaque, within: halfStroke, work: &work)
     }
 
     /// The pixel indexes the closed box `q` meets, clamped to the image,
@@ -199,8 +200,8 @@ public final class MaskRegion: Sendable {
 
     /// Whether some point of the kind (`opaque` pixels; or transparent
     /// pixels and the outside of the mask) lies within `d` of the closed
-    /// box `q` (Euclidean).
-    func reaches(_ q: Box, opaque: Bool, within d: Double) -> Bool {
+    /// box `q` (Euclidean). Adds the rows or columns it scans to `work`.
+    func reaches(_ q: Box, opaque: Bool, within d: Double, work: inout Int) -> Bool {
         if !opaque {
             // The outside of the mask: its distance from q, whose inside part is a box.
             let inside = Box(minX: max(q.minX, x), minY: max(q.minY, y), maxX: min(q.maxX, x + width), maxY: min(q.maxY, y + height))
@@ -211,6 +212,7 @@ public final class MaskRegion: Sendable {
         let reach = Box(minX: q.minX - d, minY: q.minY - d, maxX: q.maxX + d, maxY: q.maxY + d)
         guard let r = pixelRange(reach) else { return false }
         // Scan whichever lines are fewer: rows, or columns.
+        work &+= 1 &+ min(r.r1 - r.r0, r.c1 - r.c0)
         return r.r1 - r.r0 <= r.c1 - r.c0
             ? scanRows(q, opaque: opaque, within: d, r.r0, r.r1)
             : scanColumns(q, opaque: opaque, within: d, r.c0, r.c1)

@@ -81,7 +81,7 @@ enum PathContours {
         }
         guard bounds.width > 0 || bounds.height > 0 else { return nil }
         let outline = needsOutline ? flatten(segments, tolerance: tolerance, budget: &budget) : []
-        return Contour(kind: .curves(pieces, all), outline: outline, closed: closed, bounds: bounds)
+        return Contour(kind: .curves(CurvePieces(pieces: pieces, segments: all)), outline: outline, closed: closed, bounds: bounds)
     }
 
     /// A polyline within `tolerance` of the segments, relaxed when that would

@@ -91,15 +91,26 @@ public struct Region: @unchecked Sendable {
     ///
     /// - Complexity: O(1) outside `bounds`; inside it, O(vertices) for
     ///   outlines of up to 64 points, O(vertices / 32 + 32 · runs near `p`)
-    ///   for longer ones (`PolylineChunks`), plus O(pieces) for curves' fill.
+    ///   for longer ones (`PolylineChunks`), and likewise in curve pieces
+    ///   for a path's fill (`CurvePieces`).
     public func test(_ p: Point) -> RegionTest {
-        withUnsafePointer(to: self) { Region.test($0, p) }
+        var work = 0
+        return test(p, work: &work)
+    }
+
+    /// `test(p)`, adding what it read to `work` (`Walk.work`).
+    public func test(_ p: Point, work: inout Int) -> RegionTest {
+        withUnsafePointer(to: self) { Region.test($0, p, work: &work) }
     }
 
     /// `region.test(p)`, reading the region in place: calling a method on
-    /// `pointee` would copy the region and retain its arrays.
-    static func test(_ r: UnsafePointer<Region>, _ p: Point) -> RegionTest {
+    /// `pointee` would copy the region and retain its arrays. Adds what it
+    /// read to `work` (`Walk.work`): 1 for the test, plus every vertex,
+    /// edge, curve piece, bisection step, run box and mask line beyond
+    /// the first few.
+    static func test(_ r: UnsafePointer<Region>, _ p: Point, work: inout Int) -> RegionTest {
         guard r.pointee.bounds.contains(p) else { return .outside }
+        work &+= 1
         if let rect = r.pointee.plainRect {
             let slop = r.pointee.slop
             if p.x >= rect.minX && p.x < rect.maxX && p.y >= rect.minY && p.y < rect.maxY { return .inside }
@@ -110,21 +121,24 @@ public struct Region: @unchecked Sendable {
             }
             return .outside
         }
-        if let polygon = r.pointee.plainPolygon { return r.pointee.fillRule.plainTest(polygon, p) }
-        if r.pointee.mask != nil { return maskTest(r, p) }
+        if let polygon = r.pointee.plainPolygon {
+            work &+= polygon.count
+            return r.pointee.fillRule.plainTest(polygon, p)
+        }
+        if r.pointee.mask != nil { return maskTest(r, p, work: &work) }
         let contours = r.pointee.contourView, fill = r.pointee.fill, halfStroke = r.pointee.halfStroke
         var containing = 0
         var winding = 0
         if fill {
             for i in contours.indices {
-                let w = contours[i].winding(p)
+                let w = contours[i].winding(p, work: &work)
                 winding += w
                 if w != 0 { containing += 1 }
             }
             if r.pointee.fillRule.fills(winding: winding) { return .inside }
         }
         if halfStroke > 0 {
-            for c in contours where c.isInStroke(p, halfStroke: halfStroke) { return .insideStroke }
+            for c in contours where c.isInStroke(p, halfStroke: halfStroke, work: &work) { return .insideStroke }
         }
         let slop = r.pointee.slop
         if !slop.isZero {
@@ -133,8 +147,8 @@ public struct Region: @unchecked Sendable {
             // wholly in or out of the fill, and p is not in it here.
             let q = Box(minX: p.x - slop.right, minY: p.y - slop.bottom, maxX: p.x + slop.left, maxY: p.y + slop.top)
             for c in contours {
-                if fill && Polyline.intersects(c.fillBoundary, closed: true, c.fillBoundaryChunks, q) { return .insideSlop }
-                if halfStroke > 0 && Polyline.isWithin(halfStroke, of: c.outline, closed: c.closed, c.outlineChunks, q) {
+                if fill && Polyline.intersects(c.fillBoundary, closed: true, c.fillBoundaryChunks, q, work: &work) { return .insideSlop }
+                if halfStroke > 0 && Polyline.isWithin(halfStroke, of: c.outline, closed: c.closed, c.outlineChunks, q, work: &work) {
                     return .insideSlop
                 }
             }
@@ -146,8 +160,9 @@ public struct Region: @unchecked Sendable {
 extension Region {
     /// `test` for a mask region, out of line: the common paths stay short.
     @inline(never)
-    static func maskTest(_ r: UnsafePointer<Region>, _ p: Point) -> RegionTest {
-        r.pointee.mask.unsafelyUnwrapped.test(p, fill: r.pointee.fill, halfStroke: r.pointee.halfStroke, slop: r.pointee.slop)
+    static func maskTest(_ r: UnsafePointer<Region>, _ p: Point, work: inout Int) -> RegionTest {
+        r.pointee.mask.unsafelyUnwrapped.test(
+            p, fill: r.pointee.fill, halfStroke: r.pointee.halfStroke, slop: r.pointee.slop, work: &work)
     }
 }
 

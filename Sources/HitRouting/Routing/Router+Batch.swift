@@ -21,33 +21,57 @@ extension CompiledScene {
     /// - Complexity: that of `target(at:)` per point, plus O(1) per step
     ///   of a walk for the requests.
     public func targets(at points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>) {
-        targets(at: points, into: answers, interleavedFrom: InterleavedWalks.minimumSiblings)
+        _ = targets(at: points, into: answers, workLimit: .max)
+    }
+
+    /// `targets(at:into:)`, stopping once routing has read more than
+    /// `workLimit` (`Walk.work`, summed over the points): a bound on what
+    /// one batch may cost, whatever its shapes. Deterministic: the same
+    /// scene and points always read the same.
+    /// - Returns: what routing read. Over `workLimit`, it stopped after the
+    ///   point that crossed it, and the answers are incomplete.
+    public func targets(
+        at points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>, workLimit: Int
+    ) -> Int {
+        targets(at: points, into: answers, interleavedFrom: InterleavedWalks.minimumSiblings, workLimit: workLimit)
     }
 
     /// `targets(at:into:)`, interleaved when the root grid holds at least
     /// `minimumSiblings` siblings, and in the grid's order from
     /// `minimumPoints` points (by default as `GridOrder` says). Tests pass
     /// 0 to force either and `Int.max` to refuse it.
+    @discardableResult
     func targets(at points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>,
-                 interleavedFrom minimumSiblings: Int, gridOrderFrom minimumPoints: Int? = nil) {
+                 interleavedFrom minimumSiblings: Int, gridOrderFrom minimumPoints: Int? = nil,
+                 workLimit: Int = .max) -> Int {
         precondition(answers.count >= points.count, "one answer slot per point")  // callers allocate one per point
-        withTables { tables in
+        return withTables { tables in
+            var work = 0
             func oneByOne(_ points: UnsafeBufferPointer<Point>, _ answers: UnsafeMutableBufferPointer<Int32>) {
                 var walk = Walk(tracing: false, wantsLocal: false)
-                for (i, p) in points.enumerated() { answers[i] = tables.target(at: p, rootIndex: rootIndex, &walk) }
+                defer { work = walk.work }
+                for (i, p) in points.enumerated() {
+                    answers[i] = tables.target(at: p, rootIndex: rootIndex, &walk)
+                    if walk.work > workLimit { return }
+                }
             }
-            guard rootIndex >= 0, let grid = tables.indexes[Int(rootIndex)].gridView else { return oneByOne(points, answers) }
+            guard rootIndex >= 0, let grid = tables.indexes[Int(rootIndex)].gridView else {
+                oneByOne(points, answers)
+                return work
+            }
             let interleaved = roots.count >= minimumSiblings
             func route(_ points: UnsafeBufferPointer<Point>, _ answers: UnsafeMutableBufferPointer<Int32>) {
                 guard interleaved else { return oneByOne(points, answers) }
                 var walks = InterleavedWalks(tables: tables, grid: grid)
-                walks.route(points, into: answers)
+                walks.route(points, into: answers, workLimit: workLimit)
+                work = walks.walk.work
             }
             if points.count >= minimumPoints ?? GridOrder.minimumPoints(grid) {
                 GridOrder.apply(grid, points, answers, route: route)
             } else {
                 route(points, answers)
             }
+            return work
         }
     }
 }
@@ -134,8 +158,9 @@ private struct InterleavedWalks {
         self.grid = grid
     }
 
-    /// `answers[i]` becomes `points[i]`'s target, or -1.
-    mutating func route(_ points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>) {
+    /// `answers[i]` becomes `points[i]`'s target, or -1; stops early once
+    /// `walk.work` is over `workLimit`.
+    mutating func route(_ points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>, workLimit: Int) {
         let idle = Walker(place: -1, p: .zero, cursor: .init(grid, .zero, at: nil), layer: -1, stage: .entries)
         withUnsafeTemporaryAllocation(of: Walker.self, capacity: Self.width) { walkers in
             walkers.initialize(repeating: idle)
@@ -154,6 +179,7 @@ private struct InterleavedWalks {
                 for k in 0..<Self.width where walkers[k].place >= 0 {
                     guard let answer = step(&walkers[k]) else { continue }
                     answers[walkers[k].place] = answer
+                    if walk.work > workLimit { return }
                     if next < points.count {
                         start(k)
                     } else {

@@ -12,6 +12,9 @@ public struct HitResult: Sendable {
     public var stack: [Int]?
     /// Pass-through layers that received the point, front to back (SPEC §3).
     public var receivers: [Int] = []
+    /// What routing the point read (`Walk.work`): the measure a batch's
+    /// work is bounded by.
+    public var work = 0
 
     public init(target: Int?, local: Point?, trace: [TraceEntry] = [], stack: [Int]? = nil, receivers: [Int] = []) {
         self.receivers = receivers
@@ -40,9 +43,10 @@ extension CompiledScene {
         withTables { tables in _ = tables.visitSiblings(tables.roots, index: rootIndex, point, &walk) }
         var result = HitResult(target: walk.target.map(Int.init), local: walk.local, trace: walk.trace, stack: nil)
         if !walk.receivers.isEmpty { result.receivers = walk.receivers.map(Int.init) }
+        result.work = walk.work
         if all {
             var stack: [Int] = []
-            for root in roots { collect(root, point, into: &stack) }
+            for root in roots { collect(root, point, into: &stack, work: &result.work) }
             result.stack = stack
         }
         return result
@@ -53,8 +57,15 @@ extension CompiledScene {
     /// stack (what a batch entry needs). Layers a cover settles as hit are
     /// then never read at all.
     public func target(at point: Point) -> Int? {
+        var work = 0
+        return target(at: point, work: &work)
+    }
+
+    /// `target(at:)`, adding what routing read to `work` (`Walk.work`).
+    public func target(at point: Point, work: inout Int) -> Int? {
         var walk = Walk(tracing: false, wantsLocal: false)
         let target = withTables { $0.target(at: point, rootIndex: rootIndex, &walk) }
+        work &+= walk.work
         return target >= 0 ? Int(target) : nil
     }
 
@@ -75,21 +86,24 @@ extension CompiledScene {
     }
 
     /// Appends every layer of the subtree at `n` that would accept `p`
-    /// (parent coordinates), in visiting order.
-    private func collect(_ n: Int32, _ pParent: Point, into stack: inout [Int]) {
+    /// (parent coordinates), in visiting order; adds what it read to `work`.
+    private func collect(_ n: Int32, _ pParent: Point, into stack: inout [Int], work: inout Int) {
         let node = nodes[Int(n)]
         guard node.skip == nil else { return }
         let p = node.toLocal.apply(pParent)
+        func accepts() -> Bool {
+            node.region >= 0 && regions[Int(node.region)].test(p, work: &work).isHit
+        }
         var inside: Bool?
         if node.clipChildren {
-            inside = node.region >= 0 && regions[Int(node.region)].test(p).isHit
+            inside = accepts()
             guard inside! else { return }
         }
         if node.pointerEvents != .selfOnly {
-            for child in children(of: n) { collect(child, p, into: &stack) }
+            for child in children(of: n) { collect(child, p, into: &stack, work: &work) }
         }
         guard node.pointerEvents != .childrenOnly, node.region >= 0 else { return }
-        if inside ?? regions[Int(node.region)].test(p).isHit { stack.append(Int(n)) }
+        if inside ?? accepts() { stack.append(Int(n)) }
     }
 }
 
@@ -108,6 +122,12 @@ struct Walk {
     var local: Point?
     /// Candidate ranks from sibling indexes, used as a stack across recursion.
     var candidates: [Int32] = []
+    /// What the walk has read of regions so far (`Region.test`): 1 per
+    /// region tested, plus each vertex, edge, curve piece, bisection step,
+    /// run box or mask line read. A deterministic measure of routing
+    /// work, about a nanosecond each: what bounds a batch
+    /// (`CompiledScene.targets(at:into:workLimit:)`).
+    var work = 0
 
     @inline(__always)
     mutating func record(
@@ -242,7 +262,7 @@ struct Tables {
         let p = node.toLocal.apply(pParent)
         var test: RegionTest?
         if node.clipChildren {
-            let t = node.region >= 0 ? Region.test(region(node.region), p) : .outside
+            let t = node.region >= 0 ? Region.test(region(node.region), p, work: &walk.work) : .outside
             guard t.isHit else {
                 walk.record(n, .miss, .clipped, walk.tracing ? .clippedDescendants(descendantCount(n)) : nil, local: p)
                 return false
@@ -268,9 +288,14 @@ struct Tables {
             // Without reading the region. `reach` holds its bounds, so it
             // rejects far points as the region's own bounds would (a trace
             // visits every layer).
-            outcome = node.reach.contains(p) ? node.fillRule.plainTest(polygon, p) : .outside
+            if node.reach.contains(p) {
+                walk.work &+= 1 &+ polygon.count
+                outcome = node.fillRule.plainTest(polygon, p)
+            } else {
+                outcome = .outside
+            }
         } else {
-            outcome = test ?? Region.test(region, p)
+            outcome = test ?? Region.test(region, p, work: &walk.work)
         }
         let reason: Reason
         switch outcome {
