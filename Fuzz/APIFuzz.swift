@@ -56,6 +56,10 @@ struct FuzzSession {
         // Just past the grid order's threshold (GridOrder.minimumPoints: 2048), so that the
         // batches that reach it (FuzzSession.batch) also reach the limit, at half the points of 4096.
         configuration.maxBatchPoints = 2049
+        // Low enough that batches over long outlines and paths reach `--max-batch-work`
+        // (its refusal is fuzzed too), and no input's batches take more than a few
+        // milliseconds of routing.
+        configuration.maxBatchWork = 2_000_000
         let store = SceneStore(limits: configuration.store, clock: { 1000 })
         app = Application(configuration: configuration, store: store)
     }

@@ -11,6 +11,10 @@ public struct Configuration: Sendable {
     public var store = SceneStore.Limits()
     /// Points per `…/hits` request. Default 100,000.
     public var maxBatchPoints = 100_000
+    /// What routing one `…/hits` request may read (`HitResult.work`:
+    /// region tests, vertices, edges, curve pieces, bisection steps, each
+    /// a few nanoseconds): past it the batch is a 422. Default 10⁸.
+    public var maxBatchWork = 100_000_000
     /// Origins allowed by CORS; `["*"]` allows any. Default `*`.
     public var corsOrigins = ["*"]
     /// The API key file (SPEC §8); nil: the service is open. Default none.
@@ -89,6 +93,9 @@ public struct Configuration: Sendable {
         int("--max-vertices", "vertices per shape; default 100000", 3...10_000_000) { $0.scene.maxVertices = $1 },
         int("--max-mask-pixels", "pixels per mask shape (columns × rows, or a PNG's size); default 16777216", 1...1 << 28) { $0.scene.maxMaskPixels = $1 },
         int("--max-batch-points", "points per batch request; default 100000", 1...10_000_000) { $0.maxBatchPoints = $1 },
+        int("--max-batch-work", "routing work one batch request may take (region elements read, a few ns each); default 100000000", 1...Int.max) {
+            $0.maxBatchWork = $1
+        },
         int("--max-scenes", "scenes in the store; default 10000", 1...10_000_000) { $0.store.maxScenes = $1 },
         int("--max-store-bytes", "bytes of scene JSON the store holds over all scenes; default 2147483648 (2 GiB)", 1...Int.max) { $0.store.maxStoreBytes = $1 },
         int("--max-pointers", "live pointer captures per scene; default 64", 1...100_000) { $0.store.maxPointers = $1 },

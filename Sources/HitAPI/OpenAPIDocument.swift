@@ -517,7 +517,10 @@ paths:
         one by one. At most 100000 points by default (`--max-batch-points`);
         more is a 422 with pointer `/points`. With `trace` or `all`, every
         layer is visited for every point, so points × layers may not exceed
-        2,000,000 (a 422 pointing at `/trace` or `/all`).
+        2,000,000 (a 422 pointing at `/trace` or `/all`). Routing the batch
+        may read at most `--max-batch-work` region elements (100,000,000 by
+        default: regions tested, vertices, edges, curve pieces, bisection
+        steps); a batch that would read more is a 422 with pointer `/points`.
       requestBody:
         required: true
         content:

@@ -47,7 +47,7 @@ extension Application {
         // worker from the start, so none is applied twice.
         if batch.pointerEvents.count > 1, store is RedisSceneStore, LoopThread.isCurrent { throw Problem.runOnWorker }
         var snapshot = try self.snapshot(id)
-        try checkBatchWork(batch, layers: snapshot.compiled.layerCount)
+        try checkLayerVisits(batch, layers: snapshot.compiled.layerCount)
         // Counted once the batch is accepted: a failure midway (429) still routed the points before it.
         counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop)
         // One copy of the scene for the batch, not one per point.
@@ -56,17 +56,19 @@ extension Application {
         if !batch.trace && !batch.all && batch.pointerEvents.isEmpty && !snapshot.compiled.hasPassThrough {
             // Only targets, and no sessions or receivers: the scene routes
             // the points together, and its version is known before the results.
+            let scene = entries.scene
+            var targets = [Int32](repeating: -1, count: batch.points.count)
+            let work = targets.withUnsafeMutableBufferPointer { targets in
+                batch.points.withUnsafeBufferPointer { scene.targets(at: $0, into: targets, workLimit: configuration.maxBatchWork) }
+            }
+            if work > configuration.maxBatchWork { throw batchWorkProblem(points: batch.points.count) }
             return json(200, capacity: capacity) { w in
                 beginBatchResponse(snapshot, &w)
                 w.beginArray()
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: batch.points.count) { targets in
-                    let scene = entries.scene
-                    batch.points.withUnsafeBufferPointer { scene.targets(at: $0, into: targets) }
-                    for (i, t) in targets.enumerated() {
-                        // The descriptions of targets a few entries on, while this one is written.
-                        if i + 8 < targets.count, targets[i + 8] >= 0 { scene.prefetchDescription(of: Int(targets[i + 8])) }
-                        entries.write(HitResult(target: t >= 0 ? Int(t) : nil, local: nil), trace: false, captured: nil, to: &w)
-                    }
+                for (i, t) in targets.enumerated() {
+                    // The descriptions of targets a few entries on, while this one is written.
+                    if i + 8 < targets.count, targets[i + 8] >= 0 { scene.prefetchDescription(of: Int(targets[i + 8])) }
+                    entries.write(HitResult(target: t >= 0 ? Int(t) : nil, local: nil), trace: false, captured: nil, to: &w)
                 }
                 w.endArray()
                 w.endObject()
@@ -75,7 +77,9 @@ extension Application {
         var results = JSONWriter(capacity: capacity)
         results.beginArray()
         var events = batch.pointerEvents[...]
+        var work = 0
         for (i, point) in batch.points.enumerated() {
+            if work > configuration.maxBatchWork { throw batchWorkProblem(points: batch.points.count) }
             if let event = events.first, event.index == i {
                 events.removeFirst()
                 let (outcome, after) = try store.pointerEvent(
@@ -84,15 +88,21 @@ extension Application {
                     snapshot = after
                     entries.rescene(after.compiled)
                 }
+                work &+= outcome.result.work
                 entries.write(outcome.result, trace: batch.trace, captured: outcome.captured, to: &results)
             } else {
                 // A batch entry has no `local`: without trace, stack or receivers, only the target is routed.
-                let result = batch.trace || batch.all || entries.scene.hasPassThrough
-                    ? entries.scene.hit(point, trace: batch.trace, all: batch.all)
-                    : HitResult(target: entries.scene.target(at: point), local: nil)
+                var result: HitResult
+                if batch.trace || batch.all || entries.scene.hasPassThrough {
+                    result = entries.scene.hit(point, trace: batch.trace, all: batch.all)
+                    work &+= result.work
+                } else {
+                    result = HitResult(target: entries.scene.target(at: point, work: &work), local: nil)
+                }
                 entries.write(result, trace: batch.trace, captured: nil, to: &results)
             }
         }
+        if work > configuration.maxBatchWork { throw batchWorkProblem(points: batch.points.count) }
         results.endArray()
         return batchResponse(snapshot, results)
     }
@@ -120,7 +130,7 @@ extension Application {
     /// than by a response that could not fit in memory.
     static let maxBatchLayerVisits = 2_000_000
 
-    private func checkBatchWork(_ batch: BatchQuery, layers: Int) throws(Problem) {
+    private func checkLayerVisits(_ batch: BatchQuery, layers: Int) throws(Problem) {
         guard batch.trace || batch.all else { return }
         let (visits, overflow) = batch.points.count.multipliedReportingOverflow(by: max(1, layers))
         guard overflow || visits > Application.maxBatchLayerVisits else { return }
@@ -129,6 +139,16 @@ extension Application {
             422, "invalid-request", "Invalid request",
             "a batch with \(flag) visits every layer for every point: \(batch.points.count) points × \(layers) layers is over \(Application.maxBatchLayerVisits)",
             issues: [ValidationIssue(pointer: "/\(flag)", message: "too much work for one batch; send fewer points or \(flag): false")])
+    }
+
+    /// The 422 for a batch whose routing read more than `--max-batch-work`
+    /// (`CompiledScene.targets(at:into:workLimit:)`): its shapes cost too
+    /// much per point for that many points.
+    private func batchWorkProblem(points: Int) -> Problem {
+        Problem(
+            422, "invalid-request", "Invalid request",
+            "routing the batch's \(points) points would read more than --max-batch-work (\(configuration.maxBatchWork)) region elements: the shapes under them cost too much per point",
+            issues: [ValidationIssue(pointer: "/points", message: "too much work for one batch; send fewer points")])
     }
 
     /// Routes one point: through the scene's pointer sessions when it

@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import XCTest
+@testable import HitAPI
+
+/// `--max-batch-work`: a batch whose routing would read more than the
+/// limit is a 422 naming `/points`, on every way a batch is routed (targets
+/// only, traced, `all`, with pointer events); a batch under it answers as
+/// single hits do.
+final class BatchWorkRoutesTests: XCTestCase {
+    /// A path of 400 random cubics over 0–1000 squared: every point inside
+    /// its bounds reads most of its pieces.
+    static let curves: String = {
+        var rng = SplitMix64(seed: 14)
+        var d = "M 500 500"
+        for _ in 0..<400 {
+            d += " C"
+            for _ in 0..<6 { d += " \(Int.random(in: 0...1000, using: &rng))" }
+        }
+        return #"{"layers": [{"id": "curves", "shape": {"type": "path", "d": "\#(d)"}}]}"#
+    }()
+
+    func points(_ count: Int, extra: String = "") -> String {
+        var rng = SplitMix64(seed: 15)
+        let points = (0..<count).map { i in
+            #"{"x": \#(Int.random(in: 0...1000, using: &rng)), "y": \#(Int.random(in: 0...1000, using: &rng))\#(i == 0 ? extra : "")}"#
+        }
+        return "[" + points.joined(separator: ",") + "]"
+    }
+
+    func testABatchOverItsWorkIsA422AtPoints() {
+        let app = Application.testing { $0.maxBatchWork = 20_000 }
+        XCTAssertEqual(app.call("PUT", "/scenes/c", Self.curves).status, 201)
+        for body in [
+            #"{"points": \#(points(200))}"#,
+            #"{"points": \#(points(200)), "trace": true}"#,
+            #"{"points": \#(points(200)), "all": true}"#,
+            #"{"points": \#(points(200, extra: #", "pointer": "p", "phase": "down""#))}"#,
+        ] {
+            let r = app.call("POST", "/scenes/c/hits", body)
+            XCTAssertEqual(r.status, 422, body.suffix(60) + r.text)
+            XCTAssertEqual(r.object["type"] as? String, "/problems/invalid-request")
+            XCTAssertEqual(r.pointers, ["/points"])
+            XCTAssertTrue((r.object["detail"] as? String ?? "").contains("--max-batch-work (20000)"), r.text)
+        }
+        // A point or two fit, and the service goes on answering.
+        XCTAssertEqual(app.call("POST", "/scenes/c/hits", #"{"points": \#(points(1))}"#).status, 200)
+        XCTAssertEqual(app.call("GET", "/scenes/c/hit?x=500&y=500").status, 200)
+    }
+
+    func testABatchUnderTheDefaultAnswersAsSingleHits() throws {
+        let app = Application.testing()
+        XCTAssertEqual(app.call("PUT", "/scenes/c", Self.curves).status, 201)
+        let body = points(300)
+        let r = app.call("POST", "/scenes/c/hits", #"{"points": \#(body)}"#)
+        XCTAssertEqual(r.status, 200, r.text)
+        let results = try XCTUnwrap(r.object["results"] as? [[String: Any]])
+        let asked = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [[String: Int]])
+        XCTAssertEqual(results.count, 300)
+        var hits = 0
+        for (p, result) in zip(asked, results) {
+            let single = app.call("GET", "/scenes/c/hit?x=\(p["x"]!)&y=\(p["y"]!)")
+            XCTAssertEqual(result["layer"] as? String, single.object["layer"] as? String, "\(p)")
+            if result["layer"] is String { hits += 1 }
+        }
+        XCTAssertGreaterThan(hits, 0)
+        XCTAssertLessThan(hits, 300, "the curves have holes: some points miss")
+    }
+
+    func testTheLimitIsAFlagAndAnEnvironmentVariable() throws {
+        XCTAssertEqual(try Configuration.parse(arguments: [], environment: [:]).maxBatchWork, 100_000_000)
+        XCTAssertEqual(try Configuration.parse(arguments: ["--max-batch-work", "1000"], environment: [:]).maxBatchWork, 1000)
+        XCTAssertEqual(try Configuration.parse(arguments: [], environment: ["HITROUTE_MAX_BATCH_WORK": "77"]).maxBatchWork, 77)
+        XCTAssertThrowsError(try Configuration.parse(arguments: ["--max-batch-work", "0"], environment: [:]))
+    }
+}
