@@ -11,7 +11,7 @@ public struct Configuration: Sendable {
     public var store = SceneStore.Limits()
     /// Points per `…/hits` request. Default 100,000.
     public var maxBatchPoints = 100_000
-    /// What routing one `…/hits` request may read (`HitResult.work`:
+    /// What routing one `…/hits` request may read (`Walk.work`:
     /// region tests, vertices, edges, curve pieces, bisection steps, each
     /// a few nanoseconds): past it the batch is a 422. Default 10⁸.
     public var maxBatchWork = 100_000_000

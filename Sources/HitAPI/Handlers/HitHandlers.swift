@@ -88,17 +88,13 @@ extension Application {
                     snapshot = after
                     entries.rescene(after.compiled)
                 }
-                work &+= outcome.result.work
+                work &+= outcome.work
                 entries.write(outcome.result, trace: batch.trace, captured: outcome.captured, to: &results)
             } else {
                 // A batch entry has no `local`: without trace, stack or receivers, only the target is routed.
-                var result: HitResult
-                if batch.trace || batch.all || entries.scene.hasPassThrough {
-                    result = entries.scene.hit(point, trace: batch.trace, all: batch.all)
-                    work &+= result.work
-                } else {
-                    result = HitResult(target: entries.scene.target(at: point, work: &work), local: nil)
-                }
+                let result = batch.trace || batch.all || entries.scene.hasPassThrough
+                    ? entries.scene.hit(point, trace: batch.trace, all: batch.all, work: &work)
+                    : HitResult(target: entries.scene.target(at: point, work: &work), local: nil)
                 entries.write(result, trace: batch.trace, captured: nil, to: &results)
             }
         }

@@ -28,6 +28,8 @@ public struct PointerSessions: Sendable {
         public var captured: Bool
         /// Whether a drag moved a layer (the scene's version must grow).
         public var moved: Bool
+        /// What routing the event read (`CompiledScene.hit(_:trace:all:work:)`).
+        public var work = 0
     }
 
     /// Why an event was refused.
@@ -112,20 +114,21 @@ public struct PointerSessions: Sendable {
                 detail: .captureDropped(pointer: pointer, layer: layer, why: why), local: nil))
         }
         let compiled = scene.compiled
+        var work = 0
         guard phase != .down, var capture = captures[pointer],
             let layer = compiled.indexByID[capture.layer].map(Int.init)
         else {
-            var result = compiled.hit(point, trace: trace, all: all)
+            var result = compiled.hit(point, trace: trace, all: all, work: &work)
             result.trace = notes + result.trace
             guard phase == .down, let target = result.target else {
                 captures[pointer] = nil
-                return Outcome(result: result, captured: false, moved: false)
+                return Outcome(result: result, captured: false, moved: false, work: work)
             }
             if captures[pointer] == nil && captures.count >= maxPointers {
                 throw .tooManyPointers(limit: maxPointers)
             }
             captures[pointer] = Capture(layer: compiled.ids[target], last: point, down: point, lastActive: now)
-            return Outcome(result: result, captured: true, moved: false)
+            return Outcome(result: result, captured: true, moved: false, work: work)
         }
         var moved = false
         if phase != .cancel && compiled.isDraggable(layer) && point != capture.last,
@@ -148,7 +151,8 @@ public struct PointerSessions: Sendable {
                 layer: layer, decision: .captured, reason: .captured,
                 detail: .capturedBy(pointer: pointer, down: capture.down), local: local))
         }
-        let stack = all ? scene.compiled.hit(point, all: true).stack : nil
-        return Outcome(result: HitResult(target: layer, local: local, trace: notes, stack: stack), captured: true, moved: moved)
+        let stack = all ? scene.compiled.hit(point, all: true, work: &work).stack : nil
+        return Outcome(
+            result: HitResult(target: layer, local: local, trace: notes, stack: stack), captured: true, moved: moved, work: work)
     }
 }

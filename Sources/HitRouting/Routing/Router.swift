@@ -12,9 +12,6 @@ public struct HitResult: Sendable {
     public var stack: [Int]?
     /// Pass-through layers that received the point, front to back (SPEC §3).
     public var receivers: [Int] = []
-    /// What routing the point read (`Walk.work`): the measure a batch's
-    /// work is bounded by.
-    public var work = 0
 
     public init(target: Int?, local: Point?, trace: [TraceEntry] = [], stack: [Int]? = nil, receivers: [Int] = []) {
         self.receivers = receivers
@@ -38,15 +35,21 @@ extension CompiledScene {
     /// - Complexity: O(visited layers × their region size); layers whose
     ///   bounds miss the point cost O(1) each.
     public func hit(_ point: Point, trace: Bool = false, all: Bool = false) -> HitResult {
+        var work = 0
+        return hit(point, trace: trace, all: all, work: &work)
+    }
+
+    /// `hit(_:trace:all:)`, adding what routing read to `work` (`Walk.work`).
+    public func hit(_ point: Point, trace: Bool = false, all: Bool = false, work: inout Int) -> HitResult {
         var walk = Walk(tracing: trace)
         walk.collectsReceivers = true
         withTables { tables in _ = tables.visitSiblings(tables.roots, index: rootIndex, point, &walk) }
+        work &+= walk.work
         var result = HitResult(target: walk.target.map(Int.init), local: walk.local, trace: walk.trace, stack: nil)
         if !walk.receivers.isEmpty { result.receivers = walk.receivers.map(Int.init) }
-        result.work = walk.work
         if all {
             var stack: [Int] = []
-            for root in roots { collect(root, point, into: &stack, work: &result.work) }
+            for root in roots { collect(root, point, into: &stack, work: &work) }
             result.stack = stack
         }
         return result
