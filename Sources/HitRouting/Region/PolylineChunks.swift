@@ -183,21 +183,12 @@ extension Polyline {
             work &+= points.count
             return distance(points, closed: closed, to: p) <= limit
         }
-        let n = points.count
-        var within = false
-        chunks.forEachRun(near: Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), within: limit, count: n, work: &work) { run in
-            for k in run where closed || k + 1 < n {
-                let a = points[k], b = points[k + 1 == n ? 0 : k + 1]
-                let d2 = segmentDistanceSquared(a, b, p)
-                // As `distance` measures: squared, or scaled where the square overflows.
-                if d2.isFinite ? d2.squareRoot() <= limit : scaledSegmentDistance(a, b, p) <= limit {
-                    within = true
-                    return false
-                }
-            }
-            return true
+        return chunks.anyEdge(of: points, closed: closed, near: Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y),
+                              within: limit, work: &work) { a, b in
+            let d2 = segmentDistanceSquared(a, b, p)
+            // As `distance` measures: squared, or scaled where the square overflows.
+            return d2.isFinite ? d2.squareRoot() <= limit : scaledSegmentDistance(a, b, p) <= limit
         }
-        return within
     }
 
     /// `intersects(points, closed:, box)`, visiting only the runs whose box
@@ -207,18 +198,7 @@ extension Polyline {
             work &+= points.count
             return intersects(points, closed: closed, box)
         }
-        let n = points.count
-        var hit = false
-        chunks.forEachRun(near: box, within: 0, count: n, work: &work) { run in
-            for k in run where closed || k + 1 < n {
-                if segmentIntersects(points[k], points[k + 1 == n ? 0 : k + 1], box) {
-                    hit = true
-                    return false
-                }
-            }
-            return true
-        }
-        return hit
+        return chunks.anyEdge(of: points, closed: closed, near: box, within: 0, work: &work) { segmentIntersects($0, $1, box) }
     }
 
     /// `distance(points, closed:, to: box) <= limit`, visiting only the
@@ -230,17 +210,30 @@ extension Polyline {
             work &+= points.count
             return distance(points, closed: closed, to: box) <= limit
         }
+        return chunks.anyEdge(of: points, closed: closed, near: box, within: limit, work: &work) {
+            segmentDistance($0, $1, box) <= limit
+        }
+    }
+}
+
+extension PolylineChunks {
+    /// Whether `test` holds for an edge `a → b` of `points` in a run within
+    /// `limit` of `q` (`forEachRun`); the closing edge counts only when
+    /// `closed`. Stops at the first.
+    @inline(__always)
+    func anyEdge(of points: [Point], closed: Bool, near q: Box, within limit: Double, work: inout Int,
+                 _ test: (Point, Point) -> Bool) -> Bool {
         let n = points.count
-        var within = false
-        chunks.forEachRun(near: box, within: limit, count: n, work: &work) { run in
+        var found = false
+        forEachRun(near: q, within: limit, count: n, work: &work) { run in
             for k in run where closed || k + 1 < n {
-                if segmentDistance(points[k], points[k + 1 == n ? 0 : k + 1], box) <= limit {
-                    within = true
+                if test(points[k], points[k + 1 == n ? 0 : k + 1]) {
+                    found = true
                     return false
                 }
             }
             return true
         }
-        return within
+        return found
     }
 }
