@@ -6,6 +6,10 @@
 #
 #   Fuzz/build-api.sh OUT_DIR      # writes OUT_DIR/api-fuzz
 #   FUZZ_OPT=-O Fuzz/build-api.sh OUT_DIR
+#   FUZZ_ASAN=0 Fuzz/build-api.sh OUT_DIR   # without AddressSanitizer: Swift's
+#       own traps, hangs and out-of-memory are still caught, memory errors in
+#       unsafe code are not (comparisons are then traced in every module,
+#       since swiftc gives coverage only with a sanitizer)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +27,14 @@ mods="$out/modules"
 # about a fifth of an execution.
 san=(-sanitize=fuzzer,address)
 san_nocmp=(-sanitize=address -sanitize-coverage=edge,indirect-calls,pc-table,inline-8bit-counters)
+check=(-sanitize=address)
+c_san=(-fsanitize=address)
+if [[ ${FUZZ_ASAN:-1} == 0 ]]; then
+    san=(-sanitize=fuzzer)
+    san_nocmp=(-sanitize=fuzzer)
+    check=(none)
+    c_san=()
+fi
 
 # The C shims: module maps of our own (SwiftPM synthesises them for the package).
 shims=(CEpoll CPrefetch CCounters)
@@ -37,7 +49,7 @@ MAP
 done
 for c in CEpoll CCounters; do
     if [[ ! -f "$mods/$c.o" ]] || [[ -n $(find "$root/Sources/$c" -newer "$mods/$c.o" | head -1) ]]; then
-        clang -c -O1 -g -fsanitize=address -I "$root/Sources/$c/include" \
+        clang -c -O1 -g "${c_san[@]}" -I "$root/Sources/$c/include" \
             "$root/Sources/$c/$c.c" -o "$mods/$c.o"
     fi
 done
@@ -45,9 +57,9 @@ maps=()
 for c in "${shims[@]}"; do maps+=(-Xcc -fmodule-map-file="$mods/$c/module.modulemap"); done
 
 swift_module() { # name "dependency modules" sources... (skipped when its object is newer than all of them)
-    # $SANITIZE: the flags (default: coverage without comparison tracing).
+    # $SANITIZE: the flags (default: coverage without comparison tracing; `none`: no sanitizer).
     local name=$1 deps=$2 dep flags=("${san_nocmp[@]}")
-    [[ -n ${SANITIZE:-} ]] && read -r -a flags <<<"$SANITIZE"
+    if [[ ${SANITIZE:-} == none ]]; then flags=(); elif [[ -n ${SANITIZE:-} ]]; then read -r -a flags <<<"$SANITIZE"; fi
     shift 2
     if [[ -f "$mods/$name.o" ]] && [[ -z $(find "$@" "$here/build-api.sh" -newer "$mods/$name.o" | head -1) ]]; then
         local stale=""
@@ -77,7 +89,7 @@ SANITIZE="${san[*]}" swift_module HitAPI "HitMetrics HTTPServer HitJSON HitImage
 # hundred KiB for a batch) neither costs coverage callbacks nor adds
 # features of the answer's text to the corpus. The service's own HitJSON
 # stays instrumented.
-SANITIZE="-sanitize=address" swift_module FuzzCheckJSON "" $(sources HitJSON)
+SANITIZE="${check[*]:-}" swift_module FuzzCheckJSON "" $(sources HitJSON)
 
 swiftc "${san[@]}" -parse-as-library "$opt" -g -module-name APIFuzz \
     -I "$mods" "${maps[@]}" \
