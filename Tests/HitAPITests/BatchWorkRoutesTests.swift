@@ -1,4 +1,5 @@
 import Foundation
+@testable import HTTPServer
 import TestSupport
 import XCTest
 @testable import HitAPI
@@ -38,7 +39,7 @@ final class BatchWorkRoutesTests: XCTestCase {
             #"{"points": \#(points(200, extra: #", "pointer": "p", "phase": "down""#))}"#,
         ] {
             let r = app.call("POST", "/scenes/c/hits", body)
-            XCTAssertEqual(r.status, 422, body.suffix(60) + r.text)
+            XCTAssertEqual(r.status, 422, String(body.suffix(60)) + String(r.text.prefix(300)))
             XCTAssertEqual(r.object["type"] as? String, "/problems/invalid-request")
             XCTAssertEqual(r.pointers, ["/points"])
             XCTAssertTrue((r.object["detail"] as? String ?? "").contains("--max-batch-work (20000)"), r.text)
@@ -65,6 +66,54 @@ final class BatchWorkRoutesTests: XCTestCase {
         }
         XCTAssertGreaterThan(hits, 0)
         XCTAssertLessThan(hits, 300, "the curves have holes: some points miss")
+    }
+
+    /// On an event loop a batch reads at most `Application.loopBatchWork`;
+    /// past it the request starts again on a worker, where the whole
+    /// `--max-batch-work` applies. A batch with pointer events and more
+    /// than one point goes to a worker before anything is applied.
+    func testOnAnEventLoopABatchPastTheLoopsShareMovesToAWorker() {
+        let app = Application.testing { $0.maxBatchWork = 1 << 40 }
+        XCTAssertEqual(app.call("PUT", "/scenes/c", Self.curves).status, 201)
+        let heavy = #"{"points": \#(points(1000))}"#, traced = #"{"points": \#(points(1000)), "trace": true}"#
+        let light = #"{"points": \#(points(3))}"#
+        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", heavy).status }, HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", traced).status }, HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(app.call("POST", "/scenes/c/hits", heavy).status, 200, "off the loop it is answered")
+        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", light).status }, 200)
+        let events = #"{"points": [{"x": 1, "y": 1, "pointer": "p", "phase": "down"}, {"x": 2, "y": 2}]}"#
+        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", events).status }, HTTPResponse.runOnWorker.status)
+        let one = #"{"points": [{"x": 1, "y": 1, "pointer": "p", "phase": "down"}]}"#
+        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", one).status }, 200)
+    }
+
+    /// Through a real server: a small batch (22 KB, so its handler starts
+    /// on the loop) that reads more than the loop's share is answered from
+    /// a worker: 200 under a high limit, the 422 under one between the
+    /// loop's share and what the batch reads.
+    func testLiveHeavySmallBatchesAreAnsweredFromAWorker() throws {
+        let app = Application.testing()
+        XCTAssertEqual(app.call("PUT", "/scenes/c", Self.curves).status, 201)
+        let body = #"{"points": \#(points(1000))}"#
+        XCTAssertLessThan(body.utf8.count, 64 * 1024)
+        let expected = app.call("POST", "/scenes/c/hits", #"{"points": \#(points(40))}"#)
+        XCTAssertEqual(expected.status, 200)
+        try withLiveService({ $0.maxBatchWork = 1 << 40 }) { service in
+            XCTAssertEqual(try service.send("PUT", "/scenes/c", Self.curves).status, 201)
+            let r = try service.send("POST", "/scenes/c/hits", body)
+            XCTAssertEqual(r.status, 200, String(r.text.prefix(300)))
+            let results = (try JSONSerialization.jsonObject(with: Data(r.text.utf8)) as? [String: Any])?["results"] as? [[String: Any]]
+            XCTAssertEqual(results?.count, 1000)
+            let first = (expected.object["results"] as? [[String: Any]])?.map { $0["layer"] as? String }
+            XCTAssertEqual(results?.prefix(40).map { $0["layer"] as? String }, first)
+        }
+        try withLiveService({ $0.maxBatchWork = 2 * Application.loopBatchWork }) { service in
+            XCTAssertEqual(try service.send("PUT", "/scenes/c", Self.curves).status, 201)
+            let r = try service.send("POST", "/scenes/c/hits", body)
+            XCTAssertEqual(r.status, 422, String(r.text.prefix(300)))
+            XCTAssertTrue(r.text.contains(#""pointer":"/points""#), String(r.text.prefix(300)))
+            XCTAssertTrue(r.text.contains("--max-batch-work (2000000)"), String(r.text.prefix(300)))
+        }
     }
 
     func testTheLimitIsAFlagAndAnEnvironmentVariable() throws {

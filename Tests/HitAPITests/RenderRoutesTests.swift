@@ -140,17 +140,3 @@ final class LiveRenderTests: XCTestCase {
         }
     }
 }
-
-/// Runs `body` on a thread marked as an event loop (`LoopThread.isCurrent`) and returns its result.
-private func onLoopThread<T>(_ body: @escaping () -> T) -> T {
-    nonisolated(unsafe) var result: T?
-    nonisolated(unsafe) let body = body
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-        LoopThread.markCurrent()
-        result = body()
-        done.signal()
-    }.start()
-    done.wait()
-    return result!
-}

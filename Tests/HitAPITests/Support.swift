@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 import XCTest
 @testable import HitAPI
 
@@ -67,3 +67,17 @@ let squaresScene = """
        "hitShape": {"type": "rect", "x": 175, "y": 175, "width": 150, "height": 150}}
     ]}
     """
+
+/// Runs `body` on a thread marked as an event loop (`LoopThread.isCurrent`) and returns its result.
+func onLoopThread<T>(_ body: @escaping () -> T) -> T {
+    nonisolated(unsafe) var result: T?
+    nonisolated(unsafe) let body = body
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        LoopThread.markCurrent()
+        result = body()
+        done.signal()
+    }.start()
+    done.wait()
+    return result!
+}

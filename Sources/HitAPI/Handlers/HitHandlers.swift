@@ -42,10 +42,14 @@ extension Application {
             throw Problem.invalidRequest(error)
         }
         if !batch.pointerEvents.isEmpty { try AccessControl.require(.interact, held: granted) }
-        // With Redis any pointer event may need a round trip (a drag, or a
-        // capture held by another replica): a batch of several runs on a
-        // worker from the start, so none is applied twice.
-        if batch.pointerEvents.count > 1, store is RedisSceneStore, LoopThread.isCurrent { throw Problem.runOnWorker }
+        // On an event loop a batch may read `loopBatchWork`, then it starts
+        // again on a worker (below). One with pointer events could not
+        // start again once an event is applied (and with Redis any event
+        // may need a round trip): with more than one point it runs on a
+        // worker from the start, so no event is applied twice.
+        let onLoop = LoopThread.isCurrent
+        if onLoop, !batch.pointerEvents.isEmpty, batch.points.count > 1 { throw Problem.runOnWorker }
+        let maxWork = configuration.maxBatchWork, limit = onLoop ? min(maxWork, Application.loopBatchWork) : maxWork
         var snapshot = try self.snapshot(id)
         try checkLayerVisits(batch, layers: snapshot.compiled.layerCount)
         // Counted once the batch is accepted: a failure midway (429) still routed the points before it.
@@ -59,9 +63,9 @@ extension Application {
             let scene = entries.scene
             var targets = [Int32](repeating: -1, count: batch.points.count)
             let work = targets.withUnsafeMutableBufferPointer { targets in
-                batch.points.withUnsafeBufferPointer { scene.targets(at: $0, into: targets, workLimit: configuration.maxBatchWork) }
+                batch.points.withUnsafeBufferPointer { scene.targets(at: $0, into: targets, workLimit: limit) }
             }
-            if work > configuration.maxBatchWork { throw batchWorkProblem(points: batch.points.count) }
+            if work > limit { throw batchWorkProblem(points: batch.points.count, limit: limit) }
             return json(200, capacity: capacity) { w in
                 beginBatchResponse(snapshot, &w)
                 w.beginArray()
@@ -79,7 +83,7 @@ extension Application {
         var events = batch.pointerEvents[...]
         var work = 0
         for (i, point) in batch.points.enumerated() {
-            if work > configuration.maxBatchWork { throw batchWorkProblem(points: batch.points.count) }
+            if work > limit { throw batchWorkProblem(points: batch.points.count, limit: limit) }
             if let event = events.first, event.index == i {
                 events.removeFirst()
                 let (outcome, after) = try store.pointerEvent(
@@ -98,7 +102,7 @@ extension Application {
                 entries.write(result, trace: batch.trace, captured: nil, to: &results)
             }
         }
-        if work > configuration.maxBatchWork { throw batchWorkProblem(points: batch.points.count) }
+        if work > limit { throw batchWorkProblem(points: batch.points.count, limit: limit) }
         results.endArray()
         return batchResponse(snapshot, results)
     }
@@ -137,11 +141,19 @@ extension Application {
             issues: [ValidationIssue(pointer: "/\(flag)", message: "too much work for one batch; send fewer points or \(flag): false")])
     }
 
+    /// Routing work a batch may read on an event loop (about 1–15 ms; a
+    /// single hit reads a few, a point in a 100,000-polygon map some tens):
+    /// a batch that needs more starts again on a worker thread, so that no
+    /// small request holds up the hits of every connection on its loop.
+    static let loopBatchWork = 1_000_000
+
     /// The 422 for a batch whose routing read more than `--max-batch-work`
     /// (`CompiledScene.targets(at:into:workLimit:)`): its shapes cost too
-    /// much per point for that many points.
-    private func batchWorkProblem(points: Int) -> Problem {
-        Problem(
+    /// much per point for that many points. Under `limit`, the loop's
+    /// share (`loopBatchWork`), it is a move to a worker instead.
+    private func batchWorkProblem(points: Int, limit: Int) -> Problem {
+        if limit < configuration.maxBatchWork { return Problem.runOnWorker }
+        return Problem(
             422, "invalid-request", "Invalid request",
             "routing the batch's \(points) points would read more than --max-batch-work (\(configuration.maxBatchWork)) region elements: the shapes under them cost too much per point",
             issues: [ValidationIssue(pointer: "/points", message: "too much work for one batch; send fewer points")])
