@@ -116,6 +116,34 @@ final class BatchWorkRoutesTests: XCTestCase {
         }
     }
 
+    /// Once one point of a scene's version read more than
+    /// `Application.loopHitWork`, that version's hits and batches run on a
+    /// worker; other scenes, and the next version, stay on the loop.
+    func testHitsOfACostlySceneMoveOffTheLoop() {
+        var rng = SplitMix64(seed: 16)
+        var d = "M 500 500"
+        for _ in 0..<20_000 {
+            d += " C"
+            for _ in 0..<6 { d += " \(Int.random(in: 0...1000, using: &rng))" }
+        }
+        let costly = #"{"layers": [{"id": "curves", "shape": {"type": "path", "d": "\#(d)"}}]}"#
+        let app = Application.testing()
+        XCTAssertEqual(app.call("PUT", "/scenes/c", costly).status, 201)
+        XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
+        func onLoop(_ method: String, _ target: String, _ body: String? = nil) -> Int {
+            onLoopThread { app.call(method, target, body).status }
+        }
+        XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=500&y=501"), 200, "the first costly point is answered where it is")
+        XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=10&y=20"), HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(onLoop("POST", "/scenes/c/hit", #"{"x": 1, "y": 2}"#), HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(onLoop("POST", "/scenes/c/hits", #"{"points": [{"x": 1, "y": 2}]}"#), HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(app.call("GET", "/scenes/c/hit?x=10&y=20").status, 200, "off the loop it is answered")
+        for _ in 0..<3 { XCTAssertEqual(onLoop("GET", "/scenes/ring-demo/hit?x=120&y=120"), 200) }
+        XCTAssertEqual(app.call("PUT", "/scenes/c", costly).status, 200)
+        XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=-5&y=-5"), 200, "a new version starts clear")
+        XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=-5&y=-5"), 200, "and a point outside reads nothing")
+    }
+
     func testTheLimitIsAFlagAndAnEnvironmentVariable() throws {
         XCTAssertEqual(try Configuration.parse(arguments: [], environment: [:]).maxBatchWork, 100_000_000)
         XCTAssertEqual(try Configuration.parse(arguments: ["--max-batch-work", "1000"], environment: [:]).maxBatchWork, 1000)

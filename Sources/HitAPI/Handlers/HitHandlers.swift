@@ -51,6 +51,7 @@ extension Application {
         if onLoop, !batch.pointerEvents.isEmpty, batch.points.count > 1 { throw Problem.runOnWorker }
         let maxWork = configuration.maxBatchWork, limit = onLoop ? min(maxWork, Application.loopBatchWork) : maxWork
         var snapshot = try self.snapshot(id)
+        if onLoop, snapshot.isCostly { throw Problem.runOnWorker }  // it would only outgrow the loop's share
         try checkLayerVisits(batch, layers: snapshot.compiled.layerCount)
         // Counted once the batch is accepted: a failure midway (429) still routed the points before it.
         counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop)
@@ -172,6 +173,18 @@ extension Application {
             return (outcome.result, outcome.captured, snapshot)
         }
         let snapshot = try self.snapshot(id)
-        return (snapshot.withCompiled { $0.hit(point.point, trace: trace, all: all) }, nil, snapshot)
+        if snapshot.isCostly, LoopThread.isCurrent { throw Problem.runOnWorker }
+        var work = 0
+        let result = snapshot.withCompiled { $0.hit(point.point, trace: trace, all: all, work: &work) }
+        if work > Application.loopHitWork { snapshot.markCostly() }
+        return (result, nil, snapshot)
     }
+
+    /// Routing work one point may read on an event loop (about 0.1–1 ms):
+    /// once a point of a scene's version has read more, the later hits of
+    /// that version run on a worker thread (`SceneSnapshot.isCostly`), so
+    /// that a stream of hits on a scene of huge random outlines does not
+    /// hold up the other connections of a loop. A point in a 100,000-polygon
+    /// map reads some tens.
+    static let loopHitWork = 50_000
 }

@@ -16,8 +16,19 @@ public struct SceneSnapshot: Sendable {
 
     private final class Box: Sendable {
         let live: LiveScene
+        /// Set once one point of this version read more than
+        /// `Application.loopHitWork` (`isCostly`).
+        let costly = Atomic<Bool>(false)
         init(_ live: LiveScene) { self.live = live }
     }
+
+    /// Whether a single point of this version has been seen to read more
+    /// than `Application.loopHitWork`: its hits then run on a worker
+    /// thread, not on an event loop. A new version starts clear.
+    public var isCostly: Bool { box.costly.load(ordering: .relaxed) }
+
+    /// Notes that a point read more than `Application.loopHitWork` here.
+    public func markCostly() { box.costly.store(true, ordering: .relaxed) }
 
     /// Runs `body` on the compiled scene, borrowed from the snapshot.
     @inline(__always)
