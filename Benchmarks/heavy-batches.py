@@ -10,13 +10,20 @@ say (`ring`), and 200 rectangles (`rects`). Each is sent a batch of
 --points random points (default 100,000) --rounds times; the script prints
 each batch's status and the median time.
 
+With --stall SECONDS it runs a server with one event loop and, for that
+long, sends cheap hits on `rects` one after another from one connection
+while two others keep asking for costly answers (a 500-point batch and a
+single hit, both over `curves`); it prints the cheap hits' latency
+percentiles: how long a costly request holds up the loop's other
+connections.
+
 With --work it also finds what routing --work-points points (default
 1,000) reads per point in each scene: the smallest --max-batch-work that
 answers the batch (bisection to 1%, one server start per step; a limit of 1
 refuses any batch that reads anything, so a scene whose points read nothing
 shows 0.001).
 
-    python3 Benchmarks/heavy-batches.py .build/release/hitroute [--rounds 3] [--work]
+    python3 Benchmarks/heavy-batches.py .build/release/hitroute [--rounds 3] [--work] [--stall 20 [--skip-timings]]
 
 Bounded: every server runs under `timeout` in its own process group on a
 free loopback port and is stopped by its PID; every request has a timeout.
@@ -33,6 +40,7 @@ import socket
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 
 
@@ -136,6 +144,45 @@ def work_per_point(binary, doc, body, points, workdir):
     return hi / points
 
 
+def stall(binary, docs, seconds, workdir):
+    server = Server(binary, ["--threads", "1"], workdir)
+    try:
+        for name in ("curves", "rects"):
+            assert server.call("PUT", f"/scenes/{name}", docs[name])[0] == 201
+        rng = random.Random(7)
+        costly_batch = batch(rng, 500)
+        stop = time.monotonic() + seconds
+        costly = {"answered": 0}
+
+        def attack(method, path, body):
+            while time.monotonic() < stop:
+                try:
+                    server.call(method, path, body, timeout=seconds + 60)
+                    costly["answered"] += 1
+                except OSError:
+                    return
+        attackers = [threading.Thread(target=attack, args=("POST", "/scenes/curves/hits", costly_batch)),
+                     threading.Thread(target=attack, args=("GET", "/scenes/curves/hit?x=500&y=501", None))]
+        for t in attackers:
+            t.start()
+        c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=seconds + 60)
+        latencies = []
+        while time.monotonic() < stop:
+            start = time.monotonic()
+            c.request("GET", "/scenes/rects/hit?x=50&y=50")
+            c.getresponse().read()
+            latencies.append(time.monotonic() - start)
+        c.close()
+        for t in attackers:
+            t.join(seconds + 120)
+        latencies.sort()
+        pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+        print(f"\n| cheap hits | p50 ms | p99 ms | max ms | costly answers |\n| ---: | ---: | ---: | ---: | ---: |\n"
+              f"| {len(latencies)} | {pick(0.5):.2f} | {pick(0.99):.2f} | {latencies[-1] * 1000:.1f} | {costly['answered']} |")
+    finally:
+        server.stop()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("binary")
@@ -143,11 +190,16 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--work", action="store_true")
     ap.add_argument("--work-points", type=int, default=1000)
+    ap.add_argument("--stall", type=float, default=0)
+    ap.add_argument("--skip-timings", action="store_true")
     args = ap.parse_args()
     rng = random.Random(20261201)
     docs = {name: json.dumps(doc).encode() for name, doc in scenes(rng).items()}
     with tempfile.TemporaryDirectory() as workdir:
-        timings(args.binary, docs, batch(rng, args.points), args.rounds, workdir)
+        if not args.skip_timings:
+            timings(args.binary, docs, batch(rng, args.points), args.rounds, workdir)
+        if args.stall:
+            stall(args.binary, docs, args.stall, workdir)
         if args.work:
             body = batch(rng, args.work_points)
             print(f"\n| scene | work per point ({args.work_points} points) |\n| --- | ---: |")
