@@ -90,9 +90,9 @@ public struct Region: @unchecked Sendable {
     /// Where `p` (local coordinates) falls relative to the region.
     ///
     /// - Complexity: O(1) outside `bounds`; inside it, O(vertices) for
-    ///   outlines of up to 64 points, O(vertices / 32 + 32 · runs near `p`)
-    ///   for longer ones (`PolylineChunks`), and likewise in curve pieces
-    ///   for a path's fill (`CurvePieces`).
+    ///   outlines of up to 64 points, O(vertices / 32² + 32 · (groups +
+    ///   runs) near `p`) for longer ones (`PolylineChunks`), and likewise
+    ///   in curve pieces for a path's fill (`CurvePieces`).
     public func test(_ p: Point) -> RegionTest {
         var work = 0
         return test(p, work: &work)
@@ -105,9 +105,9 @@ public struct Region: @unchecked Sendable {
 
     /// `region.test(p)`, reading the region in place: calling a method on
     /// `pointee` would copy the region and retain its arrays. Adds what it
-    /// read to `work` (`Walk.work`): 1 for the test, plus every vertex,
-    /// edge, curve piece, bisection step, run box and mask line beyond
-    /// the first few.
+    /// read to `work` (`Walk.work`): 1 for a point inside the bounds, plus
+    /// every vertex, edge, curve piece, bisection step, run box and mask
+    /// line it reads.
     static func test(_ r: UnsafePointer<Region>, _ p: Point, work: inout Int) -> RegionTest {
         guard r.pointee.bounds.contains(p) else { return .outside }
         work &+= 1

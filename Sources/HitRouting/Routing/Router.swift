@@ -128,7 +128,7 @@ struct Walk {
     /// What the walk has read of regions so far (`Region.test`): 1 per
     /// region tested, plus each vertex, edge, curve piece, bisection step,
     /// run box or mask line read. A deterministic measure of routing
-    /// work, about a nanosecond each: what bounds a batch
+    /// work, 1–16 ns each as measured: what bounds a batch
     /// (`CompiledScene.targets(at:into:workLimit:)`).
     var work = 0
 
