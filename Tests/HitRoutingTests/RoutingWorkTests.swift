@@ -35,6 +35,25 @@ final class RoutingWorkTests: XCTestCase {
         XCTAssertEqual(rects, 1, "a rectangle is one test")
     }
 
+    /// A mask reads its one pixel, and with a stroke or slop the pixel
+    /// lines it scans: the fewer of the rows or columns within reach.
+    func testAMaskCountsTheLinesItScans() {
+        // Opaque but for column 60.
+        let alpha = (0..<200 * 100).map { $0 % 200 == 60 ? UInt8(0) : 255 }
+        let plain = region(maskShape(0, 0, 200, 100, columns: 200, rows: 100, alpha))
+        var work = 0
+        XCTAssertEqual(plain.test(Point(50, 50), work: &work), .inside)
+        XCTAssertEqual(work, 1)
+        let stroked = region(maskShape(0, 0, 200, 100, columns: 200, rows: 100, alpha, fill: false, stroke: 20))
+        work = 0
+        XCTAssertEqual(stroked.test(Point(50, 50), work: &work), .insideStroke, "10 from the clear column")
+        // One scan of the 21 lines within 10 of the point (rows 40…60), counted as 1 + 20.
+        XCTAssertEqual(work, 1 + 1 + 20)
+        work = 0
+        XCTAssertEqual(stroked.test(Point(30, 50), work: &work), .outside)
+        XCTAssertEqual(work, 1 + 1 + 20)
+    }
+
     /// The case (a path of thousands of random cubics, then a big
     /// batch), made small: the batch stops once over its limit, after at
     /// most one more point's work.
