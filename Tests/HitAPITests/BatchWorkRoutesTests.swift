@@ -137,11 +137,17 @@ final class BatchWorkRoutesTests: XCTestCase {
         XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=10&y=20"), HTTPResponse.runOnWorker.status)
         XCTAssertEqual(onLoop("POST", "/scenes/c/hit", #"{"x": 1, "y": 2}"#), HTTPResponse.runOnWorker.status)
         XCTAssertEqual(onLoop("POST", "/scenes/c/hits", #"{"points": [{"x": 1, "y": 2}]}"#), HTTPResponse.runOnWorker.status)
+        let down = #"{"x": 500, "y": 501, "pointer": "p", "phase": "down"}"#
+        XCTAssertEqual(onLoop("POST", "/scenes/c/hit", down), HTTPResponse.runOnWorker.status, "before the event is applied")
+        XCTAssertEqual(app.call("POST", "/scenes/c/hit", down).status, 200)
         XCTAssertEqual(app.call("GET", "/scenes/c/hit?x=10&y=20").status, 200, "off the loop it is answered")
         for _ in 0..<3 { XCTAssertEqual(onLoop("GET", "/scenes/ring-demo/hit?x=120&y=120"), 200) }
         XCTAssertEqual(app.call("PUT", "/scenes/c", costly).status, 200)
         XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=-5&y=-5"), 200, "a new version starts clear")
         XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=-5&y=-5"), 200, "and a point outside reads nothing")
+        // A pointer event that reads as much marks its version too.
+        XCTAssertEqual(onLoop("POST", "/scenes/c/hit", #"{"x": 500, "y": 501, "pointer": "q", "phase": "move"}"#), 200)
+        XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=-5&y=-5"), HTTPResponse.runOnWorker.status)
     }
 
     func testTheLimitIsAFlagAndAnEnvironmentVariable() throws {

@@ -168,8 +168,10 @@ extension Application {
         _ point: PointQuery, in id: String, trace: Bool, all: Bool
     ) throws(Problem) -> (HitResult, Bool?, SceneSnapshot) {
         if let pointer = point.pointer, let phase = point.phase {
+            if LoopThread.isCurrent, try self.snapshot(id).isCostly { throw Problem.runOnWorker }
             let (outcome, snapshot) = try store.pointerEvent(
                 id, PointerEvent(pointer: pointer, phase: phase, point: point.point, trace: trace, all: all))
+            if outcome.work > Application.loopHitWork { snapshot.markCostly() }
             return (outcome.result, outcome.captured, snapshot)
         }
         let snapshot = try self.snapshot(id)
