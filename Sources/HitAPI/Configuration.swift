@@ -15,6 +15,18 @@ public struct Configuration: Sendable {
     /// region tests, vertices, edges, curve pieces, bisection steps, each
     /// a few nanoseconds): past it the batch is a 422. Default 10⁸.
     public var maxBatchWork = 100_000_000
+    /// Routing work a batch may read on an event loop (about 1–15 ms; a
+    /// single hit reads a few, a point in a 100,000-polygon map some tens):
+    /// a batch that needs more starts again on a worker thread, so that no
+    /// small request holds up the hits of every connection on its loop.
+    /// Not a flag: tests lower it.
+    var loopBatchWork = 1_000_000
+    /// Routing work one point may read on an event loop (about 0.1–1 ms):
+    /// once a point of a scene's version has read more, the later hits of
+    /// that version run on a worker thread (`SceneSnapshot.isCostly`), so
+    /// that a stream of hits on a scene of huge random outlines does not
+    /// hold up the other connections of a loop. Not a flag: tests lower it.
+    var loopHitWork = 50_000
     /// Origins allowed by CORS; `["*"]` allows any. Default `*`.
     public var corsOrigins = ["*"]
     /// The API key file (SPEC §8); nil: the service is open. Default none.

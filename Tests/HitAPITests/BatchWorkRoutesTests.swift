@@ -68,7 +68,7 @@ final class BatchWorkRoutesTests: XCTestCase {
         XCTAssertLessThan(hits, 300, "the curves have holes: some points miss")
     }
 
-    /// On an event loop a batch reads at most `Application.loopBatchWork`;
+    /// On an event loop a batch reads at most `Configuration.loopBatchWork`;
     /// past it the request starts again on a worker, where the whole
     /// `--max-batch-work` applies. A batch with pointer events and more
     /// than one point goes to a worker before anything is applied.
@@ -77,14 +77,15 @@ final class BatchWorkRoutesTests: XCTestCase {
         XCTAssertEqual(app.call("PUT", "/scenes/c", Self.curves).status, 201)
         let heavy = #"{"points": \#(points(1000))}"#, traced = #"{"points": \#(points(1000)), "trace": true}"#
         let light = #"{"points": \#(points(3))}"#
-        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", heavy).status }, HTTPResponse.runOnWorker.status)
-        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", traced).status }, HTTPResponse.runOnWorker.status)
-        XCTAssertEqual(app.call("POST", "/scenes/c/hits", heavy).status, 200, "off the loop it is answered")
         XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", light).status }, 200)
-        let events = #"{"points": [{"x": 1, "y": 1, "pointer": "p", "phase": "down"}, {"x": 2, "y": 2}]}"#
-        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", events).status }, HTTPResponse.runOnWorker.status)
         let one = #"{"points": [{"x": 1, "y": 1, "pointer": "p", "phase": "down"}]}"#
         XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", one).status }, 200)
+        let events = #"{"points": [{"x": 1, "y": 1, "pointer": "p", "phase": "down"}, {"x": 2, "y": 2}]}"#
+        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", events).status }, HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", heavy).status }, HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(app.call("POST", "/scenes/c/hits", heavy).status, 200, "off the loop it is answered")
+        XCTAssertEqual(app.call("PUT", "/scenes/c", Self.curves).status, 200)
+        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", traced).status }, HTTPResponse.runOnWorker.status)
     }
 
     /// Through a real server: a small batch (22 KB, so its handler starts
@@ -107,7 +108,7 @@ final class BatchWorkRoutesTests: XCTestCase {
             let first = (expected.object["results"] as? [[String: Any]])?.map { $0["layer"] as? String }
             XCTAssertEqual(results?.prefix(40).map { $0["layer"] as? String }, first)
         }
-        try withLiveService({ $0.maxBatchWork = 2 * Application.loopBatchWork }) { service in
+        try withLiveService({ $0.maxBatchWork = 2 * Configuration().loopBatchWork }) { service in
             XCTAssertEqual(try service.send("PUT", "/scenes/c", Self.curves).status, 201)
             let r = try service.send("POST", "/scenes/c/hits", body)
             XCTAssertEqual(r.status, 422, String(r.text.prefix(300)))
@@ -117,7 +118,7 @@ final class BatchWorkRoutesTests: XCTestCase {
     }
 
     /// Once one point of a scene's version read more than
-    /// `Application.loopHitWork`, that version's hits and batches run on a
+    /// `Configuration.loopHitWork`, that version's hits and batches run on a
     /// worker; other scenes, and the next version, stay on the loop.
     func testHitsOfACostlySceneMoveOffTheLoop() {
         var rng = SplitMix64(seed: 16)
@@ -148,6 +149,44 @@ final class BatchWorkRoutesTests: XCTestCase {
         // A pointer event that reads as much marks its version too.
         XCTAssertEqual(onLoop("POST", "/scenes/c/hit", #"{"x": 500, "y": 501, "pointer": "q", "phase": "move"}"#), 200)
         XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=-5&y=-5"), HTTPResponse.runOnWorker.status)
+    }
+
+    /// With the loop's share lowered to 1,000: a one-point batch with a
+    /// pointer event stays on its loop whatever it reads (it could not
+    /// start again once the event is applied); a batch that starts again
+    /// is counted once; and after it the version's batches start on a
+    /// worker, but not its single hits.
+    func testARestartedBatchAppliesAndCountsNothingTwice() throws {
+        let app = Application.testing { $0.loopBatchWork = 1000 }
+        XCTAssertEqual(app.call("PUT", "/scenes/c", Self.curves).status, 201)
+        XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
+        func onLoop(_ method: String, _ target: String, _ body: String? = nil) -> Reply {
+            onLoopThread { app.call(method, target, body) }
+        }
+        func batchPoints() -> Double {
+            let line = app.call("GET", "/metrics").text.split(separator: "\n")
+                .first { $0.hasPrefix(#"hitroute_points_routed_total{kind="batch"}"#) }
+            return Double(line?.split(separator: " ").last ?? "") ?? -1
+        }
+        // A point inside the curves (one read costs about 3,000 there).
+        let inside = try XCTUnwrap((0..<200).lazy.map { 300 + Double($0) }
+            .first { app.call("GET", "/scenes/c/hit?x=\($0)&y=500").object["layer"] as? String == "curves" })
+        let down = onLoop("POST", "/scenes/c/hits", #"{"points": [{"x": \#(inside), "y": 500, "pointer": "p", "phase": "down"}]}"#)
+        XCTAssertEqual(down.status, 200)
+        XCTAssertEqual((down.object["results"] as? [[String: Any]])?.first?["captured"] as? Bool, true)
+        let up = onLoop("POST", "/scenes/c/hits", #"{"points": [{"x": \#(inside), "y": 500, "pointer": "p", "phase": "up"}]}"#)
+        XCTAssertEqual((up.object["results"] as? [[String: Any]])?.first?["captured"] as? Bool, true, "the down was applied once")
+
+        let before = batchPoints()
+        let three = #"{"points": \#(points(3))}"#
+        XCTAssertEqual(onLoop("POST", "/scenes/c/hits", three).status, HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(app.call("POST", "/scenes/c/hits", three).status, 200)
+        XCTAssertEqual(batchPoints() - before, 3, "counted where it was answered, once")
+
+        let outside = #"{"points": [{"x": -5, "y": -5}]}"#
+        XCTAssertEqual(onLoop("POST", "/scenes/c/hits", outside).status, HTTPResponse.runOnWorker.status, "this version's batches")
+        XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=-5&y=-5").status, 200, "not its single hits")
+        XCTAssertEqual(onLoop("POST", "/scenes/ring-demo/hits", #"{"points": [{"x": 120, "y": 120}]}"#).status, 200, "nor other scenes")
     }
 
     func testTheLimitIsAFlagAndAnEnvironmentVariable() throws {

@@ -62,6 +62,31 @@ final class PolylineChunksTests: XCTestCase {
         XCTAssertEqual(long.edges(ofGroup: 1, count: 2000), 1024..<2000)
     }
 
+    /// A ring right of the point whose first edge's cross product
+    /// overflows (its terms are ±∞, their difference NaN): the plain loop
+    /// counted that edge as no crossing and found winding −1, the runs
+    /// (which count a run right of the point from its ends) found 0, the
+    /// true answer. Now an edge with both ends right of the point is
+    /// decided from its ends in every loop (review of this session's change).
+    func testAnEdgeWhoseCrossProductOverflowsWindsAsItsRunDoes() {
+        func ring(_ n: Int) -> [Point] {
+            var points = [Point(2e10, -1e300), Point(1e10, 1e300)]
+            for k in 1...n { points.append(Point(1e10 + 2e10 * Double(k) / Double(n), 1e300)) }  // along the top
+            for k in 1...n { points.append(Point(3e10, 1e300 - 2e300 * Double(k) / Double(n + 1))) }  // down the right side
+            return points
+        }
+        let p = Point(0, 0)
+        let long = ring(40), chunks = PolylineChunks(long)
+        XCTAssertFalse(chunks.isEmpty)
+        var work = 0
+        XCTAssertEqual(Polyline.winding(long, p), 0)
+        XCTAssertEqual(Polyline.winding(long, chunks, p, work: &work), 0)
+        XCTAssertEqual(Polyline.crossing(long[0], long[1], p), 1, "down across the ray, both ends right of the point")
+        // Short enough for the region's plain polygon loop: outside too.
+        XCTAssertEqual(region(Shape(.polygon(ring(10)))).test(p), .outside)
+        XCTAssertEqual(region(Shape(.polygon(ring(40)))).test(p), .outside)
+    }
+
     /// A coherent outline of 100,000 vertices (a country's border, say): a
     /// point reads its groups' boxes and a few runs, not the edges.
     func testAPointInsideALongCoherentPolygonReadsAFewRuns() {

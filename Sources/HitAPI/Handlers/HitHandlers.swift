@@ -42,19 +42,25 @@ extension Application {
             throw Problem.invalidRequest(error)
         }
         if !batch.pointerEvents.isEmpty { try AccessControl.require(.interact, held: granted) }
-        // On an event loop a batch may read `loopBatchWork`, then it starts
-        // again on a worker (below). One with pointer events could not
-        // start again once an event is applied (and with Redis any event
-        // may need a round trip): with more than one point it runs on a
-        // worker from the start, so no event is applied twice.
+        // On an event loop a batch without pointer events may read
+        // `Configuration.loopBatchWork`, then it starts again on a worker (below). One
+        // with events could not start again once an event is applied (and
+        // with Redis any event may need a round trip): with more than one
+        // point it runs on a worker from the start, and a single point
+        // stays where it is, like a single hit.
         let onLoop = LoopThread.isCurrent
         if onLoop, !batch.pointerEvents.isEmpty, batch.points.count > 1 { throw Problem.runOnWorker }
-        let maxWork = configuration.maxBatchWork, limit = onLoop ? min(maxWork, Application.loopBatchWork) : maxWork
+        let maxWork = configuration.maxBatchWork
+        let limit = onLoop && batch.pointerEvents.isEmpty ? min(maxWork, configuration.loopBatchWork) : maxWork
         var snapshot = try self.snapshot(id)
-        if onLoop, snapshot.isCostly { throw Problem.runOnWorker }  // it would only outgrow the loop's share
+        // Batches of this version outgrew the loop's share before, or its points are costly: here they only would again.
+        if onLoop, snapshot.isCostly(.batches) || snapshot.isCostly(.points) { throw Problem.runOnWorker }
         try checkLayerVisits(batch, layers: snapshot.compiled.layerCount)
-        // Counted once the batch is accepted: a failure midway (429) still routed the points before it.
-        counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop)
+        // Counted once the batch is accepted (a failure midway, a 429,
+        // still routed the points before it), and never for a batch that
+        // may yet start again on a worker: that one counts there.
+        let mayRestart = limit < maxWork
+        if !mayRestart { counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop) }
         // One copy of the scene for the batch, not one per point.
         var entries = BatchResultWriter(scene: snapshot.compiled)
         let capacity = 128 + batch.points.count * (batch.trace ? 400 : 64)
@@ -66,7 +72,8 @@ extension Application {
             let work = targets.withUnsafeMutableBufferPointer { targets in
                 batch.points.withUnsafeBufferPointer { scene.targets(at: $0, into: targets, workLimit: limit) }
             }
-            if work > limit { throw batchWorkProblem(points: batch.points.count, limit: limit) }
+            if work > limit { throw batchWorkProblem(snapshot, points: batch.points.count, limit: limit) }
+            if mayRestart { counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop) }
             return json(200, capacity: capacity) { w in
                 beginBatchResponse(snapshot, &w)
                 w.beginArray()
@@ -84,7 +91,7 @@ extension Application {
         var events = batch.pointerEvents[...]
         var work = 0
         for (i, point) in batch.points.enumerated() {
-            if work > limit { throw batchWorkProblem(points: batch.points.count, limit: limit) }
+            if work > limit { throw batchWorkProblem(snapshot, points: batch.points.count, limit: limit) }
             if let event = events.first, event.index == i {
                 events.removeFirst()
                 let (outcome, after) = try store.pointerEvent(
@@ -103,7 +110,8 @@ extension Application {
                 entries.write(result, trace: batch.trace, captured: nil, to: &results)
             }
         }
-        if work > limit { throw batchWorkProblem(points: batch.points.count, limit: limit) }
+        if work > limit { throw batchWorkProblem(snapshot, points: batch.points.count, limit: limit) }
+        if mayRestart { counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop) }
         results.endArray()
         return batchResponse(snapshot, results)
     }
@@ -142,18 +150,16 @@ extension Application {
             issues: [ValidationIssue(pointer: "/\(flag)", message: "too much work for one batch; send fewer points or \(flag): false")])
     }
 
-    /// Routing work a batch may read on an event loop (about 1–15 ms; a
-    /// single hit reads a few, a point in a 100,000-polygon map some tens):
-    /// a batch that needs more starts again on a worker thread, so that no
-    /// small request holds up the hits of every connection on its loop.
-    static let loopBatchWork = 1_000_000
-
     /// The 422 for a batch whose routing read more than `--max-batch-work`
     /// (`CompiledScene.targets(at:into:workLimit:)`): its shapes cost too
     /// much per point for that many points. Under `limit`, the loop's
-    /// share (`loopBatchWork`), it is a move to a worker instead.
-    private func batchWorkProblem(points: Int, limit: Int) -> Problem {
-        if limit < configuration.maxBatchWork { return Problem.runOnWorker }
+    /// share (`Configuration.loopBatchWork`), it is a move to a worker instead, and the
+    /// version's later batches start there (`SceneSnapshot.isCostly`).
+    private func batchWorkProblem(_ snapshot: SceneSnapshot, points: Int, limit: Int) -> Problem {
+        if limit < configuration.maxBatchWork {
+            snapshot.markCostly(.batches)
+            return Problem.runOnWorker
+        }
         return Problem(
             422, "invalid-request", "Invalid request",
             "routing the batch's \(points) points would read more than --max-batch-work (\(configuration.maxBatchWork)) region elements: the shapes under them cost too much per point",
@@ -168,25 +174,18 @@ extension Application {
         _ point: PointQuery, in id: String, trace: Bool, all: Bool
     ) throws(Problem) -> (HitResult, Bool?, SceneSnapshot) {
         if let pointer = point.pointer, let phase = point.phase {
-            if LoopThread.isCurrent, try self.snapshot(id).isCostly { throw Problem.runOnWorker }
+            if LoopThread.isCurrent, try self.snapshot(id).isCostly(.points) { throw Problem.runOnWorker }
             let (outcome, snapshot) = try store.pointerEvent(
                 id, PointerEvent(pointer: pointer, phase: phase, point: point.point, trace: trace, all: all))
-            if outcome.work > Application.loopHitWork { snapshot.markCostly() }
+            if outcome.work > configuration.loopHitWork { snapshot.markCostly(.points) }
             return (outcome.result, outcome.captured, snapshot)
         }
         let snapshot = try self.snapshot(id)
-        if snapshot.isCostly, LoopThread.isCurrent { throw Problem.runOnWorker }
+        if snapshot.isCostly(.points), LoopThread.isCurrent { throw Problem.runOnWorker }
         var work = 0
         let result = snapshot.withCompiled { $0.hit(point.point, trace: trace, all: all, work: &work) }
-        if work > Application.loopHitWork { snapshot.markCostly() }
+        if work > configuration.loopHitWork { snapshot.markCostly(.points) }
         return (result, nil, snapshot)
     }
 
-    /// Routing work one point may read on an event loop (about 0.1–1 ms):
-    /// once a point of a scene's version has read more, the later hits of
-    /// that version run on a worker thread (`SceneSnapshot.isCostly`), so
-    /// that a stream of hits on a scene of huge random outlines does not
-    /// hold up the other connections of a loop. A point in a 100,000-polygon
-    /// map reads some tens.
-    static let loopHitWork = 50_000
 }

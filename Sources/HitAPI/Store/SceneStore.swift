@@ -16,19 +16,26 @@ public struct SceneSnapshot: Sendable {
 
     private final class Box: Sendable {
         let live: LiveScene
-        /// Set once one point of this version read more than
-        /// `Application.loopHitWork` (`isCostly`).
-        let costly = Atomic<Bool>(false)
+        /// `LoopCost` bits seen so far (`isCostly`).
+        let costly = Atomic<UInt8>(0)
         init(_ live: LiveScene) { self.live = live }
     }
 
-    /// Whether a single point of this version has been seen to read more
-    /// than `Application.loopHitWork`: its hits then run on a worker
-    /// thread, not on an event loop. A new version starts clear.
-    public var isCostly: Bool { box.costly.load(ordering: .relaxed) }
+    /// What was found too costly for an event loop in one version.
+    public enum LoopCost: UInt8, Sendable {
+        /// A single point read more than `Configuration.loopHitWork`.
+        case points = 1
+        /// A batch outgrew the loop's share (`Configuration.loopBatchWork`).
+        case batches = 2
+    }
 
-    /// Notes that a point read more than `Application.loopHitWork` here.
-    public func markCostly() { box.costly.store(true, ordering: .relaxed) }
+    /// Whether this version was seen to cost that much: its hits (for
+    /// `.points`) or batches then start on a worker thread, not on an
+    /// event loop. A new version starts clear.
+    public func isCostly(_ cost: LoopCost) -> Bool { box.costly.load(ordering: .relaxed) & cost.rawValue != 0 }
+
+    /// Notes that this version costs that much.
+    public func markCostly(_ cost: LoopCost) { box.costly.bitwiseOr(cost.rawValue, ordering: .relaxed) }
 
     /// Runs `body` on the compiled scene, borrowed from the snapshot.
     @inline(__always)

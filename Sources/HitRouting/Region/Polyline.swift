@@ -8,17 +8,18 @@
 /// an axis-aligned rectangle contains exactly `x ≤ px < x+w, y ≤ py < y+h`.
 enum Polyline {
     /// The winding contribution of the edge `a → b` at `p`: +1, −1 or 0.
+    ///
+    /// An edge across the ray's line with both ends right of `p` crosses
+    /// right of it, and one with no end right of `p` cannot: both are
+    /// decided from the ends, as `PolylineChunks` decides whole runs (so
+    /// the two always agree), and exactly where the cross product's terms
+    /// would overflow. Only the rest need the cross product.
     static func crossing(_ a: Point, _ b: Point, _ p: Point) -> Int {
-        if a.y <= p.y {
-            if b.y > p.y {  // runs down across the ray's line
-                let cross = (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y)
-                if cross > 0 { return 1 }
-            }
-        } else if b.y <= p.y {  // runs up across it
-            let cross = (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y)
-            if cross < 0 { return -1 }
-        }
-        return 0
+        let down = a.y <= p.y && b.y > p.y, up = a.y > p.y && b.y <= p.y
+        guard down || up, p.x < max(a.x, b.x) else { return 0 }
+        if p.x < min(a.x, b.x) { return down ? 1 : -1 }
+        let cross = (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y)
+        return down ? (cross > 0 ? 1 : 0) : (cross < 0 ? -1 : 0)
     }
 
     /// The winding number of the closed polygon through `points` around `p`.
@@ -41,9 +42,13 @@ enum Polyline {
         while i < n {
             let bx = base[i].x, by = base[i].y
             let bBelow = by <= py
-            if aBelow != bBelow {
-                let cross = (bx - ax) * (py - ay) - (px - ax) * (by - ay)
-                if aBelow { if cross > 0 { w &+= 1 } } else if cross < 0 { w &-= 1 }
+            if aBelow != bBelow && px < max(ax, bx) {  // as `crossing`: decided from the ends where they are on one side
+                if px < min(ax, bx) {
+                    w &+= aBelow ? 1 : -1
+                } else {
+                    let cross = (bx - ax) * (py - ay) - (px - ax) * (by - ay)
+                    if aBelow { if cross > 0 { w &+= 1 } } else if cross < 0 { w &-= 1 }
+                }
             }
             ax = bx
             ay = by

@@ -29,7 +29,8 @@ extension CompiledScene {
     /// one batch may cost, whatever its shapes. Deterministic: the same
     /// scene and points always read the same.
     /// - Returns: what routing read. Over `workLimit`, it stopped after the
-    ///   point that crossed it, and the answers are incomplete.
+    ///   point that crossed it, and the answers of the points it did not
+    ///   route are unspecified (in grid order they may look like targets).
     public func targets(
         at points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>, workLimit: Int
     ) -> Int {
