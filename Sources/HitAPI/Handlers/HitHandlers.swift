@@ -91,7 +91,6 @@ extension Application {
         var events = batch.pointerEvents[...]
         var work = 0
         for (i, point) in batch.points.enumerated() {
-            if work > limit { throw batchWorkProblem(snapshot, points: batch.points.count, limit: limit) }
             if let event = events.first, event.index == i {
                 events.removeFirst()
                 let (outcome, after) = try store.pointerEvent(
@@ -109,8 +108,8 @@ extension Application {
                     : HitResult(target: entries.scene.target(at: point, work: &work), local: nil)
                 entries.write(result, trace: batch.trace, captured: nil, to: &results)
             }
+            if work > limit { throw batchWorkProblem(snapshot, points: batch.points.count, limit: limit) }
         }
-        if work > limit { throw batchWorkProblem(snapshot, points: batch.points.count, limit: limit) }
         if mayRestart { counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop) }
         results.endArray()
         return batchResponse(snapshot, results)

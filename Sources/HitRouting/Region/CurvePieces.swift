@@ -34,23 +34,15 @@ struct CurvePieces: Sendable {
     /// (`PathContours.contour`): should it ever not, there are no runs and
     /// every piece is read.
     static func runs(of pieces: [MonotonePiece]) -> PolylineChunks {
-        let n = pieces.count, size = PolylineChunks.size
-        guard n > 2 * size else { return .none }
-        var boxes: [Box] = []
-        boxes.reserveCapacity((n + size - 1) / size)
-        var start = 0
-        while start < n {
-            let end = min(start + size, n)
+        PolylineChunks(count: pieces.count) { run in
             var box = Box.empty
-            for k in start..<end {
-                guard k == 0 || pieces[k].a == pieces[k - 1].b else { return .none }
+            for k in run {
+                guard k == 0 || pieces[k].a == pieces[k - 1].b else { return nil }
                 box.formUnion(pieces[k].a)
                 box.formUnion(pieces[k].b)
             }
-            boxes.append(box)
-            start = end
+            return box
         }
-        return PolylineChunks(boxes: boxes)
     }
 
     /// The winding number around `p`; adds the boxes, pieces and

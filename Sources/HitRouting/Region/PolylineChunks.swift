@@ -41,25 +41,37 @@ struct PolylineChunks: Sendable {
         }
     }
 
-    /// The runs of `points` (none when there are at most `2 · size`).
-    /// - Complexity: O(n).
-    init(_ points: [Point]) {
-        let n = points.count, size = Self.size
-        guard n > 2 * size else {
+    /// Runs of `size` over `n` items, each run's box given by `box` for
+    /// its item range; none when `n ≤ 2 · size`, or when `box` gives nil
+    /// for some run.
+    /// - Complexity: O(n) calls' worth of `box`.
+    init(count n: Int, _ box: (Range<Int>) -> Box?) {
+        guard n > 2 * Self.size else {
             self.init(boxes: [])
             return
         }
         var boxes: [Box] = []
-        boxes.reserveCapacity((n + size - 1) / size)
-        var start = 0
-        while start < n {
-            let end = min(start + size, n)
-            var box = Box(covering: points[start..<end])
-            box.formUnion(Box(covering: [points[end == n ? 0 : end]]))
-            boxes.append(box)
-            start = end
+        boxes.reserveCapacity((n + Self.size - 1) / Self.size)
+        for start in stride(from: 0, to: n, by: Self.size) {
+            guard let b = box(start..<min(start + Self.size, n)) else {
+                self.init(boxes: [])
+                return
+            }
+            boxes.append(b)
         }
         self.init(boxes: boxes)
+    }
+
+    /// The runs of `points` (none when there are at most `2 · size`): each
+    /// box covers its edges, so the point after the run's last too.
+    /// - Complexity: O(n).
+    init(_ points: [Point]) {
+        let n = points.count
+        self.init(count: n) { run in
+            var box = Box(covering: points[run])
+            box.formUnion(points[run.upperBound == n ? 0 : run.upperBound])
+            return box
+        }
     }
 
     var isEmpty: Bool { boxes.isEmpty }
