@@ -8,8 +8,7 @@
 #   FUZZ_OPT=-O Fuzz/build-api.sh OUT_DIR
 #   FUZZ_ASAN=0 Fuzz/build-api.sh OUT_DIR   # without AddressSanitizer: Swift's
 #       own traps, hangs and out-of-memory are still caught, memory errors in
-#       unsafe code are not (comparisons are then traced in every module,
-#       since swiftc gives coverage only with a sanitizer)
+#       unsafe code are not
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +30,7 @@ check=(-sanitize=address)
 c_san=(-fsanitize=address)
 if [[ ${FUZZ_ASAN:-1} == 0 ]]; then
     san=(-sanitize=fuzzer)
-    san_nocmp=(-sanitize=fuzzer)
+    san_nocmp=(-sanitize=fuzzer -sanitize-coverage=edge,indirect-calls,pc-table,inline-8bit-counters)
     check=(none)
     c_san=()
 fi
