@@ -6,9 +6,14 @@ Five scenes, generated from a fixed seed: one path of 99,999 random cubics
 over 0-1000 squared (`curves`), one polygon of 100,000 random vertices
 (`polygon`), 8,000 stacked 66-vertex zigzags whose bounds all hold every
 point (`stack`), one coherent ring of 100,000 vertices, a country's border
-say (`ring`), and 200 rectangles (`rects`). Each is sent a batch of
---points random points (default 100,000) --rounds times; the script prints
-each batch's status and the median time.
+say (`ring`), and 200 rectangles (`rects`); and two a review found whose
+reading was not counted as work: 150,000 rectangles stacked over the
+picture with one far away, so that the siblings get a tree and a point
+inside them draws all 150,000 from it (`stacked`), and 30 layers of one path
+of 19,000 thin bars each, whose contours the point mostly falls between
+(`bars`). Each is sent a batch of --points random points (default 100,000)
+--rounds times; the script prints each batch's status and the median time.
+--scenes picks some of them (comma-separated).
 
 With --stall SECONDS it runs a server with one event loop and, for that
 long, sends cheap hits on `rects` one after another from one connection
@@ -23,7 +28,7 @@ answers the batch (bisection to 1%, one server start per step; a limit of 1
 refuses any batch that reads anything, so a scene whose points read nothing
 shows 0.001).
 
-    python3 Benchmarks/heavy-batches.py .build/release/hitroute [--rounds 3] [--work] [--stall 20 [--skip-timings]]
+    python3 Benchmarks/heavy-batches.py .build/release/hitroute [--rounds 3] [--work] [--stall 20 [--skip-timings]] [--scenes stacked,bars]
 
 Bounded: every server runs under `timeout` in its own process group on a
 free loopback port and is stopped by its PID; every request has a timeout.
@@ -60,12 +65,18 @@ def scenes(rng):
         ring.append([round(500 + radius * math.cos(a), 3), round(500 + radius * math.sin(a), 3)])
     rects = [{"id": f"r{i}", "shape": {"type": "rect", "x": rng.uniform(0, 900), "y": rng.uniform(0, 900),
                                        "width": rng.uniform(10, 100), "height": rng.uniform(10, 100)}} for i in range(200)]
+    stacked = [{"id": "far", "shape": {"type": "rect", "x": 1e15, "y": 0, "width": 1, "height": 1}}]
+    stacked += [{"id": f"s{i}", "shape": {"type": "rect", "x": (150_000 - i) / 1000, "y": 0, "width": 2000, "height": 1000}}
+                for i in range(150_000)]
+    bars = " ".join(f"M0 {k * 1000 / 19_000:.3f}h1000v.01H0z" for k in range(19_000))
     return {
         "curves": {"layers": [{"id": "c", "shape": {"type": "path", "d": d}}]},
         "polygon": {"layers": [{"id": "p", "shape": {"type": "polygon", "points": [[r(), r()] for _ in range(100_000)]}}]},
         "stack": {"layers": [{"id": f"s{i}", "shape": {"type": "polygon", "points": zigzag}} for i in range(8000)]},
         "ring": {"layers": [{"id": "ring", "shape": {"type": "polygon", "points": ring}}]},
         "rects": {"layers": rects},
+        "stacked": {"layers": stacked},
+        "bars": {"layers": [{"id": f"b{i}", "shape": {"type": "path", "d": bars}} for i in range(30)]},
     }
 
 
@@ -192,14 +203,16 @@ def main():
     ap.add_argument("--work-points", type=int, default=1000)
     ap.add_argument("--stall", type=float, default=0)
     ap.add_argument("--skip-timings", action="store_true")
+    ap.add_argument("--scenes", help="comma-separated names (default: all)")
     args = ap.parse_args()
     rng = random.Random(20261201)
-    docs = {name: json.dumps(doc).encode() for name, doc in scenes(rng).items()}
+    every = {name: json.dumps(doc).encode() for name, doc in scenes(rng).items()}
+    docs = {name: every[name] for name in args.scenes.split(",")} if args.scenes else every
     with tempfile.TemporaryDirectory() as workdir:
         if not args.skip_timings:
             timings(args.binary, docs, batch(rng, args.points), args.rounds, workdir)
         if args.stall:
-            stall(args.binary, docs, args.stall, workdir)
+            stall(args.binary, every, args.stall, workdir)
         if args.work:
             body = batch(rng, args.work_points)
             print(f"\n| scene | work per point ({args.work_points} points) |\n| --- | ---: |")

@@ -518,9 +518,10 @@ paths:
         more is a 422 with pointer `/points`. With `trace` or `all`, every
         layer is visited for every point, so points × layers may not exceed
         2,000,000 (a 422 pointing at `/trace` or `/all`). Routing the batch
-        may read at most `--max-batch-work` region elements (100,000,000 by
-        default: regions tested, vertices, edges, curve pieces, bisection
-        steps); a batch that would read more is a 422 with pointer `/points`.
+        may read at most `--max-batch-work` elements (100,000,000 by
+        default: layers visited, index entries, regions tested, contours,
+        vertices, edges, curve pieces, bisection steps); a batch that would
+        read more is a 422 with pointer `/points`.
       requestBody:
         required: true
         content:

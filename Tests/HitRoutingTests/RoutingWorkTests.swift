@@ -23,7 +23,7 @@ final class RoutingWorkTests: XCTestCase {
         let scene = try randomCurves(500, seed: 1)
         var outside = 0, inside = 0
         XCTAssertNil(scene.target(at: Point(-5, -5), work: &outside))
-        XCTAssertEqual(outside, 0, "outside every bound: no region is read")
+        XCTAssertEqual(outside, 1, "outside every bound: one layer looked at, no region read")
         _ = scene.target(at: Point(500, 501), work: &inside)
         XCTAssertGreaterThan(inside, 500, "inside the bounds: the pieces, most of them")
         var hitWork = 0
@@ -32,7 +32,86 @@ final class RoutingWorkTests: XCTestCase {
         var rects = 0
         let plain = CompiledScene(Scene(layers: [Layer(id: "r", shape: rect(0, 0, 10, 10))]))
         XCTAssertEqual(plain.target(at: Point(5, 5), work: &rects), 0)
-        XCTAssertEqual(rects, 1, "a rectangle is one test")
+        XCTAssertEqual(rects, 2, "a rectangle: one layer, one test")
+    }
+
+    /// Found by review: 3,000 rectangles stacked over one another, the
+    /// front ones further left, and one far away so that the siblings get
+    /// a tree, not a grid. A point inside all of them drew all 3,000 from
+    /// the tree in nearly the reverse of front-to-back order and sorted
+    /// them by insertion (k²/2 moves: at the 200,000 an upload can hold,
+    /// about 10^10 per point), and counted nothing for it. Now they cost
+    /// their number and an O(k log k) sort.
+    func testAPointInsideThousandsOfStackedSiblingsCountsThem() {
+        let n = 3000
+        var layers = (0..<n).map { i in Layer(id: "r\(i)", shape: rect(Double(n - i), 0, 1e6, 10)) }
+        layers.insert(Layer(id: "far", shape: rect(1e15, 0, 1, 1)), at: 0)
+        let scene = CompiledScene(Scene(layers: layers))
+        XCTAssertGreaterThanOrEqual(scene.rootIndex, 0)
+        XCTAssertNil(scene.indexes[Int(scene.rootIndex)].gridView, "a tree: the far one spreads a grid too thin")
+        var work = 0
+        XCTAssertEqual(scene.target(at: Point(5000, 5), work: &work), n, "the front one, the last layer")
+        XCTAssertGreaterThanOrEqual(work, n, "every candidate counted")
+        XCTAssertEqual(scene.hit(Point(5000, 5)).target, n)
+        XCTAssertNil(scene.hit(Point(0.5, 5)).target, "left of them all")
+    }
+
+    /// Candidates come out of a tree in any order; routing takes them one
+    /// by one by ascending rank (sorted by insertion up to 16; beyond,
+    /// chosen by scans for the first 4, then sorted).
+    func testCandidatesComeFrontToBackWhateverTheirNumber() {
+        var rng = SplitMix64(seed: 7)
+        for count in [1, 2, 16, 17, 100, 5000] {
+            let shuffled = (0..<count).map { _ in Int32.random(in: 0..<1000, using: &rng) }
+            for ranks in [shuffled, shuffled.sorted(by: >), shuffled.sorted()] {
+                var all = [Int32(-7)] + ranks + [-9]  // a slice inside the candidate stack
+                var taken: [Int32] = []
+                for t in 0..<count {
+                    _ = Walk.bringFront(&all[1...count], taken: t)
+                    taken.append(all[1 + t])
+                }
+                XCTAssertEqual(taken, ranks.sorted(), "\(count) ranks")
+                XCTAssertEqual(all.sorted(), ([-7, -9] + ranks).sorted(), "the same candidates")
+                XCTAssertEqual([all[0], all[count + 1]], [-7, -9], "nothing outside the slice touched")
+            }
+        }
+    }
+
+    /// Found by review: a path of thousands of thin subpaths, the point
+    /// between two of them. Each contour's bounds turn the point away at
+    /// once, but there are as many as the path has subpaths, and none was
+    /// counted: a batch over 30 such layers read 600,000 contours a point
+    /// as a few dozen units of work.
+    func testContoursTheirBoundsTurnAwayAreCounted() throws {
+        let d = (0..<2000).map { "M0 \($0 * 4)h100v1H0z" }.joined(separator: " ")
+        let scene = CompiledScene(Scene(layers: [Layer(id: "bars", shape: try path(d))]))
+        var work = 0
+        XCTAssertNil(scene.target(at: Point(50, 2.5), work: &work), "between bars 0 and 1")
+        XCTAssertGreaterThanOrEqual(work, 2000)
+        work = 0
+        XCTAssertEqual(scene.target(at: Point(50, 4.5), work: &work), 0, "in bar 1")
+        XCTAssertGreaterThanOrEqual(work, 2000, "a fill reads every contour's winding")
+    }
+
+    /// Found by review: a grid cell can list many siblings whose boxes miss
+    /// the point (small ones packed into one cell, beside bigger ones that
+    /// set the cell size). Reading past them was not counted.
+    func testGridEntriesPassedOverAreCounted() {
+        var layers: [Layer] = []
+        for i in 0..<25 {
+            for j in 0..<20 {  // 500 boxes of 0.01 on a 0.04 lattice inside [0, 1)²
+                layers.append(Layer(id: "t\(i)-\(j)", shape: rect(Double(i) * 0.04, Double(j) * 0.04, 0.01, 0.01)))
+            }
+        }
+        for k in 0..<500 {  // and 500 unit squares spread over 100 × 100
+            layers.append(Layer(id: "u\(k)", shape: rect(Double(k % 25) * 4 + 2, Double(k / 25) * 4 + 20, 1, 1)))
+        }
+        let scene = CompiledScene(Scene(layers: layers))
+        XCTAssertNotNil(scene.indexes[Int(scene.rootIndex)].gridView)
+        var work = 0
+        XCTAssertNil(scene.target(at: Point(0.425, 0.425), work: &work), "in a gap of the lattice")
+        XCTAssertGreaterThanOrEqual(work, 100, "the cell's entries passed over")
+        XCTAssertEqual(scene.target(at: Point(0.405, 0.405)), 10 * 20 + 10, "the box at lattice (10, 10)")
     }
 
     /// A mask reads its one pixel, and with a stroke or slop the pixel

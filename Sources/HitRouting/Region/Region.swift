@@ -105,9 +105,10 @@ public struct Region: @unchecked Sendable {
 
     /// `region.test(p)`, reading the region in place: calling a method on
     /// `pointee` would copy the region and retain its arrays. Adds what it
-    /// read to `work` (`Walk.work`): 1 for a point inside the bounds, plus
-    /// every vertex, edge, curve piece, bisection step, run box and mask
-    /// line it reads.
+    /// read to `work` (`Walk.work`): 1 for a point inside the bounds, 1 per
+    /// contour it looks at (a contour its bounds settle costs O(1), but a
+    /// path can hold tens of thousands), plus every vertex, edge, curve
+    /// piece, bisection step, run box and mask line it reads.
     static func test(_ r: UnsafePointer<Region>, _ p: Point, work: inout Int) -> RegionTest {
         guard r.pointee.bounds.contains(p) else { return .outside }
         work &+= 1
@@ -130,6 +131,7 @@ public struct Region: @unchecked Sendable {
         var containing = 0
         var winding = 0
         if fill {
+            work &+= contours.count
             for i in contours.indices {
                 let w = contours[i].winding(p, work: &work)
                 winding += w
@@ -138,7 +140,10 @@ public struct Region: @unchecked Sendable {
             if r.pointee.fillRule.fills(winding: winding) { return .inside }
         }
         if halfStroke > 0 {
-            for c in contours where c.isInStroke(p, halfStroke: halfStroke, work: &work) { return .insideStroke }
+            for c in contours {
+                work &+= 1
+                if c.isInStroke(p, halfStroke: halfStroke, work: &work) { return .insideStroke }
+            }
         }
         let slop = r.pointee.slop
         if !slop.isZero {
@@ -147,6 +152,7 @@ public struct Region: @unchecked Sendable {
             // wholly in or out of the fill, and p is not in it here.
             let q = Box(minX: p.x - slop.right, minY: p.y - slop.bottom, maxX: p.x + slop.left, maxY: p.y + slop.top)
             for c in contours {
+                work &+= 1
                 if fill && Polyline.intersects(c.fillBoundary, closed: true, c.fillBoundaryChunks, q, work: &work) { return .insideSlop }
                 if halfStroke > 0 && Polyline.isWithin(halfStroke, of: c.outline, closed: c.closed, c.outlineChunks, q, work: &work) {
                     return .insideSlop

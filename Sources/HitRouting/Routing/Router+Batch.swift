@@ -222,9 +222,9 @@ private struct InterleavedWalks {
 
     /// Moves a walk to its next candidate and requests its cover; -1 when
     /// there is none.
-    private func advance(_ w: inout Walker) -> Int32? {
+    private mutating func advance(_ w: inout Walker) -> Int32? {
         let nodes = tables.nodes
-        let layer = w.cursor.next(grid, w.p, siblings: tables.roots, rank: { nodes[Int($0)].rank })
+        let layer = w.cursor.next(grid, w.p, siblings: tables.roots, rank: { nodes[Int($0)].rank }, work: &walk.work)
         guard layer >= 0 else { return -1 }
         w.layer = layer
         requestLines(node(layer), bytes: coverBytes)

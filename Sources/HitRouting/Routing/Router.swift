@@ -92,6 +92,7 @@ extension CompiledScene {
     /// (parent coordinates), in visiting order; adds what it read to `work`.
     private func collect(_ n: Int32, _ pParent: Point, into stack: inout [Int], work: inout Int) {
         let node = nodes[Int(n)]
+        work &+= 1
         guard node.skip == nil else { return }
         let p = node.toLocal.apply(pParent)
         func accepts() -> Bool {
@@ -125,12 +126,49 @@ struct Walk {
     var local: Point?
     /// Candidate ranks from sibling indexes, used as a stack across recursion.
     var candidates: [Int32] = []
-    /// What the walk has read of regions so far (`Region.test`): 1 per
-    /// region tested, plus each vertex, edge, curve piece, bisection step,
-    /// run box or mask line read. A deterministic measure of routing
-    /// work, 1–16 ns each as measured: what bounds a batch
+    /// What the walk has read so far: 1 per layer visited and per
+    /// candidate a sibling index yields or passes over, and in regions
+    /// (`Region.test`) 1 per region tested and per contour, plus each
+    /// vertex, edge, curve piece, bisection step, run box or mask line
+    /// read. A deterministic measure of routing work, 1–16 ns each as
+    /// measured: what bounds a batch
     /// (`CompiledScene.targets(at:into:workLimit:)`).
     var work = 0
+
+    /// Puts the least of `ranks` after its first `taken` at position
+    /// `taken`, where earlier calls with 0, 1, … `taken` − 1 put theirs:
+    /// candidates from a sibling tree come in any order, routing visits
+    /// them front to back (ascending rank), and the first one mostly
+    /// answers. Few (≤ 16, as for well-spread siblings) are sorted by
+    /// insertion at the first call. Of k more (a point inside thousands of
+    /// stacked siblings) the first 4 are chosen by a scan, O(k) each, and
+    /// the rest sorted only if the walk gets that far: O(k log k) in all,
+    /// never O(k²). Returns the candidates scanned or sorted (`Walk.work`).
+    static func bringFront(_ ranks: inout ArraySlice<Int32>, taken: Int) -> Int {
+        let i = ranks.startIndex &+ taken
+        if ranks.count <= 16 {
+            guard taken == 0 else { return 0 }
+            for k in ranks.indices.dropFirst() {
+                let v = ranks[k]
+                var j = k
+                while j > ranks.startIndex && ranks[j - 1] > v {
+                    ranks[j] = ranks[j - 1]
+                    j -= 1
+                }
+                ranks[j] = v
+            }
+            return 0
+        }
+        if taken < 4 {
+            var least = i
+            for k in i..<ranks.endIndex where ranks[k] < ranks[least] { least = k }
+            ranks.swapAt(i, least)
+            return ranks.endIndex &- i
+        }
+        guard taken == 4 else { return 0 }
+        ranks[i...].sort()
+        return ranks.endIndex &- i
+    }
 
     @inline(__always)
     mutating func record(
@@ -188,27 +226,21 @@ struct Tables {
         }
         let index = indexes.baseAddress.unsafelyUnwrapped + Int(index)
         if let grid = index.pointee.gridView {
-            return grid.first(containing: p, siblings: siblings, rank: { nodes[Int($0)].rank }) { visitIndexed($0, p, &walk) }
+            var read = 0
+            defer { walk.work &+= read }
+            return grid.first(containing: p, siblings: siblings, rank: { nodes[Int($0)].rank }, work: &read) {
+                visitIndexed($0, p, &walk)
+            }
         }
         if walk.candidates.capacity == 0 { walk.candidates.reserveCapacity(32) }
         let start = walk.candidates.count
         index.pointee.candidates(containing: p, into: &walk.candidates)
         defer { walk.candidates.removeLast(walk.candidates.count - start) }
-        // Front to back: ascending rank (insertion sort; candidates are few).
-        var i = start + 1
-        while i < walk.candidates.count {
-            let v = walk.candidates[i]
-            var j = i
-            while j > start && walk.candidates[j - 1] > v {
-                walk.candidates[j] = walk.candidates[j - 1]
-                j -= 1
-            }
-            walk.candidates[j] = v
-            i += 1
-        }
-        i = start
         let end = walk.candidates.count
+        walk.work &+= end &- start
+        var i = start
         while i < end {
+            walk.work &+= Walk.bringFront(&walk.candidates[start..<end], taken: i &- start)
             if visitIndexed(siblings[Int(walk.candidates[i])], p, &walk) { return true }
             i += 1
         }
@@ -253,6 +285,7 @@ struct Tables {
     /// true when it found the target.
     func visit(_ n: Int32, _ pParent: Point, _ walk: inout Walk) -> Bool {
         let node = nodes[Int(n)]
+        walk.work &+= 1
         if let skip = node.skip {
             switch skip {
             case .hidden: walk.record(n, .skip, .hidden)

@@ -200,13 +200,14 @@ struct SiblingGrid: Sendable {
         ///   - siblings: the siblings' layers by rank (`loose` holds ranks).
         ///   - rank: a layer's rank; asked only while some siblings are
         ///     `loose`, to merge them with the cell's entries.
+        ///   - work: adds 1 per entry and loose sibling read (`Walk.work`).
         /// - Returns: whether `body` returned true.
         @inline(__always)
         func first(containing p: Point, siblings: UnsafeBufferPointer<Int32>, rank: (Int32) -> Int32,
-                   where body: (Int32) -> Bool) -> Bool {
+                   work: inout Int, where body: (Int32) -> Bool) -> Bool {
             var cursor = Cursor(self, p, at: locate(p))
             while true {
-                let layer = cursor.next(self, p, siblings: siblings, rank: rank)
+                let layer = cursor.next(self, p, siblings: siblings, rank: rank, work: &work)
                 if layer < 0 { return false }
                 if body(layer) { return true }
             }
@@ -253,43 +254,48 @@ struct SiblingGrid: Sendable {
             var nextEntry: Int { i }
 
             /// The next sibling's layer, or -1 when there is none. `p`,
-            /// `siblings` and `rank` as for `first(containing:)`, the same
-            /// at every step.
+            /// `siblings`, `rank` and `work` as for `first(containing:)`,
+            /// the same at every step.
             @inline(__always)
-            mutating func next(_ grid: View, _ p: Point, siblings: UnsafeBufferPointer<Int32>, rank: (Int32) -> Int32) -> Int32 {
-                guard !grid.loose.isEmpty else { return nextInCell(grid) }
+            mutating func next(_ grid: View, _ p: Point, siblings: UnsafeBufferPointer<Int32>, rank: (Int32) -> Int32,
+                               work: inout Int) -> Int32 {
+                guard !grid.loose.isEmpty else { return nextInCell(grid, work: &work) }
                 // Merge the cell's entries and the loose ranks, both ascending.
                 if entryRank < 0 {
-                    entry = nextInCell(grid)
+                    entry = nextInCell(grid, work: &work)
                     entryRank = entry < 0 ? .max : rank(entry)
-                    looseRank = nextLoose(grid, p)
+                    looseRank = nextLoose(grid, p, work: &work)
                 }
                 if entryRank == .max && looseRank == .max { return -1 }
                 if entryRank < looseRank {
                     let layer = entry
-                    entry = nextInCell(grid)
+                    entry = nextInCell(grid, work: &work)
                     entryRank = entry < 0 ? .max : rank(entry)
                     return layer
                 }
                 let layer = siblings[Int(looseRank)]
-                looseRank = nextLoose(grid, p)
+                looseRank = nextLoose(grid, p, work: &work)
                 return layer
             }
 
-            /// The next entry's layer, or -1.
+            /// The next entry's layer, or -1; adds the entries read to `work`.
             @inline(__always)
-            private mutating func nextInCell(_ grid: View) -> Int32 {
+            private mutating func nextInCell(_ grid: View, work: inout Int) -> Int32 {
+                let from = i
                 i = grid.firstEntry(from: i, to: end, sx, sy)
+                defer { work &+= i &- from }
                 guard i < end else { return -1 }
                 i &+= 1
                 return grid.entries[i &- 1].layer
             }
 
-            /// The next loose rank whose box holds `p`, or `Int32.max`.
-            private mutating func nextLoose(_ grid: View, _ p: Point) -> Int32 {
+            /// The next loose rank whose box holds `p`, or `Int32.max`;
+            /// adds the loose siblings read to `work`.
+            private mutating func nextLoose(_ grid: View, _ p: Point, work: inout Int) -> Int32 {
                 while j < grid.loose.count {
                     let rank = grid.loose[j]
                     j &+= 1
+                    work &+= 1
                     if grid.boxes[Int(rank)].contains(p) { return rank }
                 }
                 return .max
