@@ -9,8 +9,9 @@
 # Fuzz/api-corpus (a minimised corpus of earlier campaigns) and Fuzz/api-seeds
 # (hand-written seeds); new inputs go to $FUZZ_OUT/corpus only. Exits non-zero
 # when libFuzzer found a failing input. FUZZ_ASAN=0 builds the harness without
-# AddressSanitizer (Fuzz/build-api.sh): about twice the executions a second
-# (479 against 242 replaying Fuzz/api-corpus), catching Swift's traps, hangs
+# AddressSanitizer (Fuzz/build-api.sh): more than twice the executions a
+# second (479 against 242 replaying Fuzz/api-corpus, when it still traced
+# every module's comparisons; 567 against 378 once it did not), catching Swift's traps, hangs
 # and out-of-memory but not memory errors in unsafe code; give it its own
 # FUZZ_OUT. Reproduce one, printing every request
 # it sends (run by hand, ASan keeps its full allocation stacks):
