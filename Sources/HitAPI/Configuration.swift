@@ -104,6 +104,7 @@ public struct Configuration: Sendable {
         int("--max-depth", "layer nesting depth; default 64", 1...1024) { $0.scene.maxDepth = $1 },
         int("--max-vertices", "vertices per shape; default 100000", 3...10_000_000) { $0.scene.maxVertices = $1 },
         int("--max-mask-pixels", "pixels per mask shape (columns × rows, or a PNG's size); default 16777216", 1...1 << 28) { $0.scene.maxMaskPixels = $1 },
+        int("--max-scene-mask-pixels", "mask pixels per scene or patched layer, all masks together; default 33554432", 1...1 << 40) { $0.scene.maxSceneMaskPixels = $1 },
         int("--max-batch-points", "points per batch request; default 100000", 1...10_000_000) { $0.maxBatchPoints = $1 },
         int("--max-batch-work", "routing work one batch request may take (region elements read, a few ns each); default 100000000", 1...Int.max) {
             $0.maxBatchWork = $1

@@ -1399,7 +1399,10 @@ components:
       description: |
         Geometry in the layer's local coordinates. Every shape has `fillRule`,
         `fill` and `stroke`; at most 100000 vertices per shape (`--max-vertices`),
-        at most 16777216 pixels per mask (`--max-mask-pixels`).
+        at most 16777216 pixels per mask (`--max-mask-pixels`) and 33554432
+        for all the masks of a scene, or of a patched layer, together
+        (`--max-scene-mask-pixels`; a 422 at the `png` or `alpha` that
+        passes it, refused before that mask is decoded).
       oneOf:
         - $ref: '#/components/schemas/RectShape'
         - $ref: '#/components/schemas/EllipseShape'

@@ -17,6 +17,16 @@
 ///   the image, or would overfill it, is refused;
 /// - 16-bit alpha keeps its high byte.
 public enum PNGDecoder {
+    /// The width and height the IHDR of the PNG file `bytes` announces,
+    /// read without checking anything else (`decodeAlpha` does); nil when
+    /// the file does not start with the signature and an IHDR chunk.
+    /// - Complexity: O(1).
+    public static func announcedSize(_ bytes: UnsafeBufferPointer<UInt8>) -> (width: Int, height: Int)? {
+        guard bytes.count >= 24, bytes.prefix(8).elementsEqual(PNGChunks.signature),
+              bytes[12...15].elementsEqual("IHDR".utf8) else { return nil }
+        return (Int(PNGBytes.uint32(bytes, 16)), Int(PNGBytes.uint32(bytes, 20)))
+    }
+
     /// Decodes the alpha of the PNG file `bytes`.
     ///
     /// - Parameters:

@@ -122,6 +122,32 @@ final class MaskRoutesTests: XCTestCase {
         XCTAssertEqual(try Configuration.parse(arguments: ["--max-mask-pixels", "99"], environment: [:]).scene.maxMaskPixels, 99)
     }
 
+    /// Found by review: each mask was bounded, a scene's masks together
+    /// were not, and they are decoded before the store weighs the scene
+    /// (a PNG of 4096 × 4096 pixels of one value is a few kilobytes: one
+    /// 16 MiB upload could ask for 90 GB of alpha planes).
+    func testTheSceneMaskPixelLimit() throws {
+        let sixteen = Data(repeating: 255, count: 16).base64EncodedString()
+        let mask = #"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(sixteen)","columns":4,"rows":4}"#
+        let three = #"{"layers":[{"id":"a","shape":\#(mask)},{"id":"b","hitShape":\#(mask)},{"id":"c","shape":\#(mask)}]}"#
+        let app = Application.testing { $0.scene.maxSceneMaskPixels = 40 }
+        let refused = app.call("PUT", "/scenes/s", three)
+        XCTAssertEqual(refused.status, 422)
+        XCTAssertEqual(zip(refused.pointers, refused.messages).map { "\($0): \($1)" },
+                       ["/layers/2/shape/alpha: its 16 pixels would bring the document's masks to 48, more than the limit of 40 (--max-scene-mask-pixels)"])
+        XCTAssertEqual(Application.testing { $0.scene.maxSceneMaskPixels = 48 }.call("PUT", "/scenes/s", three).status, 201)
+        // A patched layer is a document of its own: its masks count, the scene's others do not.
+        XCTAssertEqual(app.call("PUT", "/scenes/s", #"{"layers":[{"id":"a","shape":\#(mask)},{"id":"b","shape":\#(mask)}]}"#).status, 201)
+        XCTAssertEqual(app.call("PATCH", "/scenes/s/layers/b", #"{"hitShape":\#(mask)}"#, headers: [("Content-Type", "application/merge-patch+json")]).status, 200)
+        let big = Data(repeating: 255, count: 25).base64EncodedString()
+        let bigger = app.call("PATCH", "/scenes/s/layers/a", #"{"hitShape":{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(big)","columns":5,"rows":5}}"#,
+                              headers: [("Content-Type", "application/merge-patch+json")])
+        XCTAssertEqual(bigger.status, 422)
+        XCTAssertEqual(bigger.pointers, ["/hitShape/alpha"])
+        XCTAssertEqual(try Configuration.parse(arguments: ["--max-scene-mask-pixels", "99"], environment: [:]).scene.maxSceneMaskPixels, 99)
+        XCTAssertEqual(try Configuration.parse(arguments: [], environment: ["HITROUTE_MAX_SCENE_MASK_PIXELS": "7"]).scene.maxSceneMaskPixels, 7)
+    }
+
     /// The store counts a mask's pixels (and its table, with slop) beside the JSON.
     func testTheStoreCountsDecodedPixels() {
         let pixels = Data(repeating: 255, count: 64 * 64).base64EncodedString()

@@ -49,6 +49,18 @@ final class PNGMaskRoutesTests: XCTestCase {
         return zip(reply.pointers, reply.messages).map { "\($0): \($1)" }
     }
 
+    /// A PNG's pixels count towards the scene's mask budget from its
+    /// header, before it is inflated.
+    func testPNGMasksCountTowardsTheScenesMaskPixels() throws {
+        let png = Data(try file("gradient-rgba8-plain.png")).base64EncodedString()  // 160 × 120
+        let mask = #"{"type":"mask","x":0,"y":0,"width":1,"height":1,"png":"\#(png)"}"#
+        let body = #"{"layers":[{"id":"a","shape":\#(mask)},{"id":"b","shape":\#(mask)}]}"#
+        let refused = Application.testing { $0.scene.maxSceneMaskPixels = 2 * 160 * 120 - 1 }.call("PUT", "/scenes/p", body)
+        XCTAssertEqual(zip(refused.pointers, refused.messages).map { "\($0): \($1)" },
+                       ["/layers/1/shape/png: its 19200 pixels would bring the document's masks to 38400, more than the limit of 38399 (--max-scene-mask-pixels)"])
+        XCTAssertEqual(Application.testing { $0.scene.maxSceneMaskPixels = 2 * 160 * 120 }.call("PUT", "/scenes/p", body).status, 201)
+    }
+
     func testBrokenFilesAreProblemsAtThePNG() throws {
         let png = try file("gradient-rgba8-plain.png")
         var badCRC = png

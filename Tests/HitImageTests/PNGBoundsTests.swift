@@ -17,6 +17,24 @@ final class PNGBoundsTests: XCTestCase {
         assertRefused(B.png(width: 4097, height: 4096, depth: 1, colorType: 0, stream: []), "image of 4097 × 4096 pixels exceeds the limit of 16777216 pixels")
     }
 
+    /// What a scene's mask budget reads before decoding: the IHDR's width
+    /// and height, byte by byte, and nothing when the file does not start
+    /// with the signature and an IHDR.
+    func testAnnouncedSizeReadsOnlyTheHeader() {
+        let file = B.png(width: 0xFFFF_FFFF, height: 70000, depth: 1, colorType: 0, stream: B.zlibStored([0]))
+        let size = file.withUnsafeBufferPointer(PNGDecoder.announcedSize)
+        XCTAssertEqual(size?.width, 0xFFFF_FFFF)
+        XCTAssertEqual(size?.height, 70000)
+        XCTAssertEqual(Array(file.prefix(24)).withUnsafeBufferPointer(PNGDecoder.announcedSize)?.height, 70000, "24 bytes are enough")
+        XCTAssertNil(Array(file.prefix(23)).withUnsafeBufferPointer(PNGDecoder.announcedSize))
+        var signature = file
+        signature[0] = 0x88
+        XCTAssertNil(signature.withUnsafeBufferPointer(PNGDecoder.announcedSize))
+        var type = file
+        type[12] = UInt8(ascii: "i")
+        XCTAssertNil(type.withUnsafeBufferPointer(PNGDecoder.announcedSize))
+    }
+
     func testLargestHeaderWithNoLimitDoesNotOverflow() {
         let side: UInt32 = 0x7FFF_FFFF
         let file = B.png(width: side, height: side, depth: 16, colorType: 6, stream: B.zlibStored([0]))

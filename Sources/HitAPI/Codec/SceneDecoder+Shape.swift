@@ -191,6 +191,7 @@ extension SceneDecoding {
                 try d.issue("columns × rows is \(overflow ? "too many" : String(pixels)) pixels, more than the limit of \(limits.maxMaskPixels) per mask")
                 return nil
             }
+            guard try admitMaskPixels(pixels, at: "alpha") else { return nil }
             var text = text
             let bytes = try text.withUTF8 { utf8 throws -> [UInt8]? in
                 // The decoded size is known from the length and padding: refuse a mismatch before decoding.
@@ -243,6 +244,13 @@ extension SceneDecoding {
             return nil
         }
         let maxPixels = limits.maxMaskPixels
+        if let (width, height) = file.withUnsafeBufferPointer(PNGDecoder.announcedSize) {
+            // Each below 2^32: the product can overflow, and is then over the limit too.
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            if !overflow && pixels <= maxPixels {
+                guard try admitMaskPixels(pixels, at: "png") else { return nil }
+            }  // else decodeAlpha refuses it
+        }
         let decoded = file.withUnsafeBufferPointer { bytes in
             Result { () throws(PNGError) in try PNGDecoder.decodeAlpha(bytes, maxPixels: maxPixels) }
         }
@@ -253,6 +261,19 @@ extension SceneDecoding {
             try d.issue(error.message, [.key("png")])
             return nil
         }
+    }
+
+    /// Counts a mask's `pixels` (≤ `maxMaskPixels`) towards the document's
+    /// `maxSceneMaskPixels`, before they are decoded; false (reported at
+    /// `key`) when they would pass it.
+    private mutating func admitMaskPixels(_ pixels: Int, at key: String) throws -> Bool {
+        let total = maskPixels &+ pixels  // both ≤ the limits, each at most 2^40: no overflow
+        guard total <= limits.maxSceneMaskPixels else {
+            try d.issue("its \(pixels) pixels would bring the document's masks to \(total), more than the limit of \(limits.maxSceneMaskPixels) (--max-scene-mask-pixels)", [.key(key)])
+            return false
+        }
+        maskPixels = total
+        return true
     }
 
     /// The `shapes` of a compound, with their vertices added up.

@@ -35,6 +35,8 @@ struct SceneDecoding: DecodingPass {
     let limits: SceneLimits
     var ids: Set<String> = []
     var layerCount = 0
+    /// Pixels of the masks decoded so far (`SceneLimits.maxSceneMaskPixels`).
+    var maskPixels = 0
     /// Reused while reading each `points` array.
     var scratchPoints: [Point] = []
 

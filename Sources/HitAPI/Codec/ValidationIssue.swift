@@ -34,6 +34,11 @@ public struct SceneLimits: Sendable {
     public var maxCompoundDepth = 16
     /// Pixels per mask shape (`columns × rows`, or a PNG's width × height). Default 16,777,216.
     public var maxMaskPixels = 16_777_216
+    /// Mask pixels in one document, all its masks together (a scene, or a
+    /// patched layer): each is an alpha plane of a byte a pixel, decoded
+    /// before the store can weigh the scene, and a PNG of 16 million
+    /// pixels of one value compresses to a few kilobytes. Default 33,554,432.
+    public var maxSceneMaskPixels = 33_554_432
 
     public init() {}
 }

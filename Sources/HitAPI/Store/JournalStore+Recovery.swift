@@ -25,6 +25,7 @@ extension JournalStore {
         l.maxDepth = 1 << 16
         l.maxVertices = .max
         l.maxCompoundDepth = 1 << 16
+        l.maxSceneMaskPixels = 1 << 50
         return l
     }
 
