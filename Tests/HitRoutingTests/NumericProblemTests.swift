@@ -85,6 +85,41 @@ final class NumericProblemTests: XCTestCase {
         XCTAssertEqual(scene.targetID(199 * 3e6 + 1e6, 0), "c199")
     }
 
+    /// Found by review: a patch compiled the layer's region, and on a
+    /// change of scale every descendant's, each with a fresh budget of its
+    /// own. One patch scaling a group of 80,000 stroked compounds of
+    /// circles (cheap at upload, once the scene's budget was spent) would
+    /// have flattened some 2·10^10 points. Now every region draws from the
+    /// scene's budget and gives back what it held when it is replaced.
+    func testRescalingAGroupKeepsToTheScenesFlatteningBudget() {
+        let circles = (0..<200).map { k in Layer(id: "c\(k)", shape: Shape(.circle(cx: Double(k) * 3e6, cy: 0, r: 1e6), stroke: 1)) }
+        var live = LiveScene(Scene(layers: [Layer(id: "g", children: circles)]))
+        func points() -> Int { live.compiled.regions.reduce(0) { $0 + $1.contours.reduce(0) { $0 + $1.outline.count } } }
+        let bound = RegionBuilder.maxFlattenedPointsPerScene + 17 * circles.count
+        XCTAssertLessThanOrEqual(points(), bound)
+        for scale in [2.0, 0.5, 3.0] {
+            live.replaceLayer(0, with: Layer(id: "g", transform: .parts(TransformParts(scale: .uniform(scale)))))
+            XCTAssertLessThanOrEqual(points(), bound, "after scaling the group by \(scale)")
+            XCTAssertEqual(live.compiled.targetID(scale * (199 * 3e6 + 1e6), 0), "c199")
+        }
+    }
+
+    /// Found by review: a patch that took a layer's shape away left its
+    /// region slot empty, and giving it back added a new slot: alternating
+    /// patches grew the scene without bound. Freed slots are used again.
+    func testTakingAShapeAwayAndBackReusesItsRegionSlot() {
+        let shape = Shape(.rect(x: 0, y: 0, width: 10, height: 10, cornerRadius: nil))
+        var live = LiveScene(Scene(layers: [Layer(id: "a", shape: shape), Layer(id: "b", shape: shape)]))
+        let slots = live.compiled.regions.count
+        for _ in 0..<50 {
+            live.replaceLayer(1, with: Layer(id: "b"))
+            XCTAssertEqual(live.compiled.targetID(5, 5), "a", "b has no shape: the one under it")
+            live.replaceLayer(1, with: Layer(id: "b", shape: shape))
+            XCTAssertEqual(live.compiled.targetID(5, 5), "b")
+        }
+        XCTAssertEqual(live.compiled.regions.count, slots)
+    }
+
     func testFirstProblemInDocumentOrderIsNamed() {
         let bad = Layer(id: "b", shape: Shape(.rect(x: 1e308, y: 0, width: 1e308, height: 1, cornerRadius: nil)))
         let worse = Layer(id: "c", transform: .parts(TransformParts(scale: .uniform(1e300))),

@@ -15,21 +15,10 @@ extension CompiledScene {
         node.region = old.region
         let parentToScene = self.parentToScene(n)
         let toScene = parentToScene * node.toParent
-        if sameRegion {
-            if node.region >= 0 { node.sceneBounds = toScene.apply(regions[Int(node.region)].bounds) }
-        } else if let region = CompiledScene.region(for: layer, toScene: toScene) {
-            if node.region >= 0 {
-                regions[Int(node.region)] = region
-            } else {
-                node.region = Int32(regions.count)
-                regions.append(region)
-            }
-            node.sceneBounds = toScene.apply(region.bounds)
-        } else {
-            if node.region >= 0 { regions[Int(node.region)] = Region.empty }
-            node.region = -1
-            node.sceneBounds = .empty
+        if !sameRegion {
+            node.region = compileRegion(for: layer, toScene: toScene, into: old.region)
         }
+        node.sceneBounds = node.region >= 0 ? toScene.apply(regions[Int(node.region)].bounds) : .empty
         node.copyPlainPolygon(of: node.region >= 0 ? regions[Int(node.region)] : nil)
         node.cover = cover(node, isLeaf: node.childCount == 0)
         passThroughCount += (node.passThrough ? 1 : 0) - (old.passThrough ? 1 : 0)
@@ -54,11 +43,14 @@ extension CompiledScene {
                 let childLayer = layer.children![Int(node.position)]
                 let toScene = parentToScene * node.toParent
                 if node.region >= 0 {
-                    if rescale, let region = CompiledScene.region(for: childLayer, toScene: toScene) {
-                        regions[Int(node.region)] = region
-                        nodes[Int(child)].copyPlainPolygon(of: region)
+                    if rescale {
+                        let slot = compileRegion(for: childLayer, toScene: toScene, into: node.region)
+                        nodes[Int(child)].region = slot
+                        nodes[Int(child)].copyPlainPolygon(of: slot >= 0 ? regions[Int(slot)] : nil)
+                        if slot < 0 { nodes[Int(child)].cover = .none }  // else the same shape in the same parent: the same cover
                     }
-                    nodes[Int(child)].sceneBounds = toScene.apply(regions[Int(node.region)].bounds)
+                    let slot = nodes[Int(child)].region
+                    nodes[Int(child)].sceneBounds = slot >= 0 ? toScene.apply(regions[Int(slot)].bounds) : .empty
                 }
                 visit(child, childLayer, toScene)
             }

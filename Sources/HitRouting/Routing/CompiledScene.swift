@@ -33,6 +33,10 @@ public struct CompiledScene: Sendable {
     /// Flattened points the scene's compilation may still take (see
     /// `RegionBuilder.maxFlattenedPointsPerScene`).
     private var flatteningLeft = RegionBuilder.maxFlattenedPointsPerScene
+    /// What each region slot's region took of `flatteningLeft`, by slot.
+    private var flattenedPoints: [Int32] = []
+    /// Region slots a patch emptied, for the next region a patch adds.
+    private var freeRegionSlots: [Int32] = []
     /// Layers with `passThrough` set (whatever their other flags).
     var passThroughCount = 0
 
@@ -194,15 +198,11 @@ public struct CompiledScene: Sendable {
     private mutating func add(_ layer: Layer, parent: Int32, position: Int, parentToScene: Affine) -> Int32 {
         let index = Int32(nodes.count)
         var node = CompiledScene.node(for: layer, parent: parent, position: position)
-        let granted = min(RegionBuilder.maxFlattenedPointsPerRegion, flatteningLeft)
-        var budget = FlatteningBudget(remaining: granted)
-        let region = CompiledScene.region(for: layer, toScene: parentToScene * node.toParent, budget: &budget)
-        flatteningLeft -= granted - budget.remaining  // what the region took (the budget never grows)
+        node.region = compileRegion(for: layer, toScene: parentToScene * node.toParent, into: -1)
+        let region = node.region >= 0 ? regions[Int(node.region)] : nil
         if let region {
-            node.region = Int32(regions.count)
             node.sceneBounds = (parentToScene * node.toParent).apply(region.bounds)
             node.copyPlainPolygon(of: region)
-            regions.append(region)
         }
         node.cover = cover(node, isLeaf: layer.children?.isEmpty ?? true)
         if node.passThrough { passThroughCount += 1 }
@@ -278,6 +278,40 @@ public struct CompiledScene: Sendable {
         return .plainPolygon(
             polygon, fillRule: node.fillRule, toParent: node.toParent, toLocal: node.toLocal,
             box: node.toParent.apply(regions[Int(node.region)].bounds))
+    }
+
+    /// Compiles `layer`'s region into region slot `slot` (a new or freed
+    /// one when -1), drawing its flattened points from the scene's budget
+    /// after giving back what the slot's old region took: however often
+    /// layers are patched or rescaled, the scene's regions hold at most
+    /// `RegionBuilder.maxFlattenedPointsPerScene` flattened points beyond
+    /// each contour's minimum, as at upload. Returns the slot, or -1 when
+    /// the layer has no region (`slot` is then emptied and freed).
+    /// - Complexity: O(the region's size).
+    mutating func compileRegion(for layer: Layer, toScene: Affine, into slot: Int32) -> Int32 {
+        if slot >= 0 { flatteningLeft += Int(flattenedPoints[Int(slot)]) }
+        let granted = min(RegionBuilder.maxFlattenedPointsPerRegion, flatteningLeft)
+        var budget = FlatteningBudget(remaining: granted)
+        let region = CompiledScene.region(for: layer, toScene: toScene, budget: &budget)
+        guard let region else {
+            if slot >= 0 {
+                regions[Int(slot)] = .empty
+                flattenedPoints[Int(slot)] = 0
+                freeRegionSlots.append(slot)
+            }
+            return -1
+        }
+        let taken = granted - budget.remaining  // ≤ 2^18 (the budget never grows)
+        flatteningLeft -= taken
+        if slot >= 0 || !freeRegionSlots.isEmpty {
+            let s = slot >= 0 ? slot : freeRegionSlots.removeLast()
+            regions[Int(s)] = region
+            flattenedPoints[Int(s)] = Int32(taken)
+            return s
+        }
+        regions.append(region)
+        flattenedPoints.append(Int32(taken))
+        return Int32(regions.count - 1)
     }
 
     /// A layer's hit region, flattened (where needed) to within 1e-3 scene
