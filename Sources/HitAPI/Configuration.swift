@@ -15,6 +15,14 @@ public struct Configuration: Sendable {
     /// region tests, vertices, edges, curve pieces, bisection steps, each
     /// a few nanoseconds): past it the batch is a 422. Default 10⁸.
     public var maxBatchWork = 100_000_000
+    /// Bytes one `render.svg` answer may hold: a scene draws several times
+    /// its JSON with `regions=1` and a point's overlay, and short path
+    /// commands draw up to some 20 bytes of SVG per byte of JSON. Past it
+    /// the render is a 422. nil (the default): 8 × `--max-body-bytes`
+    /// (128 MiB at its default), see `renderByteLimit`.
+    public var maxRenderBytes: Int?
+    /// `maxRenderBytes`, or its default.
+    public var renderByteLimit: Int { maxRenderBytes ?? 8 * server.limits.maxBodyBytes }
     /// Routing work a batch may read on an event loop (about 1–15 ms; a
     /// single hit reads a few, a point in a 100,000-polygon map some tens):
     /// a batch that needs more starts again on a worker thread, so that no
@@ -109,6 +117,7 @@ public struct Configuration: Sendable {
         int("--max-batch-work", "routing work one batch request may take (region elements read, a few ns each); default 100000000", 1...Int.max) {
             $0.maxBatchWork = $1
         },
+        int("--max-render-bytes", "bytes of one render.svg answer; default 8 × --max-body-bytes (128 MiB)", 4096...Int.max) { $0.maxRenderBytes = $1 },
         int("--max-scenes", "scenes in the store; default 10000", 1...10_000_000) { $0.store.maxScenes = $1 },
         int("--max-store-bytes", "bytes of scene JSON the store holds over all scenes; default 2147483648 (2 GiB)", 1...Int.max) { $0.store.maxStoreBytes = $1 },
         int("--max-pointers", "live pointer captures per scene; default 64", 1...100_000) { $0.store.maxPointers = $1 },

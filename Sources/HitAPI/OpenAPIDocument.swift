@@ -585,6 +585,10 @@ paths:
         this scene. All text from the scene is escaped. The document is
         well-formed XML and is served with `Content-Security-Policy:
         default-src 'none'`. Each parameter may be given at most once.
+        Written on a worker thread, never on an event loop. A document that
+        would be longer than `--max-render-bytes` (8 × `--max-body-bytes`, 128 MiB, by default) is a
+        422 with pointer "" (the overlays of `regions=1` and a point draw
+        the geometry again: ask without them, or render a smaller scene).
       parameters:
         - name: x
           in: query

@@ -12,13 +12,21 @@ public struct SVGWriter: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var written = 0
     @usableFromInline var capacity: Int
+    /// The most the document may hold (`init(capacity:limit:)`).
+    @usableFromInline let limit: Int
+    /// Whether the document outgrew `limit`: writing then goes on over the
+    /// start of the buffer, which stops growing, and the text is garbage.
+    public private(set) var overflowed = false
     /// Whether the path data being written has a subpath yet (so the next
     /// one is set off by a space). Reset by `beginPathData()`.
     var pathStarted = false
 
-    /// An empty writer reserving `capacity` bytes.
-    public init(capacity: Int = 4096) {
-        self.capacity = max(capacity, 64)
+    /// An empty writer reserving `capacity` bytes (at most `limit`), for a
+    /// document of at most `limit` bytes: past it the writer holds no more
+    /// than `limit` plus one write, and `overflowed` says so.
+    public init(capacity: Int = 4096, limit: Int = .max) {
+        self.limit = max(limit, 64)
+        self.capacity = min(max(capacity, 64), self.limit)
         base = .allocate(capacity: self.capacity)
     }
 
@@ -48,7 +56,12 @@ public struct SVGWriter: ~Copyable {
 
     @usableFromInline
     mutating func grow(_ n: Int) {
-        let newCapacity = max(capacity * 2, written + n)
+        if written &+ n > limit {
+            overflowed = true
+            written = 0
+            if n <= capacity { return }
+        }
+        let newCapacity = min(max(capacity * 2, written + n), max(limit, n))
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: written)
         base.deallocate()

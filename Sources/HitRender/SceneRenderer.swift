@@ -33,9 +33,16 @@ public enum SceneRenderer {
     public static func render(_ scene: LiveScene, id: String, version: Int, options: RenderOptions = RenderOptions())
         -> [UInt8]
     {
-        var w = SVGWriter(capacity: 4096 + scene.compiled.layerCount * 96)
+        render(scene, id: id, version: version, options: options, maxBytes: .max)!
+    }
+
+    /// `render(_:id:version:options:)`, or nil when the document would be
+    /// longer than `maxBytes` (the writer then holds no more than that).
+    /// - Complexity: O(the scene's size × the copies the options draw).
+    public static func render(_ scene: LiveScene, id: String, version: Int, options: RenderOptions, maxBytes: Int) -> [UInt8]? {
+        var w = SVGWriter(capacity: 4096 + scene.compiled.layerCount * 96, limit: maxBytes)
         write(scene, id: id, version: version, options: options, to: &w)
-        return w.finish()
+        return w.overflowed ? nil : w.finish()
     }
 
     /// Writes the document for `scene` into `w`.

@@ -102,7 +102,7 @@ final class RenderRoutesTests: XCTestCase {
     }
 }
 
-/// A big scene's render runs on a worker thread, not on the event loop.
+/// Renders run on a worker thread, not on the event loop, and are bounded by `--max-render-bytes`.
 final class LiveRenderTests: XCTestCase {
     private func gridScene(_ n: Int) -> String {
         let layers = (0..<n).map { k in
@@ -111,9 +111,9 @@ final class LiveRenderTests: XCTestCase {
         return #"{"id":"grid","layers":[\#(layers.joined(separator: ","))]}"#
     }
 
-    func testABigRenderIsAskedToRunOffTheLoopAndIsAnsweredFromThere() throws {
+    func testARenderIsAskedToRunOffTheLoopAndIsAnsweredFromThere() throws {
         let app = Application.testing()
-        let scene = gridScene(Application.renderOnLoopLayers + 1)
+        let scene = gridScene(2001)
         XCTAssertEqual(app.call("PUT", "/scenes/grid", scene).status, 201)
         XCTAssertEqual(app.call("PUT", "/scenes/small", ringScene.replacingOccurrences(of: "ring-demo", with: "small")).status, 201)
         let (big, document, small) = onLoopThread {
@@ -121,9 +121,9 @@ final class LiveRenderTests: XCTestCase {
              app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid")).status,
              app.respond(to: HTTPRequest(method: "GET", target: "/scenes/small/render.svg")).status)
         }
-        XCTAssertEqual(big, HTTPResponse.runOnWorker.status, "more than \(Application.renderOnLoopLayers) layers: not on the loop")
+        XCTAssertEqual(big, HTTPResponse.runOnWorker.status, "not on the loop")
         XCTAssertEqual(document, 200)
-        XCTAssertEqual(small, 200)
+        XCTAssertEqual(small, HTTPResponse.runOnWorker.status, "a small scene neither: one path can draw megabytes")
         XCTAssertEqual(app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid/render.svg")).status, 200, "off a loop it renders")
         try withTestServer(configure: { $0.limits = app.configuration.server.limits }, handler: { app.respond(to: $0) }) { _, port in
             let client = try TestClient(port: port)
@@ -138,5 +138,33 @@ final class LiveRenderTests: XCTestCase {
             try client.send(request("GET", "/scenes/grid/hit?x=15&y=5&trace=0"))
             XCTAssertEqual(json(try client.readResponse())["layer"] as? String, "r1")
         }
+    }
+
+    /// Found by review: a path's short commands (`t.1.1`, 4 bytes) draw
+    /// some 76 bytes of SVG each, and the overlays draw the geometry again:
+    /// one 16 MiB scene could ask for gigabytes. Past `--max-render-bytes`
+    /// the render is a 422, and the writer never held much more than that.
+    func testARenderLongerThanTheLimitIsA422() {
+        let d = "M0 0" + String(repeating: "t.1.1", count: 2000)
+        let scene = #"{"layers":[{"id":"p","shape":{"type":"path","d":"\#(d)"}}]}"#
+        let plain = Application.testing()
+        XCTAssertEqual(plain.call("PUT", "/scenes/p", scene).status, 201)
+        let full = plain.call("GET", "/scenes/p/render.svg?regions=1")
+        XCTAssertEqual(full.status, 200)
+        let length = full.body.count
+        XCTAssertGreaterThan(length, 10 * d.utf8.count, "the amplification the limit is for")
+        let app = Application.testing { $0.maxRenderBytes = length - 1 }
+        XCTAssertEqual(app.call("PUT", "/scenes/p", scene).status, 201)
+        let refused = app.call("GET", "/scenes/p/render.svg?regions=1")
+        XCTAssertEqual(refused.status, 422)
+        XCTAssertEqual(refused.pointers, [""])
+        XCTAssertTrue(refused.text.contains("--max-render-bytes (\(length - 1))"), refused.text)
+        XCTAssertEqual(app.call("GET", "/scenes/p/render.svg").status, 200, "without the overlay it fits")
+        let exact = Application.testing { $0.maxRenderBytes = length }
+        XCTAssertEqual(exact.call("PUT", "/scenes/p", scene).status, 201)
+        XCTAssertEqual(exact.call("GET", "/scenes/p/render.svg?regions=1").body, full.body, "a limit the render reaches exactly")
+        XCTAssertEqual(try Configuration.parse(arguments: ["--max-render-bytes", "5000"], environment: [:]).renderByteLimit, 5000)
+        XCTAssertEqual(try Configuration.parse(arguments: [], environment: [:]).renderByteLimit, 128 << 20)
+        XCTAssertEqual(try Configuration.parse(arguments: ["--max-body-bytes", "1000000"], environment: [:]).renderByteLimit, 8_000_000, "8 × the body limit")
     }
 }

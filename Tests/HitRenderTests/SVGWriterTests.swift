@@ -9,6 +9,29 @@ final class SVGWriterTests: XCTestCase {
         return w.string
     }
 
+    /// Past its limit a writer stops growing: it writes over its start,
+    /// holds at most the limit (or one longer write), and says so.
+    func testAWriterPastItsLimitStopsGrowingAndSaysSo() {
+        var w = SVGWriter(capacity: 16, limit: 100)
+        for _ in 0..<10 { w.raw("0123456789") }
+        XCTAssertFalse(w.overflowed, "exactly the limit")
+        XCTAssertEqual(w.count, 100)
+        w.raw("x")
+        XCTAssertTrue(w.overflowed)
+        XCTAssertEqual(w.string, "x", "the start is written over")
+        for _ in 0..<10_000 { w.raw("0123456789") }
+        XCTAssertTrue(w.overflowed)
+        XCTAssertLessThanOrEqual(w.count, 100)
+        var long = SVGWriter(capacity: 16, limit: 100)
+        long.text(String(repeating: "a", count: 300))
+        XCTAssertTrue(long.overflowed)
+        var fits = SVGWriter(limit: 100)
+        fits.raw("<svg/>")
+        XCTAssertFalse(fits.overflowed)
+        let document = fits.finish()
+        XCTAssertEqual(document, Array("<svg/>".utf8))
+    }
+
     func testNumbersReadBackToTheSameDouble() {
         XCTAssertEqual(written { $0.number(120) }, "120")
         XCTAssertEqual(written { $0.number(-7) }, "-7")

@@ -15,14 +15,22 @@ extension Application {
             throw Problem.invalidRequest(error)
         }
         let snapshot = try self.snapshot(id)
-        if LoopThread.isCurrent && snapshot.compiled.layerCount > Application.renderOnLoopLayers {
-            return .runOnWorker  // a big document would hold up the hits on this loop
-        }
+        // Every render is written on a worker: one path of 100,000 short
+        // commands alone draws megabytes of SVG, which would hold up the
+        // hits of every connection on this loop.
+        if LoopThread.isCurrent { return .runOnWorker }
         var options = RenderOptions(regions: query.regions, pixelWidth: query.width)
         if let p = query.point {
             options.routed = (p, snapshot.withCompiled { $0.hit(p, trace: true) })
         }
-        let body = SceneRenderer.render(snapshot.live, id: snapshot.id, version: snapshot.version, options: options)
+        let maxBytes = configuration.renderByteLimit
+        guard let body = SceneRenderer.render(snapshot.live, id: snapshot.id, version: snapshot.version, options: options, maxBytes: maxBytes)
+        else {
+            throw Problem(
+                422, "invalid-request", "Invalid request",
+                "the SVG of scene \(snapshot.id) would be longer than --max-render-bytes (\(maxBytes)): ask without regions=1 or a point, or render a smaller scene",
+                issues: [ValidationIssue(pointer: "", message: "the render is too long")])
+        }
         var h = HTTPHeaders()
         h.set("Content-Type", "image/svg+xml; charset=utf-8")
         h.set("ETag", "\"\(snapshot.version)\"")
@@ -32,10 +40,6 @@ extension Application {
         h.set("Cache-Control", "no-cache")
         return HTTPResponse(status: 200, headers: h, body: body)
     }
-
-    /// Renders of scenes with more layers than this are written on a worker
-    /// thread, not on the event loop (about 1 ms of writing at this size).
-    static let renderOnLoopLayers = 2_000
 
     /// `GET /`: the playground for a browser (`Accept` names `text/html`),
     /// a small JSON index of the API for everyone else.
