@@ -48,6 +48,12 @@ public struct Box: Hashable, Sendable {
         if p.y > maxY { maxY = p.y }
     }
 
+    /// Whether this box lies inside `outer` without touching its edges
+    /// (false for an empty box).
+    @inlinable public func isStrictlyInside(_ outer: Box) -> Bool {
+        minX > outer.minX && minY > outer.minY && maxX < outer.maxX && maxY < outer.maxY
+    }
+
     @inlinable
     public mutating func formUnion(_ b: Box) {
         guard !b.isEmpty else { return }

@@ -135,10 +135,10 @@ public struct PointerSessions: Sendable {
             let toParent = compiled.parentToScene(layer).inverse
         {
             let delta = toParent.applyLinear(point - capture.last)
-            if let problem = scene.numericProblem(translatingLayer: layer, by: delta) {
+            if let problem = scene.numericProblem(translatingLayer: layer, by: delta, work: &work) {
                 throw .moveOverflows(layer: compiled.ids[layer], problem)
             }
-            scene.translateLayer(layer, by: delta)
+            work &+= scene.translateLayer(layer, by: delta)
             moved = true
         }
         capture.last = point

@@ -10,8 +10,18 @@ extension CompiledScene {
     /// the reach it gives its ancestors, and the scene's bounds. The
     /// problem's `layerPath` is empty and its `field` is relative to the
     /// layer (a patch body is one layer).
-    /// - Complexity: O(depth + subtree + layers).
+    /// - Complexity: O(depth + subtree), and O(layers) when the scene's
+    ///   bounds with the subtree's new ones might not have a finite size.
     public func numericProblem(ifLayer n: Int, becomes layer: Layer, region newRegion: Region?, keepsRegion: Bool) -> NumericProblem? {
+        var work = 0
+        return numericProblem(ifLayer: n, becomes: layer, region: newRegion, keepsRegion: keepsRegion, work: &work)
+    }
+
+    /// `numericProblem(ifLayer:becomes:region:keepsRegion:)`, adding the
+    /// layers it read to `work` (`Walk.work`).
+    public func numericProblem(
+        ifLayer n: Int, becomes layer: Layer, region newRegion: Region?, keepsRegion: Bool, work: inout Int
+    ) -> NumericProblem? {
         let toParent = layer.transform?.affine ?? .identity
         let toScene = parentToScene(n) * toParent
         let region = keepsRegion ? (nodes[n].region >= 0 ? regions[Int(nodes[n].region)] : nil) : newRegion
@@ -25,6 +35,7 @@ extension CompiledScene {
         var subtreeBounds = Box.empty
         if let region { subtreeBounds = toScene.apply(region.bounds) }
         var descendants = 0  // pre-order: the subtree is n ... n + descendants
+        defer { work &+= descendants }
         var pending: [(Int32, Affine)] = [(Int32(n), toScene)]
         while let (k, kToScene) = pending.popLast() {
             for child in children(of: k) {
@@ -67,8 +78,14 @@ extension CompiledScene {
             }
             k = nodes[Int(k)].parent
         }
-        // The scene's bounds.
-        var union = subtreeBounds
+        // The scene's bounds. The others' union lies within the scene's, so
+        // a finite size of that with the subtree's settles it; else the
+        // others are read one by one.
+        var union = unionBounds
+        union.formUnion(subtreeBounds)
+        if union.hasFiniteSize { return nil }
+        work &+= nodes.count
+        union = subtreeBounds
         for i in nodes.indices where i < n || i > n + descendants { union.formUnion(nodes[i].sceneBounds) }
         if !union.hasFiniteSize {
             return problem(layer.transform != nil ? transformField : shapeField,

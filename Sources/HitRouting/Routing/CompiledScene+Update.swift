@@ -3,9 +3,14 @@ extension CompiledScene {
     /// transform and region, the scene bounds of its subtree, its place
     /// among its siblings and the indexes above it.
     /// `sameRegion` says that only the translation changed (a drag): the
-    /// region is kept, only its place moves.
-    /// - Complexity: O(depth + subtree + parent's index + layers for the bounds).
-    mutating func update(_ n: Int, to layer: Layer, sameRegion: Bool = false) {
+    /// region is kept, only its place moves. Returns the layers whose
+    /// bounds it read (`Walk.work`).
+    /// - Complexity: O(depth + subtree + parent's index), and O(layers)
+    ///   when the subtree's old bounds touched an edge of the scene's.
+    @discardableResult
+    mutating func update(_ n: Int, to layer: Layer, sameRegion: Bool = false) -> Int {
+        let subtree = n...(n + withTables { $0.descendantCount(Int32(n)) })  // pre-order: contiguous
+        let before = sceneBounds(of: subtree)
         let old = nodes[n]
         var node = CompiledScene.node(for: layer, parent: old.parent, position: Int(old.position))
         node.childStart = old.childStart
@@ -30,7 +35,22 @@ extension CompiledScene {
         if old.zIndex != node.zIndex { resortSiblings(of: n) }
         nodes[n].reach = reach(of: n)
         propagateReach(from: n)
+        // The scene's bounds: the others' union is the old one unless the
+        // subtree's old bounds reached one of its edges.
+        let after = sceneBounds(of: subtree)
+        if before.isEmpty || before.isStrictlyInside(unionBounds) {
+            unionBounds.formUnion(after)
+            return 2 &* subtree.count
+        }
         recomputeBounds()
+        return 2 &* subtree.count &+ nodes.count
+    }
+
+    /// The union of the scene bounds of `layers`.
+    private func sceneBounds(of layers: ClosedRange<Int>) -> Box {
+        var b = Box.empty
+        for k in layers { b.formUnion(nodes[k].sceneBounds) }
+        return b
     }
 
     /// After layer `n`'s transform changed: its descendants' scene bounds

@@ -23,7 +23,7 @@ public struct CompiledScene: Sendable {
     /// The index over the top-level layers, or -1.
     var rootIndex: Int32 = -1
     /// See `bounds`.
-    private(set) var unionBounds = Box.empty
+    var unionBounds = Box.empty
     /// The first place, in document order, where a number computed from
     /// the scene is not finite (SPEC §1), or nil. A scene with a problem
     /// must not be served: the API refuses it with a 422 naming the field.
@@ -445,7 +445,7 @@ public struct CompiledScene: Sendable {
     public var bounds: Box? { unionBounds.isEmpty ? nil : unionBounds }
 
     /// Recomputes `unionBounds` from every layer. O(layers).
-    mutating func recomputeBounds() {
+    mutating func recomputeBounds() {  // O(layers)
         var b = Box.empty
         for node in nodes { b.formUnion(node.sceneBounds) }
         unionBounds = b

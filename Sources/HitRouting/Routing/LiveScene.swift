@@ -14,12 +14,14 @@ public struct LiveScene: Sendable {
     /// Moves layer `n` by `delta`, in its parent's coordinates: its
     /// transform's translation grows by `delta` (SPEC §5 dragging).
     /// - Complexity: O(depth + the layer's subtree + its parent's index).
-    public mutating func translateLayer(_ n: Int, by delta: Point) {
+    /// Returns the layers whose bounds it read (`CompiledScene.update`).
+    @discardableResult
+    public mutating func translateLayer(_ n: Int, by delta: Point) -> Int {
         let path = compiled.modelPath(of: n)
         model.updateLayer(at: path) { layer in
             layer.transform = (layer.transform ?? .parts(TransformParts())).translated(by: delta)
         }
-        compiled.update(n, to: model.layer(at: path), sameRegion: true)  // a translation keeps the shape and its scale
+        return compiled.update(n, to: model.layer(at: path), sameRegion: true)  // a translation keeps the shape and its scale
     }
 
     /// Sets layer `n`'s translation to `t` (parent units): a journaled
@@ -54,12 +56,18 @@ public struct LiveScene: Sendable {
     /// composed transform or a bound beyond the finite range is refused.
     /// - Complexity: as `CompiledScene.numericProblem(ifLayer:becomes:region:keepsRegion:)`.
     public func numericProblem(translatingLayer n: Int, by delta: Point) -> NumericProblem? {
+        var work = 0
+        return numericProblem(translatingLayer: n, by: delta, work: &work)
+    }
+
+    /// `numericProblem(translatingLayer:by:)`, adding the layers it read to `work`.
+    public func numericProblem(translatingLayer n: Int, by delta: Point, work: inout Int) -> NumericProblem? {
         guard delta.isFinite else {
             return NumericProblem(layerPath: [], field: [.key("transform")], message: "the move is not finite")
         }
         var layer = model.layer(at: compiled.modelPath(of: n))
         layer.transform = (layer.transform ?? .parts(TransformParts())).translated(by: delta)
-        return compiled.numericProblem(ifLayer: n, becomes: layer, region: nil, keepsRegion: true)
+        return compiled.numericProblem(ifLayer: n, becomes: layer, region: nil, keepsRegion: true, work: &work)
     }
 
     /// The numeric problem (SPEC §1) that `replaceLayer(n, with: layer)`
