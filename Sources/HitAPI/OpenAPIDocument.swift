@@ -520,8 +520,9 @@ paths:
         2,000,000 (a 422 pointing at `/trace` or `/all`). Routing the batch
         may read at most `--max-batch-work` elements (100,000,000 by
         default: layers visited, index entries, regions tested, contours,
-        vertices, edges, curve pieces, bisection steps); a batch that would
-        read more is a 422 with pointer `/points`.
+        vertices, edges, curve pieces, bisection steps, and the layers a
+        drag's update reads); a batch that would read more is a 422 with
+        pointer `/points`.
       requestBody:
         required: true
         content:
