@@ -122,7 +122,7 @@ final class LiveRenderTests: XCTestCase {
              app.respond(to: HTTPRequest(method: "GET", target: "/scenes/small/render.svg")).status)
         }
         XCTAssertEqual(big, HTTPResponse.runOnWorker.status, "not on the loop")
-        XCTAssertEqual(document, 200)
+        XCTAssertEqual(document, HTTPResponse.runOnWorker.status, "its document neither (BigSceneOffLoopTests)")
         XCTAssertEqual(small, HTTPResponse.runOnWorker.status, "a small scene neither: one path can draw megabytes")
         XCTAssertEqual(app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid/render.svg")).status, 200, "off a loop it renders")
         try withTestServer(configure: { $0.limits = app.configuration.server.limits }, handler: { app.respond(to: $0) }) { _, port in

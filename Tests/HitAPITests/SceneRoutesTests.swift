@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import XCTest
 @testable import HitAPI
 
@@ -195,5 +196,39 @@ final class SceneRoutesTests: XCTestCase {
             "Vary: Origin", "Access-Control-Expose-Headers: ETag, Location, WWW-Authenticate, X-Request-Id",
         ])
         XCTAssertEqual(fields(strict.call("GET", "/healthz")), ["Content-Type: application/json; charset=utf-8"])
+    }
+}
+
+/// Found by review: GET, HEAD, PATCH and DELETE of a big scene ran on the
+/// event loop, and each costs O(the scene): writing its document, a
+/// rescale or re-sort of 250,000 siblings, freeing it. Past
+/// `Application.bigSceneLayers` layers they move to a worker.
+final class BigSceneOffLoopTests: XCTestCase {
+    func testRequestsAboutABigSceneLeaveTheLoop() {
+        let app = Application.testing()
+        let rects = (0...Application.bigSceneLayers).map { k in
+            #"{"id":"r\#(k)","shape":{"type":"rect","x":\#(k % 100 * 10),"y":\#(k / 100 * 10),"width":9,"height":9}}"#
+        }
+        XCTAssertEqual(app.call("PUT", "/scenes/big", #"{"layers":[\#(rects.joined(separator: ","))]}"#).status, 201)
+        XCTAssertEqual(app.call("PUT", "/scenes/small", #"{"layers":[\#(rects[0])]}"#).status, 201)
+        func onLoop(_ method: String, _ target: String, _ body: String = "") -> Int {
+            onLoopThread {
+                var headers = HTTPHeaders()
+                if !body.isEmpty { headers.set("Content-Type", "application/merge-patch+json") }
+                return app.respond(to: HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8))).status
+            }
+        }
+        let worker = HTTPResponse.runOnWorker.status
+        XCTAssertEqual(onLoop("GET", "/scenes/big"), worker)
+        XCTAssertEqual(onLoop("HEAD", "/scenes/big"), worker)
+        XCTAssertEqual(onLoop("PATCH", "/scenes/big/layers/r5", #"{"zIndex":1}"#), worker)
+        XCTAssertEqual(onLoop("DELETE", "/scenes/big"), worker)
+        XCTAssertEqual(onLoop("GET", "/scenes/small"), 200)
+        XCTAssertEqual(onLoop("PATCH", "/scenes/small/layers/r0", #"{"zIndex":1}"#), 200)
+        XCTAssertEqual(onLoop("GET", "/scenes/big/hit?x=5&y=5"), 200, "hits stay on the loop")
+        XCTAssertEqual(app.call("PATCH", "/scenes/big/layers/r5", #"{"zIndex":1}"#).status, 200, "off a loop it is done")
+        XCTAssertEqual(app.call("DELETE", "/scenes/big").status, 204)
+        XCTAssertEqual(onLoop("DELETE", "/scenes/small"), 204)
+        XCTAssertEqual(onLoop("DELETE", "/scenes/nothing"), 404)
     }
 }

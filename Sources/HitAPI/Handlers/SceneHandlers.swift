@@ -42,6 +42,7 @@ extension Application {
 
     func getScene(_ id: String) throws(Problem) -> HTTPResponse {
         let s = try snapshot(id)
+        try leaveLoopIfBig(s)  // the document is written from the model, O(its size)
         var h = HTTPHeaders()
         h.set("ETag", etag(s.version))
         return json(200, headers: h, capacity: 4096) { w in
@@ -50,6 +51,7 @@ extension Application {
     }
 
     func deleteScene(_ id: String) throws(Problem) -> HTTPResponse {
+        if LoopThread.isCurrent, let s = try? snapshot(id) { try leaveLoopIfBig(s) }  // freeing it is O(its size)
         guard try store.delete(id) else { throw Problem.notFound("no scene \"\(id)\"") }
         return HTTPResponse(status: 204)
     }
@@ -57,6 +59,8 @@ extension Application {
     /// JSON merge patch (RFC 7396) of one layer's fields other than `id` and
     /// `children`, honouring `If-Match`.
     func patchLayer(_ id: String, _ layerID: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        // A small body can rescale a subtree or re-sort its siblings: O(layers).
+        if LoopThread.isCurrent, let s = try? snapshot(id) { try leaveLoopIfBig(s) }
         let patch = try LayerPatch(
             layerID: layerID, json: request.body, ifMatch: request.headers["If-Match"], limits: configuration.scene,
             maxSceneBytes: configuration.server.limits.maxBodyBytes)
@@ -67,6 +71,18 @@ extension Application {
     }
 
     // MARK: - Helpers
+
+    /// On an event loop, moves a request about a scene of more than
+    /// `bigSceneLayers` layers to a worker thread (`Problem.runOnWorker`):
+    /// writing, patching or freeing it costs O(its size), tens of
+    /// milliseconds at 250,000 layers, which would hold up every
+    /// connection of the loop.
+    func leaveLoopIfBig(_ snapshot: SceneSnapshot) throws(Problem) {
+        if LoopThread.isCurrent && snapshot.compiled.layerCount > Application.bigSceneLayers { throw Problem.runOnWorker }
+    }
+
+    /// See `leaveLoopIfBig` (about 1 ms of writing at this size).
+    static let bigSceneLayers = 2_000
 
     /// Decodes the body as a scene, then releases the body (see
     /// `HTTPRequest.releaseBody()`): a big body's memory goes before the

@@ -285,16 +285,19 @@ public final class SceneStore: SceneStoring {
     /// Removes scene `id` with its captures; false if there was none.
     public func delete(_ id: String) throws(Problem) -> Bool {
         try logged { (ticket) throws(Problem) -> Bool in
-            try entries.withLock { (table) throws(Problem) -> Bool in
-                guard let entry = table.scenes[id] else { return false }
+            // Taken out under the lock, freed after it (O(the scene's size)),
+            // so that no other request waits on the table meanwhile.
+            let removed = try entries.withLock { (table) throws(Problem) -> Entry? in
+                guard let entry = table.scenes[id] else { return nil }
                 try entry.state.withLock { (state) throws(Problem) in
                     try ticket.append(.delete(id: id, version: state.snapshot.version))
                     state.removed = true
                 }
                 table.scenes[id] = nil
                 weights.withLock { $0.set(id, nil) }
-                return true
+                return entry
             }
+            return removed != nil
         }
     }
 
