@@ -33,7 +33,7 @@ public enum SceneRenderer {
     public static func render(_ scene: LiveScene, id: String, version: Int, options: RenderOptions = RenderOptions())
         -> [UInt8]
     {
-        render(scene, id: id, version: version, options: options, maxBytes: .max)!
+        render(scene, id: id, version: version, options: options, maxBytes: .max)!  // `!`: no limit to pass, never nil
     }
 
     /// `render(_:id:version:options:)`, or nil when the document would be

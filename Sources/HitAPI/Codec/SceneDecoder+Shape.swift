@@ -267,7 +267,7 @@ extension SceneDecoding {
     /// `maxSceneMaskPixels`, before they are decoded; false (reported at
     /// `key`) when they would pass it.
     private mutating func admitMaskPixels(_ pixels: Int, at key: String) throws -> Bool {
-        let total = maskPixels &+ pixels  // both ≤ the limits, each at most 2^40: no overflow
+        let total = maskPixels &+ pixels  // ≤ 2^50 (replay's limit) + 2^28 (a mask's): no overflow
         guard total <= limits.maxSceneMaskPixels else {
             try d.issue("its \(pixels) pixels would bring the document's masks to \(total), more than the limit of \(limits.maxSceneMaskPixels) (--max-scene-mask-pixels)", [.key(key)])
             return false
