@@ -60,6 +60,10 @@ struct FuzzSession {
         // (its refusal is fuzzed too), and no input's batches take more than a few
         // milliseconds of routing.
         configuration.maxBatchWork = 2_000_000
+        // Low enough that renders with overlays and scenes of a few masks reach
+        // their refusals too (--max-render-bytes, --max-scene-mask-pixels).
+        configuration.maxRenderBytes = 16_384
+        configuration.scene.maxSceneMaskPixels = 1_024
         let store = SceneStore(limits: configuration.store, clock: { 1000 })
         app = Application(configuration: configuration, store: store)
     }
