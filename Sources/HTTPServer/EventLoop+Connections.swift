@@ -222,7 +222,7 @@ extension EventLoop {
     func answerAndClose(_ connection: Connection, _ make: (RequestID) -> HTTPResponse) {
         let id = generateRequestID()
         let responseContext = Connection.ResponseContext(
-            isHead: false, keepAlive: false, version: .http1_1, method: "-", path: "-",
+            isHead: connection.parser.methodIsHead, keepAlive: false, version: .http1_1, method: "-", path: "-",
             start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
         connection.bytesIn = 0
         counters.shard.bump(counters.started)
@@ -397,14 +397,16 @@ extension EventLoop {
         return true
     }
 
-    /// While a chunked body arrives: keeps its reservation ahead of what is
-    /// buffered, a step (at least ``BodyBudget/chunkedStep``, doubling) at a
-    /// time. False when refused (the 503 is queued).
+    /// While a chunked body arrives: keeps its reservation ahead of the
+    /// buffer that holds it (its capacity, which a chunk that announces
+    /// more than has arrived makes up to sixteen times the bytes received),
+    /// a step (at least ``BodyBudget/chunkedStep``, doubling) at a time.
+    /// False when refused (the 503 is queued).
     func reserveChunkedBody(_ connection: Connection) -> Bool {
-        let received = connection.parser.bodyBytesReceived
-        guard received > BodyBudget.freeBytes, received > connection.bodyReserved else { return true }
-        let target = min(max(received, connection.bodyReserved * 2, BodyBudget.chunkedStep), context.configuration.limits.maxBodyBytes)
-        let more = max(target, received) - connection.bodyReserved
+        let held = connection.parser.bodyBytesHeld
+        guard held > BodyBudget.freeBytes, held > connection.bodyReserved else { return true }
+        let target = min(max(held, connection.bodyReserved * 2, BodyBudget.chunkedStep), context.configuration.limits.maxBodyBytes)
+        let more = max(target, held) - connection.bodyReserved
         guard context.bodyBudget.reserve(more) else {
             refuseBody(connection, length: nil)
             return false

@@ -49,7 +49,11 @@ extension HTTPRequestParser {
                 i += 1
 
             case .chunkSizeWhitespace:
-                // BWS is allowed only before a chunk extension's ";".
+                // BWS is allowed only before a chunk extension's ";", and
+                // counts toward the chunk line's limit like any other byte.
+                if base + i - chunkLineStart >= limits.maxChunkLineBytes {
+                    return (i, fail(.invalidChunkExtension, at: base + i))
+                }
                 let b = input[i]
                 if b == UInt8(ascii: ";") {
                     chunkExtensionStep = .beforeName
@@ -66,7 +70,9 @@ extension HTTPRequestParser {
                 guard let ended else { return (i, fail(.invalidChunkExtension, at: base + i)) }
                 if ended {
                     state = .chunkSizeLF
-                } else if i == end, i < n {
+                } else if i >= end, i < n {
+                    // At the line's limit (never past it: every state
+                    // before this one checks the limit first).
                     return (i, fail(.invalidChunkExtension, at: base + i))
                 }
 

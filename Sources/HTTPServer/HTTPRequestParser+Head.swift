@@ -51,6 +51,7 @@ extension HTTPRequestParser {
                 if i == end { return (i, fail(.requestLineTooLong, at: base + i)) }
                 guard input[i] == Self.sp else { return (i, fail(.invalidMethod, at: base + i)) }
                 methodEnd = base + i
+                methodIsHead = methodEnd - methodStart == 4 && methodBytesAreHEAD(input, base: base)
                 targetStart = base + i + 1
                 state = .target
                 i += 1
@@ -216,5 +217,17 @@ extension HTTPRequestParser {
             }
         }
         return (i, .needMore)
+    }
+
+    /// Whether the method `methodStart..<methodEnd` (four bytes, the first
+    /// ones possibly received before `base` and so in `head`) is `HEAD`.
+    private func methodBytesAreHEAD(_ input: UnsafeRawBufferPointer, base: Int) -> Bool {
+        var k = 0
+        for b in "HEAD".utf8 {
+            let offset = methodStart + k
+            guard (offset < base ? head[offset] : input[offset - base]) == b else { return false }
+            k += 1
+        }
+        return true
     }
 }

@@ -88,6 +88,10 @@ struct HTTPRequestParser {
     var consumed = 0
     var methodStart = 0
     var methodEnd = 0
+    /// Whether the current request's method, once read, is `HEAD`: the
+    /// server's own error answers to it then carry no content either
+    /// (RFC 9110 §9.3.2).
+    var methodIsHead = false
     var targetStart = 0
     var targetEnd = 0
     var versionMajor: UInt8 = 0
@@ -140,8 +144,10 @@ struct HTTPRequestParser {
         return nil
     }
 
-    /// Bytes of the current request's body received so far.
-    var bodyBytesReceived: Int { body.count }
+    /// Bytes the current request's body buffer holds room for: up to
+    /// sixteen times what was received (`growBody`), all of it possibly
+    /// backed by memory (`prefaultAhead`). What a body's reservation covers.
+    var bodyBytesHeld: Int { body.capacity }
 
     var phase: Phase {
         switch state {
@@ -186,6 +192,7 @@ struct HTTPRequestParser {
     /// Forgets the finished message, keeping small buffers' capacity.
     mutating func reset() {
         state = .requestStart
+        methodIsHead = false
         if head.capacity > 4096 { head = [] } else { head.removeAll(keepingCapacity: true) }
         fields.removeAll(keepingCapacity: fields.capacity <= 64)
         consumed = 0

@@ -123,4 +123,35 @@ final class HTTPRequestParserEdgeTests: XCTestCase {
         XCTAssertEqual(e?.kind, .invalidChunkExtension)
         XCTAssertEqual(e?.offset, chunkedHead.utf8.count + 64)
     }
+
+    /// A chunk line padded with whitespace before its extension's `;` spun
+    /// the event loop forever once the `;` came at or past the line limit
+    /// (`1`, 4,095 spaces, `;a`): the whitespace was not counted, and the
+    /// extension scan then had nowhere to go. Every length around the limit,
+    /// whole, byte by byte and in random splits: below it the chunk is read,
+    /// from it on a 400 at the limit.
+    func testWhitespaceBeforeAChunkExtensionCountsTowardTheChunkLineLimit() {
+        let limit = 16
+        let limits = HTTPLimits(maxChunkLineBytes: limit)
+        for spaces in (limit - 6)...(limit + 2) {
+            let line = "1" + String(repeating: " ", count: spaces) + ";a"
+            let events = parseEverySplit(Array(chunkedHead + line + "\r\nx\r\n0\r\n\r\n"), limits: limits, randomSplits: 3)
+            if line.utf8.count < limit {
+                XCTAssertEqual(requests(events).first?.0.body, Array("x".utf8), "\(spaces) spaces")
+            } else {
+                let e = error(events)
+                XCTAssertEqual(e?.kind, .invalidChunkExtension, "\(spaces) spaces")
+                XCTAssertEqual(e?.offset, chunkedHead.utf8.count + limit, "\(spaces) spaces")
+            }
+        }
+    }
+
+    /// Whitespace alone, without a `;`, ends at the limit too: a client
+    /// cannot hold a chunk line open by trickling spaces.
+    func testAChunkLineOfEndlessWhitespaceIsRefusedAtTheLimit() {
+        let raw = Array(chunkedHead + "1" + String(repeating: " ", count: 10_000))
+        let e = error(parseEverySplit(raw, randomSplits: 3))
+        XCTAssertEqual(e?.kind, .invalidChunkExtension)
+        XCTAssertEqual(e?.offset, chunkedHead.utf8.count + HTTPLimits().maxChunkLineBytes)
+    }
 }

@@ -102,4 +102,26 @@ final class LiveBodyBudgetTests: XCTestCase {
             XCTAssertTrue(eventually { reserved(server) == 0 })
         }
     }
+
+    /// A chunk that announces 256 KiB, of which 16 KiB arrive, gets a
+    /// buffer of 256 KiB (room for sixteen times what was sent): that went
+    /// uncounted, since only the bytes received were, so a few thousand such
+    /// stalled uploads held gigabytes outside the budget. The reservation
+    /// covers the buffer, and the next such upload no longer fits.
+    func testAChunkedBodyReservesTheBufferItHoldsNotOnlyWhatArrived() throws {
+        try withServer(configure: configure) { server, port in
+            let head = "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+            let stalled = try TestClient(port: port)
+            try stalled.send(head + "40000\r\n")
+            try stalled.send([UInt8](repeating: 0x62, count: BodyBudget.freeBytes))
+            XCTAssertTrue(eventually { reserved(server) == LiveBodyBudgetTests.budget }, "reserved \(reserved(server))")
+
+            let next = try TestClient(port: port)
+            try next.send(head + "40000\r\n")
+            try next.send([UInt8](repeating: 0x62, count: BodyBudget.freeBytes))
+            XCTAssertEqual(try next.readResponse().status, 503)
+            Glibc.shutdown(stalled.fd, Int32(SHUT_RDWR))
+            XCTAssertTrue(eventually { reserved(server) == 0 })
+        }
+    }
 }

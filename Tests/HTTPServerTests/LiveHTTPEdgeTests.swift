@@ -58,4 +58,32 @@ final class LiveHTTPEdgeTests: XCTestCase {
             XCTAssertTrue(client.isClosedByPeer())
         }
     }
+
+    /// The server's own refusals of a HEAD request (an unmet expectation,
+    /// a field past the header limit, a bad chunk line) carried their JSON
+    /// content; a response to HEAD carries none (RFC 9110 §9.3.2), though its
+    /// Content-Length says what a GET would get. Other methods still get it.
+    func testTheServersOwnRefusalsOfHEADCarryNoContent() throws {
+        try withServer { _, port in
+            let refusals = [
+                ("Expect: foo\r\n", 417),
+                ("X-Big: " + String(repeating: "v", count: 17_000) + "\r\n", 431),
+                ("Transfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+            ]
+            for (fields, status) in refusals {
+                let head = try TestClient(port: port)
+                try head.send("HEAD /x HTTP/1.1\r\nHost: t\r\n" + fields + (fields.hasSuffix("\r\n\r\nzz\r\n") ? "" : "\r\n"))
+                let r = try head.readResponse(head: true)
+                XCTAssertEqual(r.status, status, fields)
+                XCTAssertGreaterThan(Int(r["content-length"] ?? "") ?? 0, 0, fields)
+                XCTAssertTrue(head.isClosedByPeer(), "content after the head of a HEAD answer: \(fields.prefix(30))")
+
+                let get = try TestClient(port: port)
+                try get.send("GET /x HTTP/1.1\r\nHost: t\r\n" + fields + (fields.hasSuffix("\r\n\r\nzz\r\n") ? "" : "\r\n"))
+                let g = try get.readResponse()
+                XCTAssertEqual(g.status, status, fields)
+                XCTAssertTrue(g.text.contains("/problems/"), g.text)
+            }
+        }
+    }
 }
