@@ -136,6 +136,10 @@ final class RedisReplicaTests: XCTestCase {
         let stale = b.call("GET", "/scenes/ring-demo/hit?x=210&y=120")
         XCTAssertEqual(stale.object["version"] as? Int, 1)
         XCTAssertEqual(stale.object["action"] as? String, "ring.select")
+        // On an event loop the refresh is handed to a worker: it takes the
+        // scene's writer lock, which a patch holds across round trips.
+        let onLoop = onLoopThread { b.call("GET", "/scenes/ring-demo/hit?x=210&y=120", headers: [("X-Min-Version", "2")]).status }
+        XCTAssertEqual(onLoop, HTTPResponse.runOnWorker.status)
         let fresh = b.call("GET", "/scenes/ring-demo/hit?x=210&y=120", headers: [("X-Min-Version", "2")])
         XCTAssertEqual(fresh.object["version"] as? Int, 2)
         XCTAssertEqual(fresh.object["action"] as? String, "new")

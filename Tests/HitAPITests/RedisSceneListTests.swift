@@ -17,7 +17,7 @@ final class RedisSceneSummaryTests: XCTestCase {
 
     func testAnythingElseIsNoSummary() {
         for bad in ["", "1", "0 3", "-1 3", "1 -3", "1 3 0 0 1", "1 3 0 0 1 1 1", "1 3 0 0 nan 1", "1 3 0 0 inf 1",
-                    "1 3 0 0 1e309 1", "1  3", " 1 3", "1 3 ", "x 3", "1 3.5", "99999999999999999999 1"] {
+                    "1 3 0 0 1e309 1", "1 1 -1e308 0.0 1e308 10.0", "1 1 0 -1e308 1 1e308", "1 1 5 0 1 1", "1 1 0 5 1 1", "1  3", " 1 3", "1 3 ", "x 3", "1 3.5", "99999999999999999999 1"] {
             XCTAssertNil(RedisSceneSummary.decode(Array(bad.utf8), id: "a"), bad)
         }
         let good = Array("12 3 0.0 0.0 240.0 240.0".utf8)
@@ -73,5 +73,38 @@ extension RedisReplicaTests {
         XCTAssertEqual(list.first?["version"] as? Int, 2)
         XCTAssertEqual(list.first?["layers"] as? Int, 1)
         XCTAssertEqual(list.first?["bounds"] as? [String: Double], ["x": 0, "y": 0, "width": 20, "height": 20])
+    }
+
+    /// A summary key whose bounds are each finite but whose width is not
+    /// (`-1e308 … 1e308`, put there by another writer) stopped the process
+    /// at `GET /scenes` while writing that width. It is no summary: the
+    /// scene is listed from its document.
+    func testASummaryOfInfiniteWidthIsNotBelieved() throws {
+        let a = try replica()
+        XCTAssertEqual(a.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
+        XCTAssertEqual(try stores[0].client.send("SET", "hitroute:{ring-demo}:summary", "1 3 -1e308 0.0 1e308 10.0").errorMessage, nil)
+        let list = try listed(a)
+        XCTAssertEqual(list.first?["bounds"] as? [String: Double], ["x": -2, "y": -2, "width": 244, "height": 244])
+    }
+
+    /// A document in Redis that a live upload would be refused for (422,
+    /// bounds overflow), written by another writer, was compiled and served:
+    /// its listing stopped the process. Now every read of it is a 503 that
+    /// names the scene and the field, and DELETE removes it.
+    func testADocumentInRedisWhoseBoundsOverflowIsRefusedNotServed() throws {
+        let a = try replica()
+        let doc = #"{"id":"big","layers":[{"id":"a","shape":{"type":"rect","x":-1e308,"y":0,"width":1e308,"height":10}},{"id":"b","shape":{"type":"rect","x":1e308,"y":0,"width":1,"height":1}}]}"#
+        XCTAssertEqual(a.call("PUT", "/scenes/big", doc).status, 422)
+        let client = stores[0].client
+        XCTAssertEqual(try client.send("SET", "hitroute:{big}:doc", doc).errorMessage, nil)
+        XCTAssertEqual(try client.send("SET", "hitroute:{big}:version", "1").errorMessage, nil)
+        XCTAssertEqual(try client.send("SADD", "hitroute:scenes", "big").int, 1)
+        for target in ["/scenes/big", "/scenes/big/hit?x=1&y=1", "/scenes"] {
+            let r = a.call("GET", target)
+            XCTAssertEqual(r.status, 503, target)
+            XCTAssertTrue(r.text.contains(#"scene \"big\" in Redis is not valid: at /layers/1/shape"#), r.text)
+        }
+        XCTAssertEqual(a.call("DELETE", "/scenes/big").status, 204)
+        XCTAssertEqual(try listed(a).count, 0)
     }
 }

@@ -58,7 +58,9 @@ enum RedisSceneSummary {
         return Array(text.utf8)
     }
 
-    /// Nil for anything but `<version> <layers>` with 0 or 4 finite bounds.
+    /// Nil for anything but `<version> <layers>` with 0 or 4 finite bounds
+    /// that make an ordered box of finite width and height (a listing writes
+    /// those: a key another writer put there must not make it non-finite).
     static func decode(_ bytes: [UInt8], id: String) -> SceneSummary? {
         let parts = bytes.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         guard parts.count == 2 || parts.count == 6, let version = Int(parts[0]), version > 0,
@@ -67,6 +69,8 @@ enum RedisSceneSummary {
         guard parts.count == 6 else { return SceneSummary(id: id, version: version, layers: layers, bounds: nil) }
         let n = parts[2...].compactMap { Double($0) }
         guard n.count == 4, n.allSatisfy(\.isFinite) else { return nil }
-        return SceneSummary(id: id, version: version, layers: layers, bounds: Box(minX: n[0], minY: n[1], maxX: n[2], maxY: n[3]))
+        let box = Box(minX: n[0], minY: n[1], maxX: n[2], maxY: n[3])
+        guard box.minX <= box.maxX, box.minY <= box.maxY, box.width.isFinite, box.height.isFinite else { return nil }
+        return SceneSummary(id: id, version: version, layers: layers, bounds: box)
     }
 }

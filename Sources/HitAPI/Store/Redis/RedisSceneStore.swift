@@ -116,6 +116,8 @@ public final class RedisSceneStore: SceneStoring {
         guard let cached = cache.lookup(id) else { return try load(id)?.snapshot }
         let s = cached.snapshot
         if s.version >= minVersion { return s }
+        // The writer is held across round trips (a patch, a refresh): a loop must not wait for it.
+        if LoopThread.isCurrent { throw Problem.runOnWorker }
         return try cached.writer.withLock { (_) throws(Problem) -> SceneSnapshot? in
             try refreshLocked(id, cached, dropAllCaptures: false) ? cached.snapshot : nil
         }
@@ -315,7 +317,13 @@ public final class RedisSceneStore: SceneStoring {
         } catch {
             throw Problem.storeUnavailable("scene \"\(id)\" in Redis does not decode within this replica's limits: \(error)")
         }
-        return .some((SceneSnapshot(id: id, version: v, live: LiveScene(scene)), RedisSceneStore.weight(doc, scene)))
+        // What an upload is refused for (422), a document another writer put
+        // in Redis must not bring in: a non-finite bound would reach answers.
+        let live = LiveScene(scene)
+        if let problem = live.compiled.numericProblem, let issue = Problem.invalidScene(problem).issues.first {
+            throw Problem.storeUnavailable("scene \"\(id)\" in Redis is not valid: at \(issue.pointer), \(issue.message); DELETE /scenes/\(id) removes it")
+        }
+        return .some((SceneSnapshot(id: id, version: v, live: live), RedisSceneStore.weight(doc, scene)))
     }
 
     func fetch(_ id: String) throws(Problem) -> (SceneSnapshot, weight: Int)? {
