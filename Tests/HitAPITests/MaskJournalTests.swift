@@ -36,4 +36,24 @@ final class MaskJournalTests: XCTestCase {
         XCTAssertEqual(after, before)
         XCTAssertTrue(after[2].contains(#""receivers":[{"layer":"analytics""#), after[2])
     }
+
+    /// Replay lifted every scene limit but the pixels of one mask: with
+    /// `--max-mask-pixels 20000000`, a scene of a 4200×4200 mask was accepted
+    /// (201), and the next start refused its record and stopped. Each limit a
+    /// flag raises must replay at the flag's highest setting (past which the
+    /// flag is refused, so a new range is seen here too).
+    func testReplayAdmitsWhatEveryLimitFlagAtItsHighestAdmits() throws {
+        let replay = JournalStore.replayLimits
+        let flags: [(String, Int, (SceneLimits) -> Int)] = [
+            ("--max-layers", 10_000_000, \.maxLayers), ("--max-depth", 1024, \.maxDepth),
+            ("--max-vertices", 10_000_000, \.maxVertices), ("--max-mask-pixels", 1 << 28, \.maxMaskPixels),
+            ("--max-scene-mask-pixels", 1 << 40, \.maxSceneMaskPixels),
+        ]
+        for (flag, highest, limit) in flags {
+            let live = try Configuration.parse(arguments: [flag, String(highest)], environment: [:]).scene
+            XCTAssertEqual(limit(live), highest, flag)
+            XCTAssertThrowsError(try Configuration.parse(arguments: [flag, String(highest + 1)], environment: [:]), flag)
+            XCTAssertGreaterThanOrEqual(limit(replay), highest, flag)
+        }
+    }
 }

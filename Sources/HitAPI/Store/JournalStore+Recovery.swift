@@ -18,13 +18,16 @@ public struct RecoveryError: Error, Sendable, CustomStringConvertible {
 /// sequence on, in order.
 extension JournalStore {
     /// Limits for replay: what was accepted once is loaded again, even if
-    /// the limits were lowered since.
+    /// the limits were lowered since. Each is past the most its flag can be
+    /// set to (`JournalStoreTests` checks), and finite where a count is read
+    /// as a double against it (mask columns and rows).
     static var replayLimits: SceneLimits {
         var l = SceneLimits()
         l.maxLayers = .max
         l.maxDepth = 1 << 16
         l.maxVertices = .max
         l.maxCompoundDepth = 1 << 16
+        l.maxMaskPixels = 1 << 50
         l.maxSceneMaskPixels = 1 << 50
         return l
     }
