@@ -5,10 +5,12 @@ import RESP
 /// (`Sendable` so that a pool can hand it from thread to thread, never to
 /// two at once).
 ///
-/// Every wait has a deadline, `timeout` seconds after the last byte moved
-/// (enforced with `poll`), so a silent server costs a timeout, never a
-/// hang, and a big document that keeps flowing is never cut off. After any
-/// ``RedisError`` the connection is closed and must be discarded.
+/// Every wait has a deadline (``ExchangeDeadline``, enforced with `poll`):
+/// `timeout` seconds after the last byte moved, so a silent server costs a
+/// timeout, never a hang, and a big document that keeps flowing at
+/// ``ExchangeDeadline/minimumRate`` or more is never cut off; a server
+/// that trickles slower is cut off too. After any ``RedisError`` the
+/// connection is closed and must be discarded.
 public final class RedisConnection: @unchecked Sendable {
     private var fd: Int32 = -1
     private var input: [UInt8] = []
@@ -55,7 +57,7 @@ public final class RedisConnection: @unchecked Sendable {
     public func pipeline(_ commands: [[[UInt8]]]) throws(RedisError) -> [RESPValue] {
         var out: [UInt8] = []
         for c in commands { RESPEncoder.appendCommand(c, to: &out) }
-        var deadline = monotonic() + timeout
+        var deadline = ExchangeDeadline(start: monotonic(), timeout: timeout)
         try write(out, deadline: &deadline)
         var replies: [RESPValue] = []
         replies.reserveCapacity(commands.count)
@@ -70,7 +72,7 @@ public final class RedisConnection: @unchecked Sendable {
 
     /// Sends without reading (the subscriber's SUBSCRIBE).
     public func write(_ command: [[UInt8]]) throws(RedisError) {
-        var deadline = monotonic() + timeout
+        var deadline = ExchangeDeadline(start: monotonic(), timeout: timeout)
         try write(RESPEncoder.command(command), deadline: &deadline)
     }
 
@@ -78,7 +80,7 @@ public final class RedisConnection: @unchecked Sendable {
     /// monotonic time in seconds); nil when nothing complete came by then
     /// and `idleOK` (a subscriber between messages).
     public func next(until deadline: Double, idleOK: Bool) throws(RedisError) -> RESPValue? {
-        var deadline = deadline
+        var deadline = ExchangeDeadline(start: monotonic(), timeout: timeout, until: deadline)
         do {
             return try read(deadline: &deadline)
         } catch let e where e.kind == .timeout && idleOK && inputStart == input.count {
@@ -88,7 +90,7 @@ public final class RedisConnection: @unchecked Sendable {
 
     // MARK: - I/O
 
-    private func read(deadline: inout Double) throws(RedisError) -> RESPValue {
+    private func read(deadline: inout ExchangeDeadline) throws(RedisError) -> RESPValue {
         while true {
             if inputStart < input.count {
                 let parsed: (value: RESPValue, end: Int)?
@@ -113,11 +115,11 @@ public final class RedisConnection: @unchecked Sendable {
                 input.removeFirst(inputStart)
                 inputStart = 0
             }
-            try wait(for: Int16(POLLIN), until: deadline)
+            try wait(for: Int16(POLLIN), until: deadline.at)
             let n = recv(fd, scratch.baseAddress, scratch.count, 0)
             if n > 0 {
                 input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
-                deadline = max(deadline, monotonic() + timeout)
+                deadline.moved(n, now: monotonic())
             } else {
                 if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
                 let why = n == 0 ? "the server closed the connection" : String(cString: strerror(errno))
@@ -127,18 +129,18 @@ public final class RedisConnection: @unchecked Sendable {
         }
     }
 
-    private func write(_ bytes: [UInt8], deadline: inout Double) throws(RedisError) {
+    private func write(_ bytes: [UInt8], deadline: inout ExchangeDeadline) throws(RedisError) {
         guard fd >= 0 else { throw RedisError(.connectionLost, "connection closed") }
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBufferPointer { b in Glibc.send(fd, b.baseAddress! + sent, b.count - sent, Int32(MSG_NOSIGNAL)) }
             if n > 0 {
                 sent += n
-                deadline = max(deadline, monotonic() + timeout)
+                deadline.moved(n, now: monotonic())
                 continue
             }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 && errno == EAGAIN { try wait(for: Int16(POLLOUT), until: deadline); continue }
+            if n < 0 && errno == EAGAIN { try wait(for: Int16(POLLOUT), until: deadline.at); continue }
             let why = String(cString: strerror(errno))
             close()
             throw RedisError(.connectionLost, why)

@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 import RESP
-import RESPClient
+@testable import RESPClient
 import Synchronization
 import TestSupport
 import XCTest
@@ -99,6 +99,62 @@ final class RedisClientTests: XCTestCase {
         let client = RedisClient(RedisEndpoint(host: "127.0.0.1", port: Int(UInt16(bigEndian: addr.sin_port))), timeout: 0.2)
         XCTAssertThrowsError(try client.send("PING")) { e in XCTAssertEqual((e as? RedisError)?.kind, .timeout) }
         XCTAssertFalse(client.isHealthy)
+    }
+
+    /// A server that sends its reply a byte just inside every timeout
+    /// (`$94`, then a byte every 0.15 s against a timeout of 0.2 s) held
+    /// its caller for the 14 s the reply took, and every other caller of
+    /// that scene behind it. Now the exchange gives up about a timeout after
+    /// it began, with most of the reply unsent.
+    func testATricklingServerIsCutOff() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        listen(listener, 4)
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
+        let sent = Atomic<Int>(0)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            defer { done.signal() }
+            let c = accept(listener, nil, nil)
+            guard c >= 0 else { return }
+            defer { close(c) }
+            var request = [UInt8](repeating: 0, count: 256)
+            _ = recv(c, &request, request.count, 0)
+            let head = Array("$94\r\n".utf8)
+            guard Glibc.send(c, head, head.count, Int32(MSG_NOSIGNAL)) == head.count else { return }
+            for _ in 0..<96 {
+                usleep(150_000)
+                var b: UInt8 = 0x61
+                guard Glibc.send(c, &b, 1, Int32(MSG_NOSIGNAL)) == 1 else { return }  // the client has gone
+                sent.add(1, ordering: .relaxed)
+            }
+        }.start()
+        let client = RedisClient(RedisEndpoint(host: "127.0.0.1", port: Int(UInt16(bigEndian: addr.sin_port))), timeout: 0.2)
+        XCTAssertThrowsError(try client.send("GET", "k")) { e in XCTAssertEqual((e as? RedisError)?.kind, .timeout) }
+        XCTAssertLessThan(sent.load(ordering: .relaxed), 94, "cut off before the reply was complete")
+        done.wait()
+    }
+
+    /// The deadline's rule on an injected clock: a flow of at least a MiB a
+    /// second keeps it moving; a trickle does not; a later first deadline stays.
+    func testTheExchangeDeadline() {
+        var flow = ExchangeDeadline(start: 0, timeout: 2)
+        XCTAssertEqual(flow.at, 2)
+        flow.moved(1 << 20, now: 0.9)
+        XCTAssertEqual(flow.at, 2.9)
+        flow.moved(1 << 20, now: 1.8)
+        XCTAssertEqual(flow.at, 3.8)
+        var trickle = ExchangeDeadline(start: 0, timeout: 2)
+        for k in 1...100 { trickle.moved(1, now: 1.5 * Double(k)) }
+        XCTAssertLessThan(trickle.at, 2.001)
+        var subscriber = ExchangeDeadline(start: 0, timeout: 2, until: 30)
+        subscriber.moved(10, now: 5)
+        XCTAssertEqual(subscriber.at, 30)
     }
 
     /// Stopped: calls fail (fast while backing off); restarted: they recover.
