@@ -3,6 +3,7 @@ import Glibc
 import HitJournal
 import HTTPServer
 import Synchronization
+import TestSupport
 import XCTest
 @testable import HitAPI
 
@@ -281,6 +282,29 @@ final class JournalStoreTests: XCTestCase {
         XCTAssertEqual(JournalFiles.segments(in: names).count, 1, "\(names)")
         let (_, reopened) = try open(dir)
         XCTAssertEqual(state(reopened), before)
+    }
+
+    /// Compaction weighed only the current run's segment, and every start
+    /// opens a new one: a store restarted after each upload kept every
+    /// segment and replayed all of them, past any factor of its size. The
+    /// segments a start replays count too, so the fifth or so restart's
+    /// upload brings a snapshot, and the directory stays small.
+    func testSegmentsOfEarlierRunsCountTowardCompaction() throws {
+        let dir = newDirectory()
+        let big = #"{"layers":["# + (0..<40).map { #"{"id":"r\#($0)","shape":{"type":"rect","x":\#($0),"y":0,"width":10,"height":10}}"# }.joined(separator: ",") + "]}"
+        for run in 0..<12 {
+            let (store, app) = try open(dir, fsync: .never, compactMinBytes: 4096)
+            XCTAssertEqual(app.call("PUT", "/scenes/s", big).status, run == 0 ? 201 : 200)
+            // When compaction is due, the maintenance thread takes the snapshot before this run ends.
+            let writer = try XCTUnwrap(store.log.writer.withLock { $0 })
+            XCTAssertTrue(eventually { !store.compactionDue(writer) }, "run \(run)")
+            store.close()
+        }
+        let names = try Files.list(dir)
+        XCTAssertEqual(JournalFiles.snapshots(in: names).count, 1, "\(names)")
+        XCTAssertLessThanOrEqual(JournalFiles.segments(in: names).count, 5, "\(names)")
+        let (_, reopened) = try open(dir)
+        XCTAssertEqual(reopened.call("GET", "/scenes/s").object["version"] as? Int, 12)
     }
 
     func testTheDurabilityFlagsParse() throws {

@@ -80,6 +80,9 @@ extension JournalStore {
             }
         }
 
+        let kept = try Files.list(directory)
+        earlierSegmentBytes.store(JournalFiles.segments(in: kept).reduce(0) { $0 + (Files.size(path(JournalFiles.segmentName($1))) ?? 0) }, ordering: .relaxed)
+
         // A new segment for this run's appends.
         let next = max(base, live.last ?? 0, snapshots.last ?? 0) + 1
         let (fd, p, bytes) = try JournalFiles.createSegment(directory, next, io: io)

@@ -42,8 +42,12 @@ extension JournalStore {
         }
     }
 
+    /// Whether the journal since the newest snapshot (this run's segment and
+    /// earlier runs' that a start replays) is past `compactMinBytes` and
+    /// `compactFactor` times the stored bytes: restarts cannot pile up
+    /// segments a snapshot would replace.
     func compactionDue(_ writer: JournalWriter) -> Bool {
-        let bytes = writer.segmentBytes
+        let bytes = writer.segmentBytes + earlierSegmentBytes.load(ordering: .relaxed)
         return bytes >= options.compactMinBytes && Double(bytes) > options.compactFactor * Double(max(memory.storedBytes, 1))
     }
 
@@ -117,5 +121,6 @@ extension JournalStore {
         guard let names = try? Files.list(directory) else { return }
         for seq in JournalFiles.segments(in: names) where seq < sequence { Files.remove(path(JournalFiles.segmentName(seq))) }
         for seq in JournalFiles.snapshots(in: names) where seq < sequence { Files.remove(path(JournalFiles.snapshotName(seq))) }
+        earlierSegmentBytes.store(0, ordering: .relaxed)
     }
 }

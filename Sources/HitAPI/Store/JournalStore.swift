@@ -49,6 +49,10 @@ public final class JournalStore: SceneStoring {
     let maintenanceDone = DispatchSemaphore(value: 0)
     /// What the last snapshot cost (for logs and benchmarks).
     let lastSnapshot = Mutex<SnapshotReport?>(nil)
+    /// Bytes of the segments earlier runs wrote after the newest snapshot:
+    /// replayed at every start until a snapshot replaces them, so they
+    /// count toward compaction with the current segment's.
+    let earlierSegmentBytes = Atomic<Int>(0)
 
     public struct SnapshotReport: Sendable {
         public var scenes: Int
