@@ -85,10 +85,9 @@ final class RedisClientTests: XCTestCase {
         }
     }
 
-    /// A server that accepts and never answers costs a timeout, not a hang.
-    func testSilentServerTimesOut() throws {
+    /// A listening socket on an ephemeral loopback port (a fake server), and its port.
+    func listenOnLoopback() -> (Int32, Int) {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -96,7 +95,14 @@ final class RedisClientTests: XCTestCase {
         listen(listener, 4)
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
-        let client = RedisClient(RedisEndpoint(host: "127.0.0.1", port: Int(UInt16(bigEndian: addr.sin_port))), timeout: 0.2)
+        return (listener, Int(UInt16(bigEndian: addr.sin_port)))
+    }
+
+    /// A server that accepts and never answers costs a timeout, not a hang.
+    func testSilentServerTimesOut() throws {
+        let (listener, port) = listenOnLoopback()
+        defer { close(listener) }
+        let client = RedisClient(RedisEndpoint(host: "127.0.0.1", port: port), timeout: 0.2)
         XCTAssertThrowsError(try client.send("PING")) { e in XCTAssertEqual((e as? RedisError)?.kind, .timeout) }
         XCTAssertFalse(client.isHealthy)
     }
@@ -107,15 +113,8 @@ final class RedisClientTests: XCTestCase {
     /// that scene behind it. Now the exchange gives up about a timeout after
     /// it began, with most of the reply unsent.
     func testATricklingServerIsCutOff() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = listenOnLoopback()
         defer { close(listener) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        listen(listener, 4)
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
         let sent = Atomic<Int>(0)
         let done = DispatchSemaphore(value: 0)
         Thread {
@@ -134,7 +133,7 @@ final class RedisClientTests: XCTestCase {
                 sent.add(1, ordering: .relaxed)
             }
         }.start()
-        let client = RedisClient(RedisEndpoint(host: "127.0.0.1", port: Int(UInt16(bigEndian: addr.sin_port))), timeout: 0.2)
+        let client = RedisClient(RedisEndpoint(host: "127.0.0.1", port: port), timeout: 0.2)
         XCTAssertThrowsError(try client.send("GET", "k")) { e in XCTAssertEqual((e as? RedisError)?.kind, .timeout) }
         XCTAssertLessThan(sent.load(ordering: .relaxed), 94, "cut off before the reply was complete")
         done.wait()
