@@ -51,7 +51,11 @@ extension HTTPRequestParser {
                 if i == end { return (i, fail(.requestLineTooLong, at: base + i)) }
                 guard input[i] == Self.sp else { return (i, fail(.invalidMethod, at: base + i)) }
                 methodEnd = base + i
-                methodIsHead = methodEnd - methodStart == 4 && methodBytesAreHEAD(input, base: base)
+                if methodEnd - methodStart == 4 {  // POST, the hit's method, too: one load, not a loop
+                    methodIsHead = methodStart >= base
+                        ? UInt32(littleEndian: input.loadUnaligned(fromByteOffset: methodStart - base, as: UInt32.self)) == Self.headWord
+                        : methodBytesAreHEAD(input, base: base)
+                }
                 targetStart = base + i + 1
                 state = .target
                 i += 1
@@ -219,8 +223,11 @@ extension HTTPRequestParser {
         return (i, .needMore)
     }
 
+    /// `HEAD`'s four bytes read as one little-endian word.
+    static let headWord = UInt32(0x48) | UInt32(0x45) << 8 | UInt32(0x41) << 16 | UInt32(0x44) << 24
+
     /// Whether the method `methodStart..<methodEnd` (four bytes, the first
-    /// ones possibly received before `base` and so in `head`) is `HEAD`.
+    /// ones received before `base` and so in `head`) is `HEAD`.
     private func methodBytesAreHEAD(_ input: UnsafeRawBufferPointer, base: Int) -> Bool {
         var k = 0
         for b in "HEAD".utf8 {

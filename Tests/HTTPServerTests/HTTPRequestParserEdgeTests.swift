@@ -154,4 +154,19 @@ final class HTTPRequestParserEdgeTests: XCTestCase {
         XCTAssertEqual(e?.kind, .invalidChunkExtension)
         XCTAssertEqual(e?.offset, chunkedHead.utf8.count + HTTPLimits().maxChunkLineBytes)
     }
+
+    /// `methodIsHead` (the server's own refusals of a HEAD carry no
+    /// content), for a method split across reads at every byte.
+    func testTheMethodIsKnownToBeHEADInEverySplit() {
+        for (method, isHead) in [("HEAD", true), ("POST", false), ("HEAX", false), ("GET", false), ("HEADS", false)] {
+            let raw = Array("\r\n\(method) /x HTTP/1.1\r\nHost: t\r\nExpect: foo\r\n\r\n".utf8)
+            for cut in 1..<raw.count {
+                var parser = HTTPRequestParser()
+                XCTAssertEqual(parser.parse(raw[..<cut]).event, .needMoreData)
+                guard case .error(let e) = parser.parse(raw[cut...]).event else { return XCTFail("\(method) cut at \(cut): no error") }
+                XCTAssertEqual(e.status, ["HEAX", "HEADS"].contains(method) ? 501 : 417, method)  // an unknown method is a 501
+                XCTAssertEqual(parser.methodIsHead, isHead, "\(method) cut at \(cut)")
+            }
+        }
+    }
 }
