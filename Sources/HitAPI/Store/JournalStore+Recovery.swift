@@ -80,8 +80,8 @@ extension JournalStore {
             }
         }
 
-        let kept = try Files.list(directory)
-        earlierSegmentBytes.store(JournalFiles.segments(in: kept).reduce(0) { $0 + (Files.size(path(JournalFiles.segmentName($1))) ?? 0) }, ordering: .relaxed)
+        // What the next start replays again (a segment moved aside has no size under its name).
+        earlierSegmentBytes.store(live.reduce(0) { $0 + (Files.size(path(JournalFiles.segmentName($1))) ?? 0) }, ordering: .relaxed)
 
         // A new segment for this run's appends.
         let next = max(base, live.last ?? 0, snapshots.last ?? 0) + 1
