@@ -41,8 +41,15 @@ public struct JournalRecord: Sendable, Equatable {
     }
 
     public var sceneID: String
+    /// At most ``maxVersion``; a record past it is damage (RecordReader).
     public var version: UInt64
     public var body: Body
+
+    /// The largest version a record may carry: 2^62. A store writes
+    /// versions from 1 up, one per change, so its own files never come near
+    /// it; a hand-made file that starts there leaves 2^62 changes before
+    /// `version + 1` could overflow `Int`: none of them traps.
+    public static let maxVersion: UInt64 = 1 << 62
 
     public init(sceneID: String, version: UInt64, body: Body) {
         self.sceneID = sceneID

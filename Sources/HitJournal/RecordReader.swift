@@ -75,7 +75,7 @@ public enum RecordReader {
         }
         let sceneID = String(decoding: idBytes, as: UTF8.self)
         var p = UnsafeRawBufferPointer(rebasing: b[(10 + idLength)...])
-        guard version <= UInt64(Int.max) else { return .failure(Malformed(message: "version out of range")) }
+        guard version <= JournalRecord.maxVersion else { return .failure(Malformed(message: "version out of range")) }
         let body: JournalRecord.Body
         switch kind {
         case .upload:

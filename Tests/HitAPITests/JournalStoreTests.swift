@@ -307,6 +307,29 @@ final class JournalStoreTests: XCTestCase {
         XCTAssertEqual(reopened.call("GET", "/scenes/s").object["version"] as? Int, 12)
     }
 
+    /// A hand-made snapshot may carry any version. At the largest a record
+    /// may hold (JournalRecord.maxVersion, 2^62) the scene loads and takes
+    /// further changes: `version + 1` has 2^62 to go before it overflows
+    /// (at `Int.max` the next patch trapped). Past it, the start stops.
+    func testAHandMadeSnapshotAtTheLargestVersionTakesChangesAndPastItStopsTheStart() throws {
+        for (version, loads) in [(Int(JournalRecord.maxVersion), true), (Int(JournalRecord.maxVersion) + 1, false)] {
+            let dir = newDirectory()
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            var writer = try SnapshotWriter(dir: dir, sequence: 1)
+            try writer.add(sceneID: "s", version: version, json: Array(scene.utf8))
+            _ = try writer.commit()
+            guard loads else {
+                XCTAssertThrowsError(try open(dir)) { XCTAssertTrue("\($0)".contains("version out of range"), "\($0)") }
+                continue
+            }
+            let (_, app) = try open(dir)
+            XCTAssertEqual(app.call("GET", "/scenes/s").object["version"] as? Int, version)
+            let patched = app.call("PATCH", "/scenes/s/layers/b", #"{"action":"b.press"}"#)
+            XCTAssertEqual(patched.status, 200)
+            XCTAssertEqual(patched.headers["ETag"], "\"\(version + 1)\"")
+        }
+    }
+
     func testTheDurabilityFlagsParse() throws {
         let c = try Configuration.parse(arguments: ["--data-dir", "/var/lib/x", "--fsync", "always", "--repair", "--compact-factor", "2.5"], environment: [:])
         XCTAssertEqual(c.journal?.directory, "/var/lib/x")

@@ -141,7 +141,13 @@ final class RecordReaderTests: XCTestCase {
             ([4, 1] + [UInt8](repeating: 0, count: 8) + [UInt8(ascii: "a"), 1, 0, 65, 1, 2], "drag translation"),
             ([3, 1] + [UInt8](repeating: 0, count: 8) + [UInt8(ascii: "a"), 9, 0, 65], "layer id runs past"),
             ([1, 1] + [UInt8](repeating: 0xFF, count: 8) + [UInt8(ascii: "a"), 1], "version out of range"),
+            // 2^62 + 1: one past JournalRecord.maxVersion (little-endian).
+            ([1, 1, 1, 0, 0, 0, 0, 0, 0, 0x40] + [UInt8(ascii: "a"), 1], "version out of range"),
         ]
+        // The largest version reads back.
+        let last = JournalRecord(sceneID: "a", version: JournalRecord.maxVersion, body: .upload(json: [1]))
+        guard case .record(let read, _) = RecordReader.next(last.encoded, at: 0) else { return XCTFail("maxVersion") }
+        XCTAssertEqual(read, last)
         for (bytes, reason) in cases {
             let record = sealed(bytes)
             guard case .damaged(let why) = RecordReader.next(record + record, at: 0) else {
