@@ -17,59 +17,8 @@ out=${1:?usage: build-api.sh OUT_DIR}
 opt=${FUZZ_OPT:--O}
 mkdir -p "$out/modules"
 mods="$out/modules"
-# Coverage for libFuzzer in every module: edges with inline counters and the
-# PC table, as -sanitize=fuzzer gives. Its comparison tracing (trace-cmp,
-# which feeds libFuzzer's table of compared values) only where the compared
-# values can be the input's own bytes: the JSON reader and the API's decoders
-# (raw bodies), and the harness. Elsewhere (HitRouting, HitRender, ...) the
-# operands are derived numbers no mutation can insert, and tracing them cost
-# about a fifth of an execution.
-san=(-sanitize=fuzzer,address)
-san_nocmp=(-sanitize=address -sanitize-coverage=edge,indirect-calls,pc-table,inline-8bit-counters)
-check=(-sanitize=address)
-c_san=(-fsanitize=address)
-if [[ ${FUZZ_ASAN:-1} == 0 ]]; then
-    san=(-sanitize=fuzzer)
-    san_nocmp=(-sanitize=fuzzer -sanitize-coverage=edge,indirect-calls,pc-table,inline-8bit-counters)
-    check=(none)
-    c_san=()
-fi
+source "$here/modules.sh"
 
-# The C shims: module maps of our own (SwiftPM synthesises them for the package).
-shims=(CEpoll CPrefetch CCounters)
-for c in "${shims[@]}"; do
-    mkdir -p "$mods/$c"
-    cat >"$mods/$c/module.modulemap" <<MAP
-module $c {
-    header "$root/Sources/$c/include/$c.h"
-    export *
-}
-MAP
-done
-for c in CEpoll CCounters; do
-    if [[ ! -f "$mods/$c.o" ]] || [[ -n $(find "$root/Sources/$c" -newer "$mods/$c.o" | head -1) ]]; then
-        clang -c -O1 -g "${c_san[@]}" -I "$root/Sources/$c/include" \
-            "$root/Sources/$c/$c.c" -o "$mods/$c.o"
-    fi
-done
-maps=()
-for c in "${shims[@]}"; do maps+=(-Xcc -fmodule-map-file="$mods/$c/module.modulemap"); done
-
-swift_module() { # name "dependency modules" sources... (skipped when its object is newer than all of them)
-    # $SANITIZE: the flags (default: coverage without comparison tracing; `none`: no sanitizer).
-    local name=$1 deps=$2 dep flags=("${san_nocmp[@]}")
-    if [[ ${SANITIZE:-} == none ]]; then flags=(); elif [[ -n ${SANITIZE:-} ]]; then read -r -a flags <<<"$SANITIZE"; fi
-    shift 2
-    if [[ -f "$mods/$name.o" ]] && [[ -z $(find "$@" "$here/build-api.sh" -newer "$mods/$name.o" | head -1) ]]; then
-        local stale=""
-        for dep in $deps; do [[ "$mods/$dep.o" -nt "$mods/$name.o" ]] && stale=1; done
-        [[ -z "$stale" ]] && return 0
-    fi
-    swiftc "${flags[@]}" -parse-as-library "$opt" -g -wmo -num-threads 0 \
-        -module-name "$name" -emit-module -emit-module-path "$mods/$name.swiftmodule" \
-        -I "$mods" "${maps[@]}" -c "$@" -o "$mods/$name.o"
-}
-sources() { find "$root/Sources/$1" -name '*.swift' | sort; }
 # In Package.swift's order, each after its dependencies; a new module goes
 # here and, when HitAPI depends on it, into HitAPI's list.
 swift_module HitMetrics "" $(sources HitMetrics)

@@ -2,8 +2,10 @@
 /// the status named below and the connection is closed; nothing beyond a
 /// limit is ever buffered.
 public struct HTTPLimits: Sendable, Equatable {
-    /// Longest request line (method, target, version and CRLF), in bytes.
-    /// Over it: 414. Default 8 KiB.
+    /// Longest request line, in bytes: method, target and version, without
+    /// the CRLF (RFC 9112's `request-line`). The empty lines a client may
+    /// send before it (RFC 9112 §2.2) are bounded by it too. Over it: 414.
+    /// Default 8 KiB.
     public var maxRequestLineBytes: Int = 8 * 1024
     /// Largest header block (every field line after the request line, with
     /// the final empty line), in bytes; also bounds a chunked body's
