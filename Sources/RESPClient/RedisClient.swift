@@ -35,13 +35,14 @@ public final class RedisClient: Sendable {
     private let state: Mutex<State>
 
     public init(
-        _ endpoint: RedisEndpoint, timeout: Double = 2, maxBulkBytes: Int = 512 << 20,
+        _ endpoint: RedisEndpoint, timeout: Double = 2, maxBulkBytes: Int = 512 << 20, maxElements: Int = 1 << 20,
         minBackoff: Double = 0.05, maxBackoff: Double = 2, maxIdle: Int = 64
     ) {
         self.endpoint = endpoint
         self.timeout = timeout
         var limits = RESPLimits()
         limits.maxBulkBytes = maxBulkBytes
+        limits.maxElements = maxElements
         self.limits = limits
         self.minBackoff = minBackoff
         self.maxBackoff = maxBackoff

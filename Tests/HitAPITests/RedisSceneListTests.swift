@@ -1,4 +1,5 @@
 import RESP
+import RESPClient
 import TestSupport
 import XCTest
 @testable import HitAPI
@@ -106,5 +107,23 @@ extension RedisReplicaTests {
         }
         XCTAssertEqual(a.call("DELETE", "/scenes/big").status, 204)
         XCTAssertEqual(try listed(a).count, 0)
+    }
+
+    /// One `SMEMBERS` read the whole index: past the reply parser's element
+    /// cap (2^20 in production) every listing was a 503. `SSCAN` reads it a
+    /// page at a time. Here the cap is 64, so 600 scenes are far past it, and
+    /// each must be listed once, in order.
+    func testAListingPagesThroughAnIndexFarPastTheReplyElementCap() throws {
+        let endpoint = try XCTUnwrap(RedisEndpoint(url: redis.url, password: nil))
+        let store = RedisSceneStore(endpoint, cacheBytes: 1 << 30, maxReplyElements: 64)
+        stores.append(store)
+        try waitUntil("the replica is subscribed") { store.health() == .ready }
+        XCTAssertLessThanOrEqual(store.listPage, 8)
+        let app = Application(configuration: Configuration(), store: store)
+        let ids = (0..<600).map { "s" + String(1000 + $0) }
+        for id in ids.shuffled() { XCTAssertEqual(app.call("PUT", "/scenes/\(id)", #"{"layers":[]}"#).status, 201) }
+        XCTAssertEqual(try listed(app).map { $0["id"] as? String }, ids)
+        // The reply cap holds: the whole index in one reply is refused.
+        XCTAssertThrowsError(try store.client.send("SMEMBERS", "hitroute:scenes"))
     }
 }

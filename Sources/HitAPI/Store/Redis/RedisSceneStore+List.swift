@@ -15,16 +15,17 @@ extension RedisSceneStore {
     /// A summary whose version is not the scene's (written by a replica
     /// older than summary keys) is made from this replica's cached copy of
     /// that version, else from the document, compiled and not cached.
-    /// - Complexity: one `SMEMBERS` and ⌈scenes / 256⌉ `MGET`s; O(scenes)
-    ///   memory. No compile unless a summary is missing or stale.
+    /// - Complexity: about ⌈scenes / 1,000⌉ `SSCAN`s and ⌈scenes / 256⌉
+    ///   `MGET`s; O(scenes) memory. No compile unless a summary is missing
+    ///   or stale.
     public func summaries() throws(Problem) -> [SceneSummary] {
-        let reply = try call { () throws(RedisError) in try client.send([Array("SMEMBERS".utf8), keys.index]) }
-        let ids = (reply.elements ?? []).compactMap(\.string).sorted()
+        let ids = try indexedIDs()
         var out: [SceneSummary] = []
         out.reserveCapacity(ids.count)
         var start = 0
         while start < ids.count {
-            let chunk = ids[start..<min(start + RedisSceneStore.listChunk, ids.count)]
+            // Two values an id: within the reply element cap as SSCAN's pages are.
+            let chunk = ids[start..<min(start + min(RedisSceneStore.listChunk, listPage), ids.count)]
             start += chunk.count
             let command = [Array("MGET".utf8)] + chunk.flatMap { [keys.version($0), keys.summary($0)] }
             let reply = try call { () throws(RedisError) in try client.send(command) }
@@ -43,6 +44,40 @@ extension RedisSceneStore {
             }
         }
         return out
+    }
+
+    /// Every id in the index set, sorted, read a page at a time by `SSCAN`:
+    /// each reply holds about ``listPage`` ids however many scenes there
+    /// are (one `SMEMBERS` of more than 2^20 ids was past the reply
+    /// parser's element cap, a 503 for every listing), and Redis serves its
+    /// other clients between pages. An id that `SSCAN` returns twice (it may,
+    /// while the set changes) is listed once.
+    /// - Complexity: O(scenes log scenes), in about ⌈scenes / ``listPage``⌉
+    ///   round trips and at most 32 times that (a cursor that never comes
+    ///   back to 0, from a broken server, is a 503).
+    func indexedIDs() throws(Problem) -> [String] {
+        let size = try call { () throws(RedisError) in try client.send([Array("SCARD".utf8), keys.index]) }.int ?? 0
+        var ids = Set<String>()
+        var cursor = Array("0".utf8)
+        var pages = 0
+        repeat {
+            let reply = try call { () throws(RedisError) in
+                try client.send([Array("SSCAN".utf8), keys.index, cursor, Array("COUNT".utf8), Array(String(listPage).utf8)])
+            }
+            guard let parts = reply.elements, parts.count == 2, let next = parts[0].bytes, let page = parts[1].elements else {
+                throw Problem.storeUnavailable("SSCAN of the scene index: \(reply.errorMessage ?? "unexpected reply")")
+            }
+            for id in page { if let s = id.string { ids.insert(s) } }
+            cursor = next
+            pages += 1
+            // A scan visits each bucket of the set's table once, at least `listPage`
+            // a call; Redis keeps the table under 16 times the set (it shrinks one
+            // under a tenth full, sizes are powers of two), twice while rehashing.
+            guard pages <= 64 + 32 * max(size, ids.count) / listPage else {
+                throw Problem.storeUnavailable("SSCAN of the scene index did not end after \(pages) pages")
+            }
+        } while cursor != Array("0".utf8)
+        return ids.sorted()
     }
 }
 

@@ -33,6 +33,10 @@ public final class RedisSceneStore: SceneStoring {
     let cache: SceneCache
     let limits: SceneStore.Limits
     let sceneLimits: SceneLimits
+    /// `SSCAN`'s `COUNT` when a listing reads the index: an eighth of the
+    /// reply element cap (Redis may return a few times `COUNT`), at most
+    /// 1,000 (RedisSceneStore+List.swift).
+    let listPage: Int
     let clock: @Sendable () -> Double
     let scriptSHA = Mutex<String?>(nil)
     /// Compile times of this replica's uploads (create and replace).
@@ -54,10 +58,11 @@ public final class RedisSceneStore: SceneStoring {
 
     public init(
         _ endpoint: RedisEndpoint, cacheBytes: Int, limits: SceneStore.Limits = SceneStore.Limits(),
-        sceneLimits: SceneLimits = SceneLimits(), maxBulkBytes: Int = 512 << 20, timeout: Double = 2,
-        prefix: String = "hitroute", clock: @escaping @Sendable () -> Double = monotonicSeconds
+        sceneLimits: SceneLimits = SceneLimits(), maxBulkBytes: Int = 512 << 20, maxReplyElements: Int = 1 << 20,
+        timeout: Double = 2, prefix: String = "hitroute", clock: @escaping @Sendable () -> Double = monotonicSeconds
     ) {
-        client = RedisClient(endpoint, timeout: timeout, maxBulkBytes: maxBulkBytes)
+        client = RedisClient(endpoint, timeout: timeout, maxBulkBytes: maxBulkBytes, maxElements: maxReplyElements)
+        listPage = max(1, min(1_000, maxReplyElements / 8))
         keys = RedisKeys(prefix: prefix)
         cache = SceneCache(capacity: cacheBytes)
         self.limits = limits
