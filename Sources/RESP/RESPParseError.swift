@@ -19,6 +19,8 @@ public struct RESPParseError: Error, Equatable, Sendable, CustomStringConvertibl
         /// A CR not followed by LF, a bare LF in a line, or a bulk payload
         /// not followed by CRLF.
         case badLineEnd
+        /// A reply of more than ``RESPLimits/maxReplyBytes`` bytes in all.
+        case replyTooLong
     }
 
     public var kind: Kind
@@ -44,5 +46,9 @@ public struct RESPLimits: Sendable {
     public var maxDepth = 16
     /// Bytes of one simple-string, error or integer line. Default 65,536.
     public var maxLineBytes = 1 << 16
+    /// Bytes of one whole reply, every element counted: without it, arrays
+    /// of arrays could hold far more than one bulk string may. Default
+    /// 513 MiB (``maxBulkBytes`` and 1 MiB); the client sets it so.
+    public var maxReplyBytes = (512 << 20) + (1 << 20)
     public init() {}
 }

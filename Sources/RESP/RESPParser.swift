@@ -2,10 +2,9 @@
 /// out, or "not yet", or a precise error. No I/O, no allocation beyond the
 /// value itself, no trap on any input.
 ///
-/// Incomplete input is not an error: the caller reads more and calls again
-/// from the same start. Re-parsing is cheap where it matters: a bulk string
-/// whose payload has not fully arrived is answered `nil` after reading only
-/// its length line.
+/// ``parse(_:from:limits:)`` reads a value that is all there; a reply that
+/// arrives over many reads goes through ``RESPReader``, which keeps what
+/// it has read, so each byte is parsed once.
 public enum RESPParser {
     /// Parses the value that starts at `bytes[start]`.
     /// - Returns: the value and the index just past it, or nil when the
@@ -16,9 +15,9 @@ public enum RESPParser {
     public static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, limits: RESPLimits = RESPLimits()
     ) throws(RESPParseError) -> (value: RESPValue, end: Int)? {
-        var cursor = Cursor(bytes: bytes, start: start, limits: limits)
-        guard let value = try cursor.value(depth: 0) else { return nil }
-        return (value, cursor.index)
+        var reader = RESPReader(limits: limits)
+        let (value, end) = try reader.read(bytes, from: start)
+        return value.map { ($0, end) }
     }
 
     /// The same over an array (tests, small replies).
@@ -30,24 +29,43 @@ public enum RESPParser {
         }
     }
 
-    private struct Cursor {
+    /// One item of a reply at `index`: a whole scalar, or an array's head.
+    struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>
-        let start: Int
+        /// Where byte 0 of the reply would be (errors count from it).
+        let origin: Int
         let limits: RESPLimits
         var index: Int
 
-        init(bytes: UnsafeBufferPointer<UInt8>, start: Int, limits: RESPLimits) {
+        init(bytes: UnsafeBufferPointer<UInt8>, at index: Int, origin: Int, limits: RESPLimits) {
             self.bytes = bytes
-            self.start = start
+            self.origin = origin
             self.limits = limits
-            self.index = start
+            self.index = index
         }
 
         func error(_ kind: RESPParseError.Kind, _ at: Int) -> RESPParseError {
-            RESPParseError(kind, at: at - start)
+            RESPParseError(kind, at: at - origin)
         }
 
-        mutating func value(depth: Int) throws(RESPParseError) -> RESPValue? {
+        enum Item {
+            case value(RESPValue)
+            /// `*n` with n ≥ 1: n elements follow.
+            case arrayHead(count: Int, at: Int)
+        }
+
+        /// The item at `index`, which it consumes, or nil (nothing consumed)
+        /// when the bytes end first.
+        mutating func item() throws(RESPParseError) -> Item? {
+            let from = index
+            guard let item = try readItem() else {
+                index = from
+                return nil
+            }
+            return item
+        }
+
+        private mutating func readItem() throws(RESPParseError) -> Item? {
             guard index < bytes.count else { return nil }
             let type = bytes[index]
             let typeAt = index
@@ -55,17 +73,17 @@ public enum RESPParser {
             switch type {
             case UInt8(ascii: "+"):
                 guard let line = try line() else { return nil }
-                return .simple(String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self))
+                return .value(.simple(String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self)))
             case UInt8(ascii: "-"):
                 guard let line = try line() else { return nil }
-                return .error(String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self))
+                return .value(.error(String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self)))
             case UInt8(ascii: ":"):
                 guard let n = try integer() else { return nil }
-                return .integer(n)
+                return .value(.integer(n))
             case UInt8(ascii: "$"):
                 let lengthAt = index
                 guard let n = try integer() else { return nil }
-                if n == -1 { return .bulk(nil) }
+                if n == -1 { return .value(.bulk(nil)) }
                 if n < -1 { throw error(.negativeLength, lengthAt) }
                 if n > limits.maxBulkBytes { throw error(.bulkTooLong, lengthAt) }
                 // n ≤ maxBulkBytes ≤ Int.max / 2, so this cannot overflow.
@@ -75,22 +93,14 @@ public enum RESPParser {
                 guard bytes[index] == 13 else { throw error(.badLineEnd, index) }
                 guard bytes[index + 1] == 10 else { throw error(.badLineEnd, index + 1) }
                 index += 2
-                return .bulk(payload)
+                return .value(.bulk(payload))
             case UInt8(ascii: "*"):
                 let countAt = index
                 guard let n = try integer() else { return nil }
-                if n == -1 { return .array(nil) }
+                if n == -1 { return .value(.array(nil)) }
                 if n < -1 { throw error(.negativeLength, countAt) }
                 if n > limits.maxElements { throw error(.tooManyElements, countAt) }
-                if n > 0 && depth + 1 > limits.maxDepth { throw error(.tooDeep, typeAt) }
-                // No reserveCapacity(n): a hostile count must not allocate
-                // before its elements arrive.
-                var elements: [RESPValue] = []
-                for _ in 0..<n {
-                    guard let element = try value(depth: depth + 1) else { return nil }
-                    elements.append(element)
-                }
-                return .array(elements)
+                return n == 0 ? .value(.array([])) : .arrayHead(count: n, at: typeAt)
             default:
                 throw error(.unknownType(type), typeAt)
             }

@@ -43,6 +43,8 @@ public final class RedisClient: Sendable {
         var limits = RESPLimits()
         limits.maxBulkBytes = maxBulkBytes
         limits.maxElements = maxElements
+        // The biggest reply is one document (a bulk) beside a few small values.
+        limits.maxReplyBytes = min(maxBulkBytes, Int.max / 2) + (1 << 20)
         self.limits = limits
         self.minBackoff = minBackoff
         self.maxBackoff = maxBackoff

@@ -14,7 +14,10 @@ import RESP
 public final class RedisConnection: @unchecked Sendable {
     private var fd: Int32 = -1
     private var input: [UInt8] = []
+    /// Where the bytes the reader has not consumed begin in `input`.
     private var inputStart = 0
+    /// The reply being read: what earlier reads of it produced.
+    private var reader: RESPReader
     /// What one `recv` reads into, before it joins `input`.
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
     let limits: RESPLimits
@@ -25,6 +28,7 @@ public final class RedisConnection: @unchecked Sendable {
     public init(_ endpoint: RedisEndpoint, timeout: Double, limits: RESPLimits = RESPLimits()) throws(RedisError) {
         self.timeout = timeout
         self.limits = limits
+        self.reader = RESPReader(limits: limits)
         try open(endpoint)
         var setup: [[[UInt8]]] = []
         if let password = endpoint.password { setup.append([Array("AUTH".utf8), Array(password.utf8)]) }
@@ -93,22 +97,22 @@ public final class RedisConnection: @unchecked Sendable {
     private func read(deadline: inout ExchangeDeadline) throws(RedisError) -> RESPValue {
         while true {
             if inputStart < input.count {
-                let parsed: (value: RESPValue, end: Int)?
+                let read: (value: RESPValue?, end: Int)
                 do {
-                    parsed = try input.withUnsafeBufferPointer { (b) throws(RESPParseError) -> (value: RESPValue, end: Int)? in
-                        try RESPParser.parse(b, from: inputStart, limits: limits)
+                    read = try input.withUnsafeBufferPointer { (b) throws(RESPParseError) -> (value: RESPValue?, end: Int) in
+                        try reader.read(b, from: inputStart)
                     }
                 } catch {
                     close()
                     throw RedisError(.protocolError, error.description)
                 }
-                if let parsed {
-                    inputStart = parsed.end
+                inputStart = read.end
+                if let value = read.value {
                     if inputStart == input.count {
                         input.removeAll(keepingCapacity: input.capacity <= 1 << 20)
                         inputStart = 0
                     }
-                    return parsed.value
+                    return value
                 }
             }
             if inputStart > 0 {
