@@ -1101,7 +1101,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     StoreFull:
-      description: Storing the scene (uploaded or patched) would pass `--max-scenes` scenes (10000 by default) or `--max-store-bytes` bytes over all scenes (their JSON and decoded masks; 2 GiB by default), or, with `--store`, the scene alone would weigh more than a replica's `--cache-bytes`, or, with `--data-dir`, the journal's disk is full (`/problems/store-full`); the change is not acknowledged.
+      description: Storing the scene (uploaded or patched) would pass `--max-scenes` scenes (10000 by default) or `--max-store-bytes` bytes over all scenes (their JSON and decoded masks; 2 GiB by default), or, with `--store`, the scene alone would weigh more than a replica's `--cache-bytes`, or, with `--data-dir`, the journal's disk is full, or the scene is at version 2^62, the largest a journal record holds (only a scene restored from a hand-made snapshot comes near it; DELETE and PUT start it over at 1) (`/problems/store-full`); the change is not acknowledged.
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}

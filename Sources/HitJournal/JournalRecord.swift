@@ -46,9 +46,9 @@ public struct JournalRecord: Sendable, Equatable {
     public var body: Body
 
     /// The largest version a record may carry: 2^62. A store writes
-    /// versions from 1 up, one per change, so its own files never come near
-    /// it; a hand-made file that starts there leaves 2^62 changes before
-    /// `version + 1` could overflow `Int`: none of them traps.
+    /// versions from 1 up, one per change, and refuses a change past this
+    /// one (SceneStore.version(after:)), so every file it writes reads back;
+    /// and no version up to it can overflow `Int` when one is added.
     public static let maxVersion: UInt64 = 1 << 62
 
     public init(sceneID: String, version: UInt64, body: Body) {

@@ -307,12 +307,14 @@ final class JournalStoreTests: XCTestCase {
         XCTAssertEqual(reopened.call("GET", "/scenes/s").object["version"] as? Int, 12)
     }
 
-    /// A hand-made snapshot may carry any version. At the largest a record
-    /// may hold (JournalRecord.maxVersion, 2^62) the scene loads and takes
-    /// further changes: `version + 1` has 2^62 to go before it overflows
-    /// (at `Int.max` the next patch trapped). Past it, the start stops.
-    func testAHandMadeSnapshotAtTheLargestVersionTakesChangesAndPastItStopsTheStart() throws {
-        for (version, loads) in [(Int(JournalRecord.maxVersion), true), (Int(JournalRecord.maxVersion) + 1, false)] {
+    /// A hand-made snapshot may carry any version. Near the largest a
+    /// record holds (JournalRecord.maxVersion, 2^62) the scene loads and
+    /// takes changes up to it; the change past it is a 507 (at `Int.max` the
+    /// next patch trapped), so every file the store writes reads back, and
+    /// DELETE and PUT start over at 1. A snapshot past it stops the start.
+    func testAHandMadeSnapshotNearTheLargestVersionTakesChangesUpToItAndReopens() throws {
+        let last = Int(JournalRecord.maxVersion)
+        for (version, loads) in [(last - 1, true), (last + 1, false)] {
             let dir = newDirectory()
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             var writer = try SnapshotWriter(dir: dir, sequence: 1)
@@ -322,11 +324,24 @@ final class JournalStoreTests: XCTestCase {
                 XCTAssertThrowsError(try open(dir)) { XCTAssertTrue("\($0)".contains("version out of range"), "\($0)") }
                 continue
             }
-            let (_, app) = try open(dir)
-            XCTAssertEqual(app.call("GET", "/scenes/s").object["version"] as? Int, version)
-            let patched = app.call("PATCH", "/scenes/s/layers/b", #"{"action":"b.press"}"#)
-            XCTAssertEqual(patched.status, 200)
-            XCTAssertEqual(patched.headers["ETag"], "\"\(version + 1)\"")
+            let (store, app) = try open(dir)
+            XCTAssertEqual(app.call("PATCH", "/scenes/s/layers/b", #"{"action":"b.press"}"#).headers["ETag"], "\"\(last)\"")
+            for change in [("PATCH", "/scenes/s/layers/b", #"{"action":"b.up"}"#), ("PUT", "/scenes/s", scene),
+                           ("POST", "/scenes/s/hit", #"{"x":10,"y":10,"pointer":"p","phase":"down"}"#)] {
+                XCTAssertEqual(app.call(change.0, change.1, change.2).status, change.0 == "POST" ? 200 : 507, change.1)
+            }
+            // The drag that would pass it is refused; the layer stays where it was.
+            XCTAssertEqual(app.call("POST", "/scenes/s/hit", #"{"x":40,"y":10,"pointer":"p","phase":"move"}"#).status, 507)
+            store.close()
+            let (reopenedStore, reopened) = try open(dir)
+            let doc = reopened.call("GET", "/scenes/s")
+            XCTAssertEqual(doc.object["version"] as? Int, last)
+            XCTAssertTrue(doc.text.contains("b.press"))
+            XCTAssertEqual(reopened.call("DELETE", "/scenes/s").status, 204)
+            XCTAssertEqual(reopened.call("PUT", "/scenes/s", scene).status, 201)
+            reopenedStore.close()
+            let (_, again) = try open(dir)
+            XCTAssertEqual(again.call("GET", "/scenes/s").object["version"] as? Int, 1)
         }
     }
 

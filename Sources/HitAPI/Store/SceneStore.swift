@@ -1,4 +1,5 @@
 import Glibc
+import HitJournal
 import HitRouting
 import Synchronization
 
@@ -265,7 +266,7 @@ public final class SceneStore: SceneStoring {
                 // Weighed under the scene's lock, so that no patch of it weighs in between.
                 let snapshot = try entry.state.withLock { (state) throws(Problem) -> SceneSnapshot in
                     try admit(id, weight: weight) { () throws(Problem) in
-                        try ticket.append(.upload(id: id, version: state.snapshot.version + 1, json: json))
+                        try ticket.append(.upload(id: id, version: try SceneStore.version(after: state.snapshot.version), json: json))
                     }
                     state.snapshot = SceneSnapshot(id: id, version: state.snapshot.version + 1, live: live)
                     state.sessions.dropAllCaptures()
@@ -294,7 +295,7 @@ public final class SceneStore: SceneStoring {
                     state.removed = true
                 }
                 table.scenes[id] = nil
-                weights.withLock { $0.set(id, nil) }
+                weights.withLock { _ = $0.set(id, nil) }
                 return entry
             }
             return removed != nil
@@ -332,7 +333,7 @@ public final class SceneStore: SceneStoring {
                 // a refused patch (507, a failed append) leaves it as it was.
                 patched = try patch.apply(to: &live, version: version, sceneID: id) { (change) throws(Problem) in
                     try admit(id, patch, change: change) { () throws(Problem) in
-                        try ticket.append(.patch(id: id, version: version + 1, layer: patch.layerID, json: patch.json))
+                        try ticket.append(.patch(id: id, version: try SceneStore.version(after: version), layer: patch.layerID, json: patch.json))
                     }
                 }
             }
@@ -388,7 +389,7 @@ public final class SceneStore: SceneStoring {
                 if outcome!.moved, let n = outcome!.result.target {
                     let moved = live.model.layer(at: live.compiled.modelPath(of: n)).transform.translation
                     do throws(Problem) {
-                        try ticket.append(.drag(id: id, version: version + 1, layer: live.compiled.ids[n], translation: moved))
+                        try ticket.append(.drag(id: id, version: try SceneStore.version(after: version), layer: live.compiled.ids[n], translation: moved))
                     } catch {
                         if let held, held == n, let before { live.replaceLayer(n, with: before) }
                         throw error
@@ -412,7 +413,7 @@ public final class SceneStore: SceneStoring {
         let snapshot = SceneSnapshot(id: id, version: version, live: LiveScene(scene))
         entries.withLock { table in
             table.scenes[id] = Entry(.init(snapshot: snapshot, sessions: newSessions()))
-            weights.withLock { $0.set(id, weight) }
+            weights.withLock { _ = $0.set(id, weight) }
         }
     }
 
@@ -420,7 +421,7 @@ public final class SceneStore: SceneStoring {
     func restoreDelete(_ id: String) -> Bool {
         entries.withLock { table in
             guard table.scenes.removeValue(forKey: id) != nil else { return false }
-            weights.withLock { $0.set(id, nil) }
+            weights.withLock { _ = $0.set(id, nil) }
             return true
         }
     }
@@ -442,7 +443,7 @@ public final class SceneStore: SceneStoring {
             }
             state.snapshot = SceneSnapshot(id: id, version: version, live: state.snapshot.live)
             if let weightChange {
-                weights.withLock { w in w.set(id, (w.byID[id] ?? Weight(total: 0, json: 0)).changed(by: weightChange)) }
+                weights.withLock { w in _ = w.set(id, (w.byID[id] ?? Weight(total: 0, json: 0)).changed(by: weightChange)) }
             }
         }
     }
@@ -459,6 +460,19 @@ public final class SceneStore: SceneStoring {
     }
 
     /// 507 when `id` would be one scene more than `maxScenes`.
+    /// The version after `version`, checked before a change is recorded:
+    /// 507 past ``JournalRecord/maxVersion`` (2^62), the largest a journal
+    /// record holds, so that no change is written that a restart would
+    /// refuse. Only a scene restored from a hand-made snapshot comes near
+    /// it; below it, no version here (`+ 1` on publishing included) overflows.
+    static func version(after version: Int) throws(Problem) -> Int {
+        guard version < Int(JournalRecord.maxVersion) else {
+            throw Problem(507, "store-full", "Store full",
+                          "the scene is at version \(version), the largest a journal record holds; DELETE it and PUT it again to start over at 1")
+        }
+        return version + 1
+    }
+
     private func checkCount(_ table: Table, adding id: String) throws(Problem) {
         if table.scenes[id] == nil && table.scenes.count >= limits.maxScenes {
             throw Problem(507, "store-full", "Store full", "the store holds its maximum of \(limits.maxScenes) scenes; delete one first")
