@@ -44,12 +44,15 @@ done
 maps=()
 for c in "${shims[@]}"; do maps+=(-Xcc -fmodule-map-file="$mods/$c/module.modulemap"); done
 
-swift_module() { # name "dependency modules" sources... (skipped when its object is newer than all of them)
+swift_module() { # name "dependency modules" sources... (skipped when its object is newer than all of them
+    # and was built with the same flags: $mods/<name>.flags)
     # $SANITIZE: the flags (default: coverage without comparison tracing; `none`: no sanitizer).
     local name=$1 deps=$2 dep flags=("${san_nocmp[@]}")
     if [[ ${SANITIZE:-} == none ]]; then flags=(); elif [[ -n ${SANITIZE:-} ]]; then read -r -a flags <<<"$SANITIZE"; fi
     shift 2
-    if [[ -f "$mods/$name.o" ]] && [[ -z $(find "$@" "$here/modules.sh" "$0" -newer "$mods/$name.o" | head -1) ]]; then
+    local stamp="${flags[*]:-} $opt"
+    if [[ -f "$mods/$name.o" ]] && [[ "$(cat "$mods/$name.flags" 2>/dev/null)" == "$stamp" ]] &&
+        [[ -z $(find "$@" "$here/modules.sh" "$0" -newer "$mods/$name.o" | head -1) ]]; then
         local stale=""
         for dep in $deps; do [[ "$mods/$dep.o" -nt "$mods/$name.o" ]] && stale=1; done
         [[ -z "$stale" ]] && return 0
@@ -57,5 +60,6 @@ swift_module() { # name "dependency modules" sources... (skipped when its object
     swiftc "${flags[@]}" -parse-as-library "$opt" -g -wmo -num-threads 0 \
         -module-name "$name" -emit-module -emit-module-path "$mods/$name.swiftmodule" \
         -I "$mods" "${maps[@]}" -c "$@" -o "$mods/$name.o"
+    printf '%s' "$stamp" >"$mods/$name.flags"
 }
 sources() { find "$root/Sources/$1" -name '*.swift' | sort; }

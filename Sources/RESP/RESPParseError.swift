@@ -47,8 +47,10 @@ public struct RESPLimits: Sendable {
     /// Bytes of one simple-string, error or integer line. Default 65,536.
     public var maxLineBytes = 1 << 16
     /// Bytes of one whole reply, every element counted: without it, arrays
-    /// of arrays could hold far more than one bulk string may. Default
-    /// 513 MiB (``maxBulkBytes`` and 1 MiB); the client sets it so.
+    /// of arrays could arrive without end. It bounds the bytes read, not
+    /// the memory of the values they make (an element of 4 bytes, `*0\r\n`,
+    /// becomes a value of some 40). Default 513 MiB (``maxBulkBytes`` and
+    /// 1 MiB); the client sets it so.
     public var maxReplyBytes = (512 << 20) + (1 << 20)
     public init() {}
 }

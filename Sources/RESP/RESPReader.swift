@@ -32,13 +32,17 @@ public struct RESPReader: Sendable {
         self.limits = limits
     }
 
+    /// Whether a reply is begun and not complete: an array is open (a
+    /// scalar is consumed only whole, so nothing else can be half read).
+    public var isMidReply: Bool { !open.isEmpty }
+
     /// Reads on from `bytes[start]`: the bytes of the current reply that
     /// earlier calls did not consume, followed by what arrived since.
     /// - Returns: the reply once it is complete (nil until then), and the
     ///   index just past the bytes consumed.
     /// - Throws: ``RESPParseError`` with the offset from the reply's first
-    ///   byte; a reply past ``RESPLimits/maxReplyBytes`` is refused as soon
-    ///   as that many of its bytes are here.
+    ///   byte; a reply longer than ``RESPLimits/maxReplyBytes`` is refused
+    ///   as soon as more than that many of its bytes are here.
     /// - Complexity: O(bytes consumed), plus the scalar cut by the end.
     public mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(RESPParseError) -> (value: RESPValue?, end: Int) {
         var cursor = RESPParser.Cursor(bytes: bytes, at: start, origin: start - consumed, limits: limits)

@@ -87,7 +87,7 @@ public final class RedisConnection: @unchecked Sendable {
         var deadline = ExchangeDeadline(start: monotonic(), timeout: timeout, until: deadline)
         do {
             return try read(deadline: &deadline)
-        } catch let e where e.kind == .timeout && idleOK && inputStart == input.count {
+        } catch let e where e.kind == .timeout && idleOK && inputStart == input.count && !reader.isMidReply {
             return nil
         }
     }

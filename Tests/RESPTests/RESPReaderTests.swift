@@ -81,9 +81,9 @@ final class RESPReaderTests: XCTestCase {
         XCTAssertLessThan(r.held, 4)  // at most a cut ":7\r"
     }
 
-    /// A reply is refused at `maxReplyBytes`, as soon as that many of its
-    /// bytes are here, however its elements nest.
-    func testAReplyPastItsByteLimitIsRefusedAsSoonAsItIsThatLong() {
+    /// A reply longer than `maxReplyBytes` is refused as soon as more than
+    /// that many of its bytes are here, however its elements nest.
+    func testAReplyPastItsByteLimitIsRefusedAsSoonAsItIsLonger() {
         var limits = RESPLimits()
         limits.maxReplyBytes = 100
         let nested = Array(("*3\r\n" + String(repeating: "*10\r\n" + String(repeating: ":1\r\n", count: 10), count: 3)).utf8)  // 4 + 3 × 45 bytes

@@ -139,6 +139,38 @@ final class RedisClientTests: XCTestCase {
         done.wait()
     }
 
+    /// A subscriber between messages may wait past its timeout (nil: idle);
+    /// one whose message stopped halfway may not. The reader consumes a
+    /// message's complete parts as they come, so an empty buffer no longer
+    /// meant "between messages": a stall after `*3 $7 message` was idle.
+    func testAMessageThatStopsHalfwayIsATimeoutNotIdle() throws {
+        let (listener, port) = listenOnLoopback()
+        defer { close(listener) }
+        let done = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let sent = DispatchSemaphore(value: 0)
+        Thread {
+            defer { done.signal() }
+            let c = accept(listener, nil, nil)
+            guard c >= 0 else { return }
+            defer { close(c) }
+            release.wait()  // idle first
+            let half = Array("*3\r\n$7\r\nmessage\r\n".utf8)
+            _ = Glibc.send(c, half, half.count, Int32(MSG_NOSIGNAL))
+            sent.signal()  // on loopback, in the client's socket once sent
+            release.wait()
+        }.start()
+        let connection = try RedisConnection(RedisEndpoint(host: "127.0.0.1", port: port), timeout: 0.2)
+        XCTAssertNil(try connection.next(until: monotonic() + 0.3, idleOK: true))
+        release.signal()
+        sent.wait()
+        XCTAssertThrowsError(try connection.next(until: monotonic() + 0.3, idleOK: true)) { e in
+            XCTAssertEqual((e as? RedisError)?.kind, .timeout)
+        }
+        release.signal()
+        done.wait()
+    }
+
     /// The deadline's rule on an injected clock: a flow of at least a MiB a
     /// second keeps it moving; a trickle does not; a later first deadline stays.
     func testTheExchangeDeadline() {

@@ -53,14 +53,14 @@ extension RedisSceneStore {
     /// other clients between pages. An id that `SSCAN` returns twice (it may,
     /// while the set changes) is listed once.
     /// - Complexity: O(scenes log scenes), in about ⌈scenes / ``listPage``⌉
-    ///   round trips and at most 32 times that (a cursor that never comes
-    ///   back to 0, from a broken server, is a 503).
+    ///   round trips; a cursor that does not come back to 0 within the bound
+    ///   below (a broken server) is a 503.
     func indexedIDs() throws(Problem) -> [String] {
         let size = try call { () throws(RedisError) in try client.send([Array("SCARD".utf8), keys.index]) }.int ?? 0
         var ids = Set<String>()
         var cursor = Array("0".utf8)
         var pages = 0
-        repeat {
+        while true {
             let reply = try call { () throws(RedisError) in
                 try client.send([Array("SSCAN".utf8), keys.index, cursor, Array("COUNT".utf8), Array(String(listPage).utf8)])
             }
@@ -70,13 +70,16 @@ extension RedisSceneStore {
             for id in page { if let s = id.string { ids.insert(s) } }
             cursor = next
             pages += 1
-            // A scan visits each bucket of the set's table once, at least `listPage`
-            // a call; Redis keeps the table under 16 times the set (it shrinks one
-            // under a tenth full, sizes are powers of two), twice while rehashing.
-            guard pages <= 64 + 32 * max(size, ids.count) / listPage else {
+            if cursor == Array("0".utf8) { break }
+            // One SSCAN returns `listPage` members or steps over 10 × `listPage`
+            // buckets, empty ones included; the set's table may be far larger
+            // than the set (Redis shrinks it only on a removal, and not while
+            // it saves), so the bound allows a table of 2^27 buckets (a set of
+            // 2^26 members) besides every member, twice.
+            guard pages < 16 + 2 * max(size, ids.count) / listPage + (1 << 27) / (10 * listPage) else {
                 throw Problem.storeUnavailable("SSCAN of the scene index did not end after \(pages) pages")
             }
-        } while cursor != Array("0".utf8)
+        }
         return ids.sorted()
     }
 }

@@ -34,7 +34,8 @@ public final class RedisSceneStore: SceneStoring {
     let limits: SceneStore.Limits
     let sceneLimits: SceneLimits
     /// `SSCAN`'s `COUNT` when a listing reads the index: an eighth of the
-    /// reply element cap (Redis may return a few times `COUNT`), at most
+    /// reply element cap (Redis may return a few times `COUNT`, and a set
+    /// small enough to be an intset, up to 512 members, whole), at most
     /// 1,000 (RedisSceneStore+List.swift).
     let listPage: Int
     let clock: @Sendable () -> Double
