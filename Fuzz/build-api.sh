@@ -11,13 +11,8 @@
 #       unsafe code are not
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
 out=${1:?usage: build-api.sh OUT_DIR}
-opt=${FUZZ_OPT:--O}
-mkdir -p "$out/modules"
-mods="$out/modules"
-source "$here/modules.sh"
+source "$(dirname "$0")/modules.sh"
 
 # In Package.swift's order, each after its dependencies; a new module goes
 # here and, when HitAPI depends on it, into HitAPI's list.

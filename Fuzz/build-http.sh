@@ -6,13 +6,8 @@
 #   Fuzz/build-http.sh OUT_DIR      # writes OUT_DIR/http-parser-fuzz
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
 out=${1:?usage: build-http.sh OUT_DIR}
-opt=${FUZZ_OPT:--O}
-mkdir -p "$out/modules"
-mods="$out/modules"
-source "$here/modules.sh"
+source "$(dirname "$0")/modules.sh"
 
 # HitMetrics is only linked: no coverage of its own.
 SANITIZE="${check[*]:-}" swift_module HitMetrics "" $(sources HitMetrics)

@@ -1,10 +1,20 @@
 # Shared by the libFuzzer build scripts (Fuzz/build-api.sh,
 # Fuzz/build-http.sh): the sanitizer flags, the C shims' module maps and
 # objects, and `swift_module`, which compiles one of the package's modules
-# with swiftc into $mods. The caller sets `root` (the repository), `here`
-# (Fuzz/), `mods` (the output directory of modules) and `opt` (-O, -Onone).
+# with swiftc into $mods. The caller sets `out` (its output directory);
+# this sets `here` (Fuzz/), `root` (the repository), `mods` ($out/modules)
+# and `opt` ($FUZZ_OPT, default -O).
 #
 # FUZZ_ASAN=0: without AddressSanitizer.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+opt=${FUZZ_OPT:--O}
+mkdir -p "$out/modules"
+out=$(cd "$out" && pwd)
+mods="$out/modules"
+# The calling build script, by absolute path: its change rebuilds every module.
+caller=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 
 # Coverage for libFuzzer in every module: edges with inline counters and the
 # PC table, as -sanitize=fuzzer gives. Its comparison tracing (trace-cmp,
@@ -52,7 +62,7 @@ swift_module() { # name "dependency modules" sources... (skipped when its object
     shift 2
     local stamp="${flags[*]:-} $opt"
     if [[ -f "$mods/$name.o" ]] && [[ "$(cat "$mods/$name.flags" 2>/dev/null)" == "$stamp" ]] &&
-        [[ -z $(find "$@" "$here/modules.sh" "$0" -newer "$mods/$name.o" | head -1) ]]; then
+        [[ -z $(find "$@" "$here/modules.sh" "$caller" -newer "$mods/$name.o" | head -1) ]]; then
         local stale=""
         for dep in $deps; do [[ "$mods/$dep.o" -nt "$mods/$name.o" ]] && stale=1; done
         [[ -z "$stale" ]] && return 0
