@@ -7,16 +7,16 @@
 # libclang_rt.asan), so nothing is installed; the step fails when
 # libFuzzer reports a failing input, and prints its reproducer.
 #
-#   bash .ci/fuzz.sh [api|http] [seconds]   # default api, $HITROUTE_CI_FUZZ_SECONDS or 180
+#   bash .ci/fuzz.sh [api|http] [seconds]   # default api; seconds: $HITROUTE_CI_FUZZ_SECONDS or 180
+#                                           # (api), $HITROUTE_CI_HTTP_FUZZ_SECONDS or 60 (http)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 target=api
 if [[ ${1:-} == api || ${1:-} == http ]]; then target=$1; shift; fi
-seconds=${1:-${HITROUTE_CI_FUZZ_SECONDS:-180}}
 case $target in
-    api) binary=api-fuzz replay="APIFUZZ_PRINT=1 " ;;
-    http) binary=http-parser-fuzz replay="" ;;
+    api) binary=api-fuzz replay="APIFUZZ_PRINT=1 " seconds=${1:-${HITROUTE_CI_FUZZ_SECONDS:-180}} ;;
+    http) binary=http-parser-fuzz replay="" seconds=${1:-${HITROUTE_CI_HTTP_FUZZ_SECONDS:-60}} ;;
 esac
 out=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/hitroute-ci.XXXXXX")}/$target-fuzz
 mkdir -p "$out"
