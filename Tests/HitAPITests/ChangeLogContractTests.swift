@@ -12,6 +12,7 @@ final class ChangeLogContractTests: XCTestCase {
             return 1
         }
         func await(_ ticket: UInt64) throws(Problem) {}
+        func noteReplayCost(_ bytes: Int) {}
     }
 
     func testADragWhoseRecordIsRefusedMovesNothing() throws {

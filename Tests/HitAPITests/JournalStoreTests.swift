@@ -345,6 +345,39 @@ final class JournalStoreTests: XCTestCase {
         }
     }
 
+    /// Compaction weighed only bytes: a 40-byte patch of a group's fields
+    /// re-derives the group's whole subtree, at replay as live, so a journal
+    /// of such patches took a start far longer than the scenes' size says.
+    /// Each patch now weighs what replaying it costs: patches of the root of
+    /// 2,000 layers bring a snapshot within a few (live, and when a restart
+    /// replays them), while as many of one leaf inside the scene do not.
+    func testAPatchWeighsWhatReplayingItCostsNotOnlyItsBytes() throws {
+        let children = (0..<2_000).map { #"{"id":"r\#($0)","shape":{"type":"rect","x":\#($0 % 50 * 10),"y":\#($0 / 50 * 10),"width":8,"height":8}}"# }
+        let group = #"{"layers":[{"id":"g","children":["# + children.joined(separator: ",") + "]}]}"
+        func run(_ layer: String, restart: Bool) throws -> Bool {
+            let dir = newDirectory()
+            var (store, app) = try open(dir, fsync: .never, compactMinBytes: restart ? 1 << 40 : 4096)
+            XCTAssertEqual(app.call("PUT", "/scenes/s", group).status, 201)
+            for k in 0..<12 { XCTAssertEqual(app.call("PATCH", "/scenes/s/layers/\(layer)", #"{"action":"a\#(k)"}"#).status, 200) }
+            if restart {
+                store.close()
+                (store, app) = try open(dir, fsync: .never, compactMinBytes: 4096)
+            }
+            let writer = try XCTUnwrap(store.log.writer.withLock { $0 })
+            // Due now, or already taken by the maintenance thread (it looks every 50 ms).
+            let due = store.compactionDue(writer) || store.lastSnapshot.withLock({ $0 }) != nil
+            if due {
+                XCTAssertTrue(eventually { store.lastSnapshot.withLock({ $0 }) != nil && !store.compactionDue(writer) })
+            }
+            XCTAssertEqual(app.call("GET", "/scenes/s").object["version"] as? Int, 13)
+            store.close()
+            return due
+        }
+        XCTAssertTrue(try run("g", restart: false), "live patches of the root")
+        XCTAssertTrue(try run("g", restart: true), "patches of the root, replayed at a start")
+        XCTAssertFalse(try run("r1234", restart: false), "patches of one leaf")
+    }
+
     func testTheDurabilityFlagsParse() throws {
         let c = try Configuration.parse(arguments: ["--data-dir", "/var/lib/x", "--fsync", "always", "--repair", "--compact-factor", "2.5"], environment: [:])
         XCTAssertEqual(c.journal?.directory, "/var/lib/x")

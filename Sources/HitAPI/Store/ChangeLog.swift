@@ -26,6 +26,11 @@ protocol ChangeLog: AnyObject, Sendable {
     func append(_ change: StoreChange) throws(Problem) -> UInt64
     /// Returns once the record of `ticket` is durable.
     func await(_ ticket: UInt64) throws(Problem)
+    /// What replaying the change just recorded will cost beyond its own
+    /// bytes, in bytes of the scene it re-derives (a patch of a layer
+    /// re-derives its subtree, and every layer when it touched an edge of
+    /// the scene's bounds): compaction weighs it with the journal's bytes.
+    func noteReplayCost(_ bytes: Int)
 }
 
 /// The ticket of a write's last appended record.
@@ -35,6 +40,21 @@ struct LogTicket {
 
     mutating func append(_ change: StoreChange) throws(Problem) {
         if let log { lsn = try log.append(change) }
+    }
+
+    /// `ChangeLog.noteReplayCost` for a change that read `work` layers
+    /// (`LayerPatch.apply`) of a scene of `layers` layers and `jsonBytes` of JSON.
+    func noteReplayCost(work: Int, layers: Int, jsonBytes: Int) {
+        log?.noteReplayCost(LogTicket.replayCost(work: work, layers: layers, jsonBytes: jsonBytes))
+    }
+
+    /// The bytes of `work` layers at the scene's mean, at most the scene's
+    /// JSON (`work` counts some layers twice): what replaying the change
+    /// costs beyond its record, as a journal's bytes are weighed.
+    static func replayCost(work: Int, layers: Int, jsonBytes: Int) -> Int {
+        guard work > 0, layers > 0, jsonBytes > 0 else { return 0 }
+        let (product, overflow) = jsonBytes.multipliedReportingOverflow(by: min(work, layers))
+        return overflow ? jsonBytes : product / layers
     }
 }
 

@@ -18,6 +18,9 @@ final class JournalLog: ChangeLog, @unchecked Sendable {
     /// Whether the failure that made the store unavailable is a full disk
     /// (refusals are then 507, not 503).
     let failedFull = Atomic<Bool>(false)
+    /// `noteReplayCost`'s sum for the current segment: reset when a
+    /// snapshot starts a new one (JournalStore.snapshot).
+    let segmentReplayCost = Atomic<Int>(0)
 
     init() {
         barrier = .allocate(capacity: 1)
@@ -66,6 +69,12 @@ final class JournalLog: ChangeLog, @unchecked Sendable {
         } catch {
             throw JournalLog.problem(error)
         }
+    }
+
+    func noteReplayCost(_ bytes: Int) {
+        // Each figure is at most one scene's JSON (LogTicket.noteReplayCost),
+        // so the sum cannot come near Int.max before a snapshot resets it.
+        segmentReplayCost.wrappingAdd(bytes, ordering: .relaxed)
     }
 
     func await(_ ticket: UInt64) throws(Problem) {

@@ -81,7 +81,9 @@ extension JournalStore {
         }
 
         // What the next start replays again (a segment moved aside has no size under its name).
-        earlierSegmentBytes.store(live.reduce(0) { $0 + (Files.size(path(JournalFiles.segmentName($1))) ?? 0) }, ordering: .relaxed)
+        // Their patches weigh what replaying them cost, as the live store weighs them.
+        let sizes = live.reduce(0) { $0 + (Files.size(path(JournalFiles.segmentName($1))) ?? 0) }
+        earlierSegmentBytes.store(sizes &+ replayedCost.load(ordering: .relaxed), ordering: .relaxed)
 
         // A new segment for this run's appends.
         let next = max(base, live.last ?? 0, snapshots.last ?? 0) + 1
@@ -228,7 +230,9 @@ extension JournalStore {
             try memory.restoreChange(id, version: version) { (live, current) throws(Problem) -> LayerPatch.WeightChange? in
                 guard version == current + 1 else { throw Problem(500, "inconsistent", "", "version \(version) after \(current)") }
                 var weightChange: LayerPatch.WeightChange?
-                _ = try patch.apply(to: &live, version: current, sceneID: id) { (change) throws(Problem) in weightChange = change }
+                let work = try patch.apply(to: &live, version: current, sceneID: id) { (change) throws(Problem) in weightChange = change }.work
+                replayedCost.wrappingAdd(
+                    LogTicket.replayCost(work: work, layers: live.compiled.layerCount, jsonBytes: memory.jsonBytes(of: id)), ordering: .relaxed)
                 return weightChange
             }
         case .drag(let layer, let tx, let ty):

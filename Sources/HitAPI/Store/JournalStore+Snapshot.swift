@@ -45,9 +45,13 @@ extension JournalStore {
     /// Whether the journal since the newest snapshot (this run's segment and
     /// earlier runs' that a start replays) is past `compactMinBytes` and
     /// `compactFactor` times the stored bytes: restarts cannot pile up
-    /// segments a snapshot would replace.
+    /// segments a snapshot would replace. Each patch weighs its record and
+    /// what replaying it costs (`LogTicket.replayCost`): a 45-byte patch
+    /// that re-derives a 100,000-layer scene weighs that scene's JSON, so
+    /// the time a start takes to replay stays in proportion to the stored
+    /// scenes, not to the number of records.
     func compactionDue(_ writer: JournalWriter) -> Bool {
-        let bytes = writer.segmentBytes + earlierSegmentBytes.load(ordering: .relaxed)
+        let bytes = writer.segmentBytes &+ log.segmentReplayCost.load(ordering: .relaxed) &+ earlierSegmentBytes.load(ordering: .relaxed)
         return bytes >= options.compactMinBytes && Double(bytes) > options.compactFactor * Double(max(memory.storedBytes, 1))
     }
 
@@ -65,6 +69,7 @@ extension JournalStore {
             let old: Int32
             do throws(JournalIOError) {
                 old = try writer.rotate(to: fd, path: p, existingBytes: bytes)
+                log.segmentReplayCost.store(0, ordering: .relaxed)
             } catch {
                 Glibc.close(fd)
                 Files.remove(p)
@@ -92,6 +97,7 @@ extension JournalStore {
         _ = try writeSnapshot(scenes, sequence: next)
         let (fd, p, bytes) = try JournalFiles.createSegment(directory, next, io: io)
         Glibc.close(writer.restart(fd: fd, path: p, existingBytes: bytes))
+        log.segmentReplayCost.store(0, ordering: .relaxed)
         segment.withLock { $0 = next }
         removeFiles(before: next)
         log.status.withLock { $0 = .ready }

@@ -53,6 +53,10 @@ public final class JournalStore: SceneStoring {
     /// replayed at every start until a snapshot replaces them, so they
     /// count toward compaction with the current segment's.
     let earlierSegmentBytes = Atomic<Int>(0)
+    /// What replaying this start's segments cost beyond their bytes: the
+    /// patches' replay costs (`LogTicket.replayCost`), added to
+    /// `earlierSegmentBytes` once recovery ends.
+    let replayedCost = Atomic<Int>(0)
 
     public struct SnapshotReport: Sendable {
         public var scenes: Int

@@ -86,7 +86,8 @@ public struct LayerPatch: Sendable {
     /// the scene holds, never adding up. What `admit` throws refuses the
     /// patch (a store's 507 or 413, a failed journal append) with `live`
     /// unchanged.
-    /// - Returns: the patched layer (without children).
+    /// - Returns: the patched layer (without children), and the layers the
+    ///   change read (`LiveScene.replaceLayer`): what replaying it costs.
     /// - Throws: 404 no such layer, 412 `If-Match` mismatch, 422 invalid
     ///   result, or what `admit` throws; then `live` is unchanged.
     /// - Complexity: O(the layer's fields + its subtree + depth), weighing
@@ -94,7 +95,7 @@ public struct LayerPatch: Sendable {
     public func apply(
         to live: inout LiveScene, version: Int, sceneID: String,
         admit: (WeightChange) throws(Problem) -> Void = { (_: WeightChange) throws(Problem) in }
-    ) throws(Problem) -> Layer {
+    ) throws(Problem) -> (layer: Layer, work: Int) {
         guard let n = live.compiled.indexByID[layerID].map(Int.init) else {
             throw Problem.notFound("scene \"\(sceneID)\" has no layer \"\(layerID)\"")
         }
@@ -121,7 +122,7 @@ public struct LayerPatch: Sendable {
             throw Problem.invalidScene(problem, title: "Invalid patch")
         }
         try admit(WeightChange(json: merged.count - w.bytes.count, masks: patched.ownMaskBytes - original.ownMaskBytes))
-        live.replaceLayer(n, with: patched)
-        return patched
+        let work = live.replaceLayer(n, with: patched)
+        return (patched, work)
     }
 }

@@ -331,11 +331,13 @@ public final class SceneStore: SceneStoring {
             try update(id) { (live, version) throws(Problem) in
                 // Weighed and journaled once checked, before the scene changes:
                 // a refused patch (507, a failed append) leaves it as it was.
-                patched = try patch.apply(to: &live, version: version, sceneID: id) { (change) throws(Problem) in
+                let applied = try patch.apply(to: &live, version: version, sceneID: id) { (change) throws(Problem) in
                     try admit(id, patch, change: change) { () throws(Problem) in
                         try ticket.append(.patch(id: id, version: try SceneStore.version(after: version), layer: patch.layerID, json: patch.json))
                     }
                 }
+                patched = applied.layer
+                ticket.noteReplayCost(work: applied.work, layers: live.compiled.layerCount, jsonBytes: jsonBytes(of: id))
             }
         }
         return (snapshot, patched)
@@ -454,6 +456,9 @@ public final class SceneStore: SceneStoring {
 
     /// What scene `id` weighs against `maxStoreBytes`; nil when there is none.
     func weight(of id: String) -> Int? { weights.withLock { $0.byID[id]?.total } }
+
+    /// The JSON part of scene `id`'s weight (0 for none).
+    func jsonBytes(of id: String) -> Int { weights.withLock { $0.byID[id]?.json ?? 0 } }
 
     private func newSessions() -> PointerSessions {
         PointerSessions(maxPointers: limits.maxPointers, idleTimeout: limits.captureTimeout)

@@ -38,9 +38,13 @@ public struct LiveScene: Sendable {
 
     /// Replaces layer `n`'s own fields with `layer`'s, keeping its id and
     /// children (a merge-patched layer, SPEC §4.1).
+    /// - Returns: the layers it read (`CompiledScene.update`'s figure:
+    ///   twice the subtree, plus every layer when the subtree's old bounds
+    ///   touched an edge of the scene's).
     /// - Complexity: O(depth + the layer's subtree + its parent's index);
     ///   a changed `zIndex` also re-sorts the siblings.
-    public mutating func replaceLayer(_ n: Int, with layer: Layer) {
+    @discardableResult
+    public mutating func replaceLayer(_ n: Int, with layer: Layer) -> Int {
         let path = compiled.modelPath(of: n)
         model.updateLayer(at: path) { current in
             let children = current.children
@@ -48,7 +52,7 @@ public struct LiveScene: Sendable {
             current.id = compiled.ids[n]
             current.children = children
         }
-        compiled.update(n, to: model.layer(at: path))
+        return compiled.update(n, to: model.layer(at: path))
     }
 
     /// The numeric problem (SPEC §1) that `translateLayer(n, by: delta)`

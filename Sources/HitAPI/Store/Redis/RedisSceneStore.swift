@@ -199,7 +199,7 @@ public final class RedisSceneStore: SceneStoring {
                 let patched: Layer
                 var weightChange = LayerPatch.WeightChange(json: 0, masks: 0)
                 do throws(Problem) {
-                    patched = try patch.apply(to: &live, version: before.version, sceneID: id) { (change) throws(Problem) in weightChange = change }
+                    patched = try patch.apply(to: &live, version: before.version, sceneID: id) { (change) throws(Problem) in weightChange = change }.layer
                 } catch where !fresh && (error.status == 404 || error.status == 412) {
                     // Judged against a copy that may be old: judge again against Redis's.
                     guard try refreshLocked(id, entry, dropAllCaptures: false) else { throw Problem.notFound("no scene \"\(id)\"") }
