@@ -1,8 +1,9 @@
 /// Reads one RESP2 reply as its bytes arrive, keeping what it has read:
 /// every complete scalar is consumed, and the arrays it belongs to are kept
 /// open across calls, so each byte is parsed once however many reads the
-/// reply takes (reading from the start again after every read made an
-/// array of a million elements cost a second). A scalar cut by a read is
+/// reply takes (reading from the start again after every read made a
+/// million-element reply from Redis cost 8.7–12.7 s, against 0.24 s:
+/// Benchmarks/resp-reply.sh). A scalar cut by a read is
 /// read again from its start: a line is at most ``RESPLimits/maxLineBytes``,
 /// and a bulk string waits for its payload after reading its length line.
 ///

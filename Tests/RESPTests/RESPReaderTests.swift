@@ -69,7 +69,7 @@ final class RESPReaderTests: XCTestCase {
 
     /// Nothing is read twice: what the reader leaves unconsumed between
     /// reads is never more than one element. Parsing again from the reply's
-    /// start held all of it, and cost a second for a million elements.
+    /// start held all of it, and cost seconds for a million elements.
     func testAnArrayOfManyElementsIsConsumedAsItArrives() {
         let count = 100_000
         let bytes = Array("*\(count)\r\n".utf8) + Array(repeating: Array(":7\r\n".utf8), count: count).joined()

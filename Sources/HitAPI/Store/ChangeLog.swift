@@ -44,8 +44,10 @@ struct LogTicket {
 
     /// `ChangeLog.noteReplayCost` for a change that read `work` layers
     /// (`LayerPatch.apply`) of a scene of `layers` layers and `jsonBytes` of JSON.
-    func noteReplayCost(work: Int, layers: Int, jsonBytes: Int) {
-        log?.noteReplayCost(LogTicket.replayCost(work: work, layers: layers, jsonBytes: jsonBytes))
+    /// (`jsonBytes` is read only when there is a log.)
+    func noteReplayCost(work: Int, layers: Int, jsonBytes: @autoclosure () -> Int) {
+        guard let log else { return }
+        log.noteReplayCost(LogTicket.replayCost(work: work, layers: layers, jsonBytes: jsonBytes()))
     }
 
     /// The bytes of `work` layers at the scene's mean, at most the scene's
