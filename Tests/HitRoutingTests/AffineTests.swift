@@ -41,6 +41,16 @@ final class AffineTests: XCTestCase {
         XCTAssertEqual((Affine.rotation(degrees: 33) * Affine.scale(2, 0.5)).maxScale, 2, accuracy: 1e-12)
     }
 
+    func testAppliesFinitelyCatchesAShearWhoseTermsOverflowInOppositeSigns() {
+        // x = 2x' - 2y': at (1.05e308, 5.2e307) the term 2x' is inf though the exact x, 1.06e308, is not.
+        let shear = Affine(a: 2, b: 0, c: -2, d: 1, e: 0, f: 0)
+        XCTAssertFalse(shear.apply(Point(1.05e308, 5.2e307)).x.isFinite)
+        XCTAssertFalse(shear.appliesFinitely(within: Box(minX: 6.3e307, minY: 4.5e307, maxX: 1.17e308, maxY: 5.85e307)))
+        XCTAssertTrue(shear.appliesFinitely(within: Box(minX: -1e300, minY: -1e300, maxX: 1e300, maxY: 1e300)))
+        XCTAssertTrue(Affine.identity.appliesFinitely(within: Box(minX: -1e307, minY: 0, maxX: 8e307, maxY: 1)))
+        XCTAssertFalse(Affine.translation(1e308, 0).appliesFinitely(within: Box(minX: 0, minY: 0, maxX: 1e308, maxY: 1)))
+    }
+
     func testTranslatedGrowsTheTranslationOfEitherForm() {
         XCTAssertEqual(Transform.parts(TransformParts(rotate: 10)).translated(by: Point(1, 2)),
                        .parts(TransformParts(translate: Point(1, 2), rotate: 10)))

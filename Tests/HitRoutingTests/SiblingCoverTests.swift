@@ -61,6 +61,29 @@ final class SiblingCoverTests: XCTestCase {
         }
     }
 
+    /// A cover may call a part filled only where every point's local image
+    /// is finite: a point whose image overflows is inside nothing (SPEC §1).
+    /// Under this shear the probe's image is finite and the far corner's is not.
+    func testAPolygonWhoseInverseCanOverflowInItsBoxGetsNoCover() throws {
+        let points = [Point(3.6e307, 4.5e307), Point(1.44e308, 4.5e307), Point(1.17e308, 5.85e307), Point(9e306, 5.85e307)]
+        var sheared = Layer(id: "big", shape: Shape(.polygon(points)))
+        sheared.transform = .matrix(Affine(a: 0.5, b: 0, c: 1, d: 1, e: 0, f: 0))
+        let scene = CompiledScene(Scene(layers: [sheared]))
+        XCTAssertEqual(scene.nodes[0].cover.filled, 0)
+        XCTAssertEqual(scene.nodes[0].cover.kx, 0, "no cover")
+        let overflowing = Point(1.05e308, 5.2e307)
+        XCTAssertFalse(scene.nodes[0].toLocal.apply(overflowing).x.isFinite)
+        XCTAssertNil(scene.hit(overflowing).target)
+        XCTAssertEqual(scene.hit(Point(7.5e307, 4.8e307)).target, 0)
+        // Beside ordinary siblings (an index, so the cover would be asked), with and without a trace.
+        let rects = (0..<8).map { Layer(id: "r\($0)", shape: rect(0, 0, 1, 1)) }
+        let indexed = CompiledScene(Scene(layers: rects + [sheared]))
+        for tracing in [false, true] {
+            XCTAssertNil(indexed.hit(overflowing, trace: tracing).target)
+            XCTAssertEqual(indexed.hit(Point(7.5e307, 4.8e307), trace: tracing).target, 8)
+        }
+    }
+
     /// Layers that are not plain leaves get no cover, and routing stays exact.
     func testOnlyPlainLeavesGetACover() {
         let square = [Point(0, 0), Point(10, 0), Point(10, 10), Point(5, 12), Point(0, 10)]  // not a rect: a plain polygon

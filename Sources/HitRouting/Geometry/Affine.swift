@@ -138,6 +138,17 @@ public struct Affine: Hashable, Sendable {
         return r.hasFiniteSize ? r : nil
     }
 
+    /// Whether `apply(_:)` gives finite coordinates at every point of
+    /// `box` (either space). Each coordinate's terms, summed by magnitude
+    /// with a factor of two to spare for rounding, must stay finite; the
+    /// corners alone do not tell, since a shear's two terms can overflow
+    /// in opposite signs where their exact sum is finite.
+    /// - Complexity: O(1).
+    public func appliesFinitely(within box: Box) -> Bool {
+        let x = Swift.max(abs(box.minX), abs(box.maxX)), y = Swift.max(abs(box.minY), abs(box.maxY))
+        return (2 * (abs(a) * x + abs(c) * y + abs(e))).isFinite && (2 * (abs(b) * x + abs(d) * y + abs(f))).isFinite
+    }
+
     /// The largest factor by which the map stretches any vector (the largest
     /// singular value of the linear part).
     public var maxScale: Double {

@@ -9,7 +9,9 @@
 /// which. Built for plain leaves (one filled polygon, no stroke or slop, no
 /// children, not skipped) when their region is built, while its vertices
 /// are in cache; other layers have `none`, which sends every point to the
-/// full visit.
+/// full visit. So do leaves whose inverse transform could overflow
+/// somewhere in the box: a point whose local image is not finite is inside
+/// nothing (SPEC §1), so no part holding one is filled.
 struct SiblingCover: Sendable {
     var minX: Double
     var minY: Double
@@ -46,7 +48,7 @@ struct SiblingCover: Sendable {
         // Parts far smaller than the coordinates' rounding are not worth it.
         let magnitude = max(abs(box.minX), abs(box.minY), abs(box.maxX), abs(box.maxY))
         guard polygon.count >= 3, box.width > 1e-6 * magnitude, box.height > 1e-6 * magnitude,
-            box.width.isFinite, box.height.isFinite
+            box.width.isFinite, box.height.isFinite, toLocal.appliesFinitely(within: box)
         else { return .none }
         var cover = SiblingCover(minX: box.minX, minY: box.minY, kx: 8 / box.width, ky: 8 / box.height, maybe: 0, filled: 0)
         // Parts an edge's box enters hold the outline. Positions are taken
