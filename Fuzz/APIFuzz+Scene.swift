@@ -88,13 +88,21 @@ struct SceneWriter {
     }
 
     /// Many siblings of similar size: the sibling index and grid are built.
+    /// The last one is sometimes any layer at all (shape, transform, flags),
+    /// so that covers and indexed visits meet every geometry.
     mutating func siblings(_ d: inout Decisions) {
         let count = d.pick([9, 63, 64, 65, 100, 300])
         let size = d.chance(20) ? FuzzNumber.next(&d) : "10"
         let far = d.chance(30) ? FuzzNumber.next(&d) : nil
+        let anyLast = d.chance(50)
         out += "["
         for i in 0..<count {
             if i > 0 { out += "," }
+            if i == count - 1 && anyLast {
+                budget = 8
+                layer(&d, depth: 1)
+                break
+            }
             let id = "s\(i)"
             ids.append(id)
             let x = i == count - 1 && far != nil ? far! : String(i % 20 * 12)
