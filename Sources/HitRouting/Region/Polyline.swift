@@ -18,8 +18,26 @@ enum Polyline {
         let down = a.y <= p.y && b.y > p.y, up = a.y > p.y && b.y <= p.y
         guard down || up, p.x < max(a.x, b.x) else { return 0 }
         if p.x < min(a.x, b.x) { return down ? 1 : -1 }
-        let cross = (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y)
+        let cross = cross(a.x, a.y, b.x, b.y, p.x, p.y)
         return down ? (cross > 0 ? 1 : 0) : (cross < 0 ? -1 : 0)
+    }
+
+    /// The cross product `(b − a) × (p − a)`, whose sign says which side of
+    /// the line `a → b` the point `p` is on. Where both terms overflow
+    /// alike (their difference NaN: an edge and a point some 1e154 apart)
+    /// it is taken again from the differences scaled by 2⁻⁵¹², exactly, so
+    /// the sign stays right while the differences are finite, as they are
+    /// for a point within the span of an edge of a region of finite size.
+    @inline(__always)
+    static func cross(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ px: Double, _ py: Double) -> Double {
+        let c = (bx - ax) * (py - ay) - (px - ax) * (by - ay)
+        return c.isNaN ? scaledCross(ax, ay, bx, by, px, py) : c
+    }
+
+    @inline(never)
+    static func scaledCross(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ px: Double, _ py: Double) -> Double {
+        let s = 0x1p-512
+        return ((bx - ax) * s) * ((py - ay) * s) - ((px - ax) * s) * ((by - ay) * s)
     }
 
     /// The winding number of the closed polygon through `points` around `p`.
@@ -46,7 +64,7 @@ enum Polyline {
                 if px < min(ax, bx) {
                     w &+= aBelow ? 1 : -1
                 } else {
-                    let cross = (bx - ax) * (py - ay) - (px - ax) * (by - ay)
+                    let cross = cross(ax, ay, bx, by, px, py)
                     if aBelow { if cross > 0 { w &+= 1 } } else if cross < 0 { w &-= 1 }
                 }
             }
