@@ -50,6 +50,23 @@ func checkAnswer(_ response: HTTPResponse, to request: HTTPRequest, index: Int) 
     }
 }
 
+/// Traps when two answers to the same point on the same scene, one traced
+/// and one not, name different targets (`layer`).
+func checkSameTarget(_ a: HTTPResponse, _ b: HTTPResponse, index: Int) {
+    func target(_ r: HTTPResponse) -> String? {
+        guard let value = try? JSONValue.parse(r.body, maxDepth: AnswerJSON.maxDepth) else { return "(not JSON)" }
+        return value["layer"]?.stringValue
+    }
+    let (ta, tb) = (target(a), target(b))
+    guard ta == tb else {
+        fatalError("""
+            requests \(index - 1) and \(index): the same point, traced and not, routes to \(ta ?? "null") and \(tb ?? "null")
+            \(String(decoding: a.body.prefix(4096), as: UTF8.self))
+            \(String(decoding: b.body.prefix(4096), as: UTF8.self))
+            """)
+    }
+}
+
 /// `APIFUZZ_CROSSCHECK=1` judges every answer twice, streaming and by
 /// the tree, and traps when they differ (to test `AnswerJSON` itself).
 let crossCheck = getenv("APIFUZZ_CROSSCHECK") != nil

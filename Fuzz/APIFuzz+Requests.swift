@@ -81,20 +81,35 @@ extension FuzzSession {
         send(d.chance(90) ? "GET" : "HEAD", "/scenes/\(scene(&d))/hit?\(q)", headers: headers)
     }
 
-    /// A hit body with the options the stream picks.
-    mutating func hitBody(_ d: inout Decisions, pointer: String?, phase: String?) -> String {
+    /// A hit body with the options the stream picks, and the body of the
+    /// same point's hit with the trace the other way round.
+    mutating func hitBody(_ d: inout Decisions, pointer: String?, phase: String?) -> (body: String, twin: String) {
         let (x, y) = point(&d)
         var body = "{\"x\":\(x),\"y\":\(y)"
-        if d.chance(40) { body += ",\"trace\":\(d.chance(50) ? "true" : "false")" }
+        var traced = true
+        if d.chance(40) {
+            traced = d.chance(50)
+            body += ",\"trace\":\(traced)"
+        }
         if d.chance(30) { body += ",\"all\":\(d.chance(70) ? "true" : "false")" }
         if let pointer, let phase { body += ",\"pointer\":\"\(pointer)\",\"phase\":\"\(phase)\"" }
-        return body + "}"
+        return (body + "}", "{\"x\":\(x),\"y\":\(y),\"trace\":\(!traced)}")
     }
 
+    /// `POST …/hit`. Without a pointer, the same point is asked again with
+    /// the trace the other way round, and both must name the same target:
+    /// a traced hit visits every layer in order, an untraced one takes the
+    /// sibling indexes and covers, which may only skip what would miss.
     @discardableResult
     mutating func hitPOST(_ d: inout Decisions, pointer: (String, String)?, in id: String? = nil) -> HTTPResponse {
         let sceneID = id ?? scene(&d)
-        return send("POST", "/scenes/\(sceneID)/hit", json: hitBody(&d, pointer: pointer?.0, phase: pointer?.1))
+        let (body, twin) = hitBody(&d, pointer: pointer?.0, phase: pointer?.1)
+        let answer = send("POST", "/scenes/\(sceneID)/hit", json: body)
+        if pointer == nil, answer.status == 200 {
+            let other = send("POST", "/scenes/\(sceneID)/hit", json: twin)
+            if other.status == 200 { checkSameTarget(answer, other, index: count) }
+        }
+        return answer
     }
 
     /// `down`, some `move`s, then `up` or `cancel` (or nothing) for one

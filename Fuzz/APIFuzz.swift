@@ -16,7 +16,10 @@
 //     parse with HitJSON's own parser (built once more without coverage as
 //     FuzzCheckJSON: see build-api.sh), or holds a non-finite number
 //     (SPEC §1: "no number in any answer is ever non-finite");
-//  3. a 2xx hit or batch answer lacks its `scene`/`version`.
+//  3. a 2xx hit or batch answer lacks its `scene`/`version`;
+//  4. a hit without a pointer, asked again with the trace the other way
+//     round, names another target (the traced visit reads every layer, the
+//     untraced one takes the sibling indexes and covers).
 // Any trap inside the service (precondition, overflow, Int(Double), force
 // unwrap) and any AddressSanitizer report is a finding too.
 
