@@ -72,6 +72,15 @@ public struct Box: Hashable, Sendable {
     @inlinable
     public func outset(by d: Double) -> Box { outset(top: d, right: d, bottom: d, left: d) }
 
+    /// The box grown by `dx` left and right and `dy` up and down (both
+    /// ≥ 0), its corners kept within the finite range.
+    public func outset(dx: Double, dy: Double) -> Box {
+        guard !isEmpty else { return self }
+        let big = Double.greatestFiniteMagnitude
+        return Box(minX: Swift.max(minX - dx, -big), minY: Swift.max(minY - dy, -big),
+                   maxX: Swift.min(maxX + dx, big), maxY: Swift.min(maxY + dy, big))
+    }
+
     /// Closed containment: points on the edges are inside.
     @inlinable
     public func contains(_ p: Point) -> Bool {

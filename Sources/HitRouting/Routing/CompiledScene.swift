@@ -190,9 +190,19 @@ public struct CompiledScene: Sendable {
     }
     #endif
 
-    /// Where layer `n`'s subtree might accept points, in its parent's coordinates.
+    /// Where layer `n`'s subtree might accept points, in its parent's
+    /// coordinates: its reach mapped there, grown by what rounding can add
+    /// (`Affine.roundingReach`), so that an index that skips a point outside
+    /// it skips only what the exact visit misses.
     func reachInParent(_ n: Int) -> Box {
-        nodes[n].toParent.apply(nodes[n].reach)
+        CompiledScene.inParent(nodes[n].reach, toParent: nodes[n].toParent, toLocal: nodes[n].toLocal)
+    }
+
+    /// `box` (local) mapped to the parent and grown by its rounding reach.
+    static func inParent(_ box: Box, toParent: Affine, toLocal: Affine) -> Box {
+        let mapped = toParent.apply(box)
+        guard let pad = toParent.roundingReach(inverse: toLocal, over: box) else { return mapped }
+        return mapped.outset(dx: pad.x, dy: pad.y)
     }
 
     private mutating func add(_ layer: Layer, parent: Int32, position: Int, parentToScene: Affine) -> Int32 {
@@ -275,9 +285,11 @@ public struct CompiledScene: Sendable {
         guard isLeaf, node.skip == nil, node.pointerEvents != .childrenOnly, !node.passThrough,
             let polygon = node.plainPolygon
         else { return .none }
+        let bounds = regions[Int(node.region)].bounds
+        guard let rounding = node.toParent.roundingReach(inverse: node.toLocal, over: bounds) else { return .none }
         return .plainPolygon(
             polygon, fillRule: node.fillRule, toParent: node.toParent, toLocal: node.toLocal,
-            box: node.toParent.apply(regions[Int(node.region)].bounds))
+            box: CompiledScene.inParent(bounds, toParent: node.toParent, toLocal: node.toLocal), rounding: rounding)
     }
 
     /// Compiles `layer`'s region into region slot `slot` (a new or freed

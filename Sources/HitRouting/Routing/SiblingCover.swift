@@ -10,8 +10,9 @@
 /// children, not skipped) when their region is built, while its vertices
 /// are in cache; other layers have `none`, which sends every point to the
 /// full visit. So do leaves whose inverse transform could overflow
-/// somewhere in the box: a point whose local image is not finite is inside
-/// nothing (SPEC §1), so no part holding one is filled.
+/// somewhere in the box (a point whose local image is not finite is inside
+/// nothing, SPEC §1, so no part holding one is filled), and leaves whose
+/// rounding between the two maps could reach a quarter of a part.
 struct SiblingCover: Sendable {
     var minX: Double
     var minY: Double
@@ -40,10 +41,15 @@ struct SiblingCover: Sendable {
     /// - Parameters:
     ///   - polygon: the region's vertices, local coordinates.
     ///   - toParent, toLocal: the layer's transform and its inverse.
+    ///   - box: the region's bounds in the parent, grown by `rounding`
+    ///     (`CompiledScene.inParent`), as the sibling index has them.
+    ///   - rounding: `toParent.roundingReach` over the region's bounds, in
+    ///     parent units per axis.
     /// - Complexity: O(vertices) plus one point test per group of enclosed
     ///   parts (usually one).
     static func plainPolygon(
-        _ polygon: UnsafeBufferPointer<Point>, fillRule: FillRule, toParent: Affine, toLocal: Affine, box: Box
+        _ polygon: UnsafeBufferPointer<Point>, fillRule: FillRule, toParent: Affine, toLocal: Affine, box: Box,
+        rounding: (x: Double, y: Double)
     ) -> SiblingCover {
         // Parts far smaller than the coordinates' rounding are not worth it.
         let magnitude = max(abs(box.minX), abs(box.minY), abs(box.maxX), abs(box.maxY))
@@ -53,9 +59,12 @@ struct SiblingCover: Sendable {
         var cover = SiblingCover(minX: box.minX, minY: box.minY, kx: 8 / box.width, ky: 8 / box.height, maybe: 0, filled: 0)
         // Parts an edge's box enters hold the outline. Positions are taken
         // with `bit`'s own arithmetic (monotonic, so a point of the edge
-        // lies between its ends), widened by a millionth of a part for the
-        // rounding between local and parent coordinates.
-        let slack = 1e-6
+        // lies between its ends), widened by a millionth of a part, or by
+        // twice the rounding between local and parent coordinates where
+        // that is more, so that a part the outline misses is as far from
+        // it in the visit's arithmetic as in exact arithmetic.
+        let slackU = max(1e-6, 2 * rounding.x * cover.kx), slackV = max(1e-6, 2 * rounding.y * cover.ky)
+        guard cover.kx.isFinite, cover.ky.isFinite, slackU < 0.25, slackV < 0.25 else { return .none }
         func clamp(_ v: Double) -> Int { Int(max(0, min(7, v))) }  // `min(7, NaN)` is 7: always 0...7
         var outline: UInt64 = 0
         let last = toParent.apply(polygon[polygon.count - 1])
@@ -63,8 +72,8 @@ struct SiblingCover: Sendable {
         for vertex in polygon {
             let b = toParent.apply(vertex)
             let (bu, bv) = ((b.x - cover.minX) * cover.kx, (b.y - cover.minY) * cover.ky)
-            let c0 = clamp(min(au, bu) - slack), c1 = clamp(max(au, bu) + slack)
-            let r0 = clamp(min(av, bv) - slack), r1 = clamp(max(av, bv) + slack)
+            let c0 = clamp(min(au, bu) - slackU), c1 = clamp(max(au, bu) + slackU)
+            let r0 = clamp(min(av, bv) - slackV), r1 = clamp(max(av, bv) + slackV)
             // Columns c0...c1 of row 0, copied to rows r0...r1 by one
             // multiplication (a byte times byte-spaced ones never carries).
             let columns = (UInt64(0xFF) &>> UInt64(7 &- (c1 &- c0))) &<< UInt64(c0)

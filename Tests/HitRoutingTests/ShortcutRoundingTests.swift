@@ -1,0 +1,109 @@
+import Foundation
+import TestSupport
+import XCTest
+@testable import HitRouting
+
+/// The shortcuts of an untraced hit (sibling indexes, covers, batches)
+/// decide only what the exact, traced visit decides, however the two maps
+/// of a layer round: each case below was a point where they differed
+/// (found by a read-only review; the API fuzzer now asks every hit both ways).
+final class ShortcutRoundingTests: XCTestCase {
+    /// Seven rects far away, so that `layer` is one of eight indexed siblings.
+    func indexed(_ layer: Layer) -> CompiledScene {
+        let far = (0..<7).map { Layer(id: "f\($0)", shape: rect(10_000, 0, 10, 10)) }
+        let scene = CompiledScene(Scene(layers: far + [layer]))
+        XCTAssertGreaterThanOrEqual(scene.rootIndex, 0, "the root siblings are indexed")
+        return scene
+    }
+
+    /// The traced target, asserting that the untraced hit, the batch and
+    /// `target(at:)` name the same one.
+    func agreed(_ scene: CompiledScene, _ p: Point, file: StaticString = #filePath, line: UInt = #line) -> Int? {
+        let traced = scene.hit(p, trace: true).target
+        XCTAssertEqual(scene.hit(p).target, traced, "untraced at \(p)", file: file, line: line)
+        XCTAssertEqual(scene.target(at: p), traced, "target(at:) at \(p)", file: file, line: line)
+        XCTAssertEqual(scene.targets(at: [p]), [traced], "batch at \(p)", file: file, line: line)
+        return traced
+    }
+
+    /// Scale 3: the point one ulp left of the box's image, −3.0000000000000004,
+    /// maps to exactly −1 (fl(1/3) rounds it in), the rect's first column.
+    /// The unwidened box skipped it.
+    func testAPointAnUlpOutsideTheMappedBoxThatRoundsOntoTheRectIsTheRects() {
+        var s = Layer(id: "S", shape: rect(-1, -1, 2, 2))
+        s.transform = .matrix(Affine(a: 3, b: 0, c: 0, d: 3, e: 0, f: 0))
+        let scene = indexed(s)
+        let p = Point(-3.0000000000000004, 0)
+        XCTAssertEqual(scene.nodes[7].toLocal.apply(p).x, -1)
+        XCTAssertEqual(agreed(scene, p), 7)
+    }
+
+    /// Coordinates around 2⁵², where doubles are 1 apart: the L's cover was
+    /// filled where the visit, rounding y + 2⁵² onto the bottom edge, missed;
+    /// and its box skipped y = −0.2, which rounds onto the top edge.
+    func testAnLAt2To52RoutesAlikeEitherWay() {
+        let t = 4503599627370496.0
+        var l = Layer(id: "L", shape: Shape(.polygon([
+            Point(0, t), Point(512, t), Point(512, t + 194), Point(256, t + 194), Point(256, t + 517), Point(0, t + 517),
+        ])))
+        l.transform = .matrix(Affine(a: 1, b: 0, c: 0, d: 1, e: 0, f: -t))
+        let scene = indexed(l)
+        XCTAssertNil(agreed(scene, Point(384, 193.75)))
+        XCTAssertEqual(agreed(scene, Point(100, -0.2)), 7)
+        XCTAssertEqual(agreed(scene, Point(100, 300)), 7)
+        XCTAssertNil(agreed(scene, Point(400, 300)))
+    }
+
+    /// A polygon 4e-308 wide: 8 / width is infinite, and the cover called
+    /// every point outside.
+    func testAPolygonTooSmallForItsPartsScaleGetsNoCover() {
+        let tiny = Layer(id: "T", shape: Shape(.polygon([
+            Point(0, 0), Point(4e-308, 0), Point(4e-308, 4e-308), Point(0, 4e-308), Point(0, 2e-308),
+        ])))
+        let scene = indexed(tiny)
+        XCTAssertEqual(scene.nodes[7].cover.kx, 0, "no cover")
+        XCTAssertEqual(agreed(scene, Point(2e-308, 1e-308)), 7)
+    }
+
+    /// Random indexed siblings under scales, rotations and shears, at
+    /// every magnitude, asked at their vertices' images and a few ulps
+    /// around them, where the two maps' roundings meet the outline.
+    func testUntracedHitsAgreeWithTracedOnesAtTheOutlines() {
+        var rng = SplitMix64(seed: 77)
+        func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
+        var checked = 0
+        for round in 0..<60 {
+            let magnitude = [1.0, 1e-3, 1e6, 1e15, 1e100, 1e-100][round % 6]
+            var layers: [Layer] = []
+            for k in 0..<12 {
+                let n = Int.random(in: 3...8, using: &rng)
+                var points = (0..<n).map { _ in Point(r(-1, 1) * magnitude, r(-1, 1) * magnitude) }
+                if k % 3 == 0 { points = [points[0], Point(points[0].x + magnitude, points[0].y), Point(points[0].x + magnitude, points[0].y + magnitude), Point(points[0].x, points[0].y + magnitude)] }
+                var layer = Layer(id: "l\(k)", shape: k % 4 == 1 ? rect(points[0].x, points[0].y, magnitude / 3, magnitude / 7) : Shape(.polygon(points)))
+                switch k % 4 {
+                case 0: layer.transform = .matrix(Affine(a: r(0.1, 5), b: r(-1, 1), c: r(-1, 1), d: r(0.1, 5), e: r(-1, 1) * magnitude, f: r(-1, 1) * magnitude))
+                case 1: layer.transform = .parts(TransformParts(translate: Point(r(-1, 1) * magnitude, 0), scale: .xy(3, 1.0 / 3)))
+                case 2: layer.transform = .parts(TransformParts(rotate: r(-180, 180)))
+                default: break
+                }
+                layers.append(layer)
+            }
+            let scene = CompiledScene(Scene(layers: layers))
+            guard scene.numericProblem == nil, scene.rootIndex >= 0 else { continue }
+            for node in scene.nodes where node.region >= 0 {
+                guard let polygon = node.plainPolygon else { continue }
+                for v in polygon.prefix(4) {
+                    let image = node.toParent.apply(v)
+                    for (dx, dy) in [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-2, -2), (2, 2)] {
+                        var p = image
+                        for _ in 0..<abs(dx) { p.x = dx < 0 ? p.x.nextDown : p.x.nextUp }
+                        for _ in 0..<abs(dy) { p.y = dy < 0 ? p.y.nextDown : p.y.nextUp }
+                        _ = agreed(scene, p)
+                        checked += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 1000)
+    }
+}
