@@ -28,18 +28,20 @@ extension Affine {
     /// which holds while `(3u + η)·‖|T|·|L|‖ ≤ 1/4`.
     /// - Complexity: O(1).
     public func roundingReach(inverse toLocal: Affine, over localBox: Box) -> (x: Double, y: Double)? {
-        guard !localBox.isEmpty else { return (0, 0) }
+        // The identity (most layers) maps exactly both ways; so does an empty box.
+        guard !localBox.isEmpty, a != 1 || b != 0 || c != 0 || d != 1 || e != 0 || f != 0 else { return (0, 0) }
         let u = Double.ulpOfOne / 2
         let qx = Swift.max(abs(localBox.minX), abs(localBox.maxX)), qy = Swift.max(abs(localBox.minY), abs(localBox.maxY))
         // The box's image, by magnitude: where the points that matter are.
         let fx = abs(a) * qx + abs(c) * qy + abs(e), fy = abs(b) * qx + abs(d) * qy + abs(f)
         let px = 2 * fx + Swift.max(fx, fy) / 2, py = 2 * fy + Swift.max(fx, fy) / 2
         // The stored inverse's error, from the normalised linear part (scale-free, as `scaledInverse`).
-        let m = Swift.max(abs(a), abs(b), abs(c), abs(d))
-        let na = a / m, nb = b / m, nc = c / m, nd = d / m
-        let nDet = abs(na * nd - nb * nc)
-        let eta = 4 * u * (1 + (abs(na * nd) + abs(nb * nc)) / nDet)
-        let tx = 4 * u * (abs(nc * f) + abs(nd * e)) / (nDet * m), ty = 4 * u * (abs(nb * e) + abs(na * f)) / (nDet * m)
+        // (Rounded as it is, each factor is within a few ulps: the bound's doubling covers it.)
+        let m = Swift.max(abs(a), abs(b), abs(c), abs(d)), im = 1 / m
+        let na = a * im, nb = b * im, nc = c * im, nd = d * im
+        let nDet = abs(na * nd - nb * nc), iDet = 1 / nDet
+        let eta = 4 * u * (1 + (abs(na * nd) + abs(nb * nc)) * iDet)
+        let tx = 4 * u * (abs(nc * f) + abs(nd * e)) * iDet * im, ty = 4 * u * (abs(nb * e) + abs(na * f)) * iDet * im
         // Far points stay out of the box only while the local error is a small part of |p|.
         let gain = Swift.max(abs(a) * (abs(toLocal.a) + abs(toLocal.c)) + abs(c) * (abs(toLocal.b) + abs(toLocal.d)),
                              abs(b) * (abs(toLocal.a) + abs(toLocal.c)) + abs(d) * (abs(toLocal.b) + abs(toLocal.d)))
