@@ -289,7 +289,7 @@ public struct CompiledScene: Sendable {
         guard let rounding = node.toParent.roundingReach(inverse: node.toLocal, over: bounds) else { return .none }
         return .plainPolygon(
             polygon, fillRule: node.fillRule, toParent: node.toParent, toLocal: node.toLocal,
-            box: CompiledScene.inParent(bounds, toParent: node.toParent, toLocal: node.toLocal), rounding: rounding)
+            box: node.toParent.apply(bounds).outset(dx: rounding.x, dy: rounding.y), rounding: rounding)
     }
 
     /// Compiles `layer`'s region into region slot `slot` (a new or freed

@@ -41,8 +41,8 @@ struct SiblingCover: Sendable {
     /// - Parameters:
     ///   - polygon: the region's vertices, local coordinates.
     ///   - toParent, toLocal: the layer's transform and its inverse.
-    ///   - box: the region's bounds in the parent, grown by `rounding`
-    ///     (`CompiledScene.inParent`), as the sibling index has them.
+    ///   - box: the region's bounds in the parent, grown by `rounding`,
+    ///     as the sibling index has them (`CompiledScene.reachInParent`).
     ///   - rounding: `toParent.roundingReach` over the region's bounds, in
     ///     parent units per axis.
     /// - Complexity: O(vertices) plus one point test per group of enclosed
