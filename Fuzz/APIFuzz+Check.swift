@@ -50,17 +50,19 @@ func checkAnswer(_ response: HTTPResponse, to request: HTTPRequest, index: Int) 
     }
 }
 
-/// Traps when two answers to the same point on the same scene, one traced
-/// and one not, name different targets (`layer`).
-func checkSameTarget(_ a: HTTPResponse, _ b: HTTPResponse, index: Int) {
-    func target(_ r: HTTPResponse) -> String? {
-        guard let value = try? JSONValue.parse(r.body, maxDepth: AnswerJSON.maxDepth) else { return "(not JSON)" }
-        return value["layer"]?.stringValue
+/// Traps when two answers to the same points on the same scene, one traced
+/// and one not, name different targets: a hit's `layer`, or each of a
+/// batch's `results`.
+func checkSameTargets(_ a: HTTPResponse, _ b: HTTPResponse, index: Int) {
+    func targets(_ r: HTTPResponse) -> [String?] {
+        guard let value = try? JSONValue.parse(r.body, maxDepth: AnswerJSON.maxDepth) else { return ["(not JSON)"] }
+        if let results = value["results"]?.arrayValue { return results.map { $0["layer"]?.stringValue } }
+        return [value["layer"]?.stringValue]
     }
-    let (ta, tb) = (target(a), target(b))
+    let (ta, tb) = (targets(a), targets(b))
     guard ta == tb else {
         fatalError("""
-            requests \(index - 1) and \(index): the same point, traced and not, routes to \(ta ?? "null") and \(tb ?? "null")
+            requests \(index - 1) and \(index): the same points, traced and not, route to \(ta.map { $0 ?? "null" }) and \(tb.map { $0 ?? "null" })
             \(String(decoding: a.body.prefix(4096), as: UTF8.self))
             \(String(decoding: b.body.prefix(4096), as: UTF8.self))
             """)

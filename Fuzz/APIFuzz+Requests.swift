@@ -107,7 +107,7 @@ extension FuzzSession {
         let answer = send("POST", "/scenes/\(sceneID)/hit", json: body)
         if pointer == nil, answer.status == 200 {
             let other = send("POST", "/scenes/\(sceneID)/hit", json: twin)
-            if other.status == 200 { checkSameTarget(answer, other, index: count) }
+            if other.status == 200 { checkSameTargets(answer, other, index: count) }
         }
         return answer
     }
@@ -138,6 +138,7 @@ extension FuzzSession {
             all = false
         }
         var body = "{\"points\":["
+        var phased = false
         let base = point(&d)
         for i in 0..<count {
             if i > 0 { body += "," }
@@ -147,13 +148,23 @@ extension FuzzSession {
             }
             let (x, y) = d.chance(50) ? base : point(&d)
             body += "{\"x\":\(x),\"y\":\(y)"
-            if d.chance(25) { body += ",\"pointer\":\"\(d.pick(["a", "b"]))\",\"phase\":\"\(d.pick(["down", "move", "up", "cancel"]))\"" }
+            if d.chance(25) {
+                phased = true
+                body += ",\"pointer\":\"\(d.pick(["a", "b"]))\",\"phase\":\"\(d.pick(["down", "move", "up", "cancel"]))\""
+            }
             body += "}"
         }
         body += "]"
+        let twin = body + (trace ? "}" : ",\"trace\":true}")
         if trace { body += ",\"trace\":true" }
         if all { body += ",\"all\":true" }
-        send("POST", "/scenes/\(id)/hits", json: body + "}")
+        let answer = send("POST", "/scenes/\(id)/hits", json: body + "}")
+        // A small batch without pointer phases, once more with the trace the other way round:
+        // the same targets (an untraced batch routes by the indexes and covers, interleaved).
+        if !phased, count <= 16, answer.status == 200 {
+            let other = send("POST", "/scenes/\(id)/hits", json: twin)
+            if other.status == 200 { checkSameTargets(answer, other, index: self.count) }
+        }
     }
 
     /// A merge patch of one layer: geometry, flags, nulls, bad fields.

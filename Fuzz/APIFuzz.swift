@@ -17,9 +17,10 @@
 //     FuzzCheckJSON: see build-api.sh), or holds a non-finite number
 //     (SPEC §1: "no number in any answer is ever non-finite");
 //  3. a 2xx hit or batch answer lacks its `scene`/`version`;
-//  4. a hit without a pointer, asked again with the trace the other way
-//     round, names another target (the traced visit reads every layer, the
-//     untraced one takes the sibling indexes and covers).
+//  4. a hit without a pointer, or a small batch without pointer phases,
+//     asked again with the trace the other way round, names other targets
+//     (the traced visit reads every layer, the untraced one takes the
+//     sibling indexes and covers, and a batch interleaves its points).
 // Any trap inside the service (precondition, overflow, Int(Double), force
 // unwrap) and any AddressSanitizer report is a finding too.
 
