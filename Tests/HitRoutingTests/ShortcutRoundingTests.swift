@@ -54,6 +54,23 @@ final class ShortcutRoundingTests: XCTestCase {
         XCTAssertNil(agreed(scene, Point(400, 300)))
     }
 
+    /// A map whose entries differ by 2¹¹⁰⁰ (det 3·2¹⁰⁰): dividing by the
+    /// largest entry underflowed, and the bound gave up (a second review).
+    func testAScaleOf3Times2To600By2ToMinus500IsPaddedToo() {
+        var s = Layer(id: "S", shape: rect(-1, -1, 2, 2))
+        s.transform = .matrix(Affine(a: 3 * 0x1p600, b: 0, c: 0, d: 0x1p-500, e: 0, f: 0))
+        XCTAssertEqual(agreed(indexed(s), Point((-3 * 0x1p600).nextDown, 0)), 7)
+    }
+
+    /// Subnormal geometry under a scale of 3: the visit rounds by absolute
+    /// steps, which a bound of relative terms alone missed (a second review).
+    func testASubnormalRectUnderScale3IsPaddedByAbsoluteSteps() {
+        let t = Double.leastNonzeroMagnitude
+        var s = Layer(id: "S", shape: rect(2025 * t, 2025 * t, 2025 * t, 2025 * t))
+        s.transform = .parts(TransformParts(scale: .uniform(3)))
+        XCTAssertEqual(agreed(indexed(s), Point(6074 * t, 9112 * t)), 7)
+    }
+
     /// A polygon 4e-308 wide: 8 / width is infinite, and the cover called
     /// every point outside.
     func testAPolygonTooSmallForItsPartsScaleGetsNoCover() {

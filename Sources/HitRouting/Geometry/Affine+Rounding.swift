@@ -16,40 +16,59 @@ extension Affine {
     /// is computed inside `localBox`, including the rounding of that box's
     /// own corners. Nil when there is no useful bound: the bound is not
     /// finite, or the map is so ill-conditioned that far points could fall
-    /// in the box (then the shortcuts keep the box as it is).
+    /// in the box (a shear within a few orders of magnitude of singular).
+    /// Then the index keeps the box as it is, so a point within rounding of
+    /// its edge may still route differently without a trace, and the layer
+    /// gets no cover.
     ///
     /// The terms, with `u` the unit roundoff (2⁻⁵³) and `|M|` a map's
     /// entries taken by magnitude: the corners' rounding, `3u·|T|·|q|`; the
     /// visit's rounding and the inverse's error in local units,
     /// `(3u + η)·(|L|·|p| + |ẽ|) + τ`, where `η = 4u·(1 + (|ad| + |bc|) / |det|)`
     /// is the inverse's relative error and `τ` its translation's; and that
-    /// local error carried back through `|T|`. The sum is doubled. `|p|` is
-    /// taken as twice the box's image plus half its largest coordinate,
-    /// which holds while `(3u + η)·‖|T|·|L|‖ ≤ 1/4`.
+    /// local error carried back through `|T|`; each with an absolute floor
+    /// for rounding among subnormals. The sum is doubled. A point whose
+    /// image lands in the box has, per axis, `|p| ≤ F + M·|p|` (plus the
+    /// small translation terms), with `F` the box's image by magnitude and
+    /// `M = (3u + η)·|T|·|L|` the relative error carried round both maps;
+    /// so `|p| ≤ F + 2·M·F / (1 − k)` while `k = ‖M‖∞ < 1/2`, and past that
+    /// there is no bound (nil).
     /// - Complexity: O(1).
     public func roundingReach(inverse toLocal: Affine, over localBox: Box) -> (x: Double, y: Double)? {
         // The identity (most layers) maps exactly both ways; so does an empty box.
         guard !localBox.isEmpty, a != 1 || b != 0 || c != 0 || d != 1 || e != 0 || f != 0 else { return (0, 0) }
-        let u = Double.ulpOfOne / 2
+        let u = Double.ulpOfOne / 2, tiny = 8 * Double.leastNonzeroMagnitude
         let qx = Swift.max(abs(localBox.minX), abs(localBox.maxX)), qy = Swift.max(abs(localBox.minY), abs(localBox.maxY))
-        // The box's image, by magnitude: where the points that matter are.
+        // The box's image, by magnitude.
         let fx = abs(a) * qx + abs(c) * qy + abs(e), fy = abs(b) * qx + abs(d) * qy + abs(f)
-        let px = 2 * fx + Swift.max(fx, fy) / 2, py = 2 * fy + Swift.max(fx, fy) / 2
-        // The stored inverse's error, from the normalised linear part (scale-free, as `scaledInverse`).
-        // (Rounded as it is, each factor is within a few ulps: the bound's doubling covers it.)
-        let m = Swift.max(abs(a), abs(b), abs(c), abs(d)), im = 1 / m
-        let na = a * im, nb = b * im, nc = c * im, nd = d * im
-        let nDet = abs(na * nd - nb * nc), iDet = 1 / nDet
-        let eta = 4 * u * (1 + (abs(na * nd) + abs(nb * nc)) * iDet)
-        let tx = 4 * u * (abs(nc * f) + abs(nd * e)) * iDet * im, ty = 4 * u * (abs(nb * e) + abs(na * f)) * iDet * im
-        // Far points stay out of the box only while the local error is a small part of |p|.
-        let gain = Swift.max(abs(a) * (abs(toLocal.a) + abs(toLocal.c)) + abs(c) * (abs(toLocal.b) + abs(toLocal.d)),
-                             abs(b) * (abs(toLocal.a) + abs(toLocal.c)) + abs(d) * (abs(toLocal.b) + abs(toLocal.d)))
-        guard (3 * u + eta) * gain <= 0.25 else { return nil }
+        // The stored inverse's error: from the determinant as `inverse` takes it when it is a
+        // normal number, else from the linear part divided by its largest entry, as `scaledInverse`.
+        // (Rounded as they are, these factors are within a few ulps: the doubling covers it.)
+        let eta: Double, tx: Double, ty: Double
+        let det = determinant
+        if det.isNormal && (abs(a * d) + abs(b * c)).isFinite {
+            let iDet = 1 / abs(det)
+            eta = 4 * u * (1 + (abs(a * d) + abs(b * c)) * iDet)
+            (tx, ty) = (4 * u * (abs(c * f) + abs(d * e)) * iDet, 4 * u * (abs(b * e) + abs(a * f)) * iDet)
+        } else {
+            let m = Swift.max(abs(a), abs(b), abs(c), abs(d)), im = 1 / m
+            let na = a * im, nb = b * im, nc = c * im, nd = d * im
+            let iDet = 1 / abs(na * nd - nb * nc)
+            eta = 4 * u * (1 + (abs(na * nd) + abs(nb * nc)) * iDet)
+            (tx, ty) = (4 * u * (abs(nc * f) + abs(nd * e)) * iDet * im, 4 * u * (abs(nb * e) + abs(na * f)) * iDet * im)
+        }
+        // M = (3u + η)·|T|·|L|: how much of |p| comes back as error, per axis.
+        let g = 3 * u + eta
+        let la = abs(toLocal.a), lb = abs(toLocal.b), lc = abs(toLocal.c), ld = abs(toLocal.d)
+        let mxx = g * (abs(a) * la + abs(c) * lb), mxy = g * (abs(a) * lc + abs(c) * ld)
+        let myx = g * (abs(b) * la + abs(d) * lb), myy = g * (abs(b) * lc + abs(d) * ld)
+        let k = Swift.max(mxx + mxy, myx + myy)
+        guard k < 0.5 else { return nil }  // also NaN
+        let px = fx + 2 * (mxx * fx + mxy * fy) / (1 - k), py = fy + 2 * (myx * fx + myy * fy) / (1 - k)
         // The local error of `toLocal.apply(p)`, then carried back to the parent.
-        let rx = (3 * u + eta) * (abs(toLocal.a) * px + abs(toLocal.c) * py + abs(toLocal.e)) + tx
-        let ry = (3 * u + eta) * (abs(toLocal.b) * px + abs(toLocal.d) * py + abs(toLocal.f)) + ty
-        let x = 2 * (3 * u * fx + abs(a) * rx + abs(c) * ry), y = 2 * (3 * u * fy + abs(b) * rx + abs(d) * ry)
+        let rx = g * (la * px + lc * py + abs(toLocal.e)) + tx + tiny
+        let ry = g * (lb * px + ld * py + abs(toLocal.f)) + ty + tiny
+        let x = 2 * (3 * u * fx + abs(a) * rx + abs(c) * ry + tiny), y = 2 * (3 * u * fy + abs(b) * rx + abs(d) * ry + tiny)
         return x.isFinite && y.isFinite ? (x, y) : nil
     }
 }
