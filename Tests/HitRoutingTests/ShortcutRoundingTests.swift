@@ -82,6 +82,78 @@ final class ShortcutRoundingTests: XCTestCase {
         XCTAssertEqual(agreed(scene, Point(2e-308, 1e-308)), 7)
     }
 
+    /// A shear a few orders of magnitude from singular (det 1.5e-11 with
+    /// entries about 1) has no rounding bound (`roundingReach` is nil). The
+    /// stored inverse maps this point, 0.018 outside the rect's mapped box,
+    /// onto the rect's corner (1000, 1000): the index skipped it (a third
+    /// review's case).
+    func testANearSingularShearIsNeverSkippedByTheIndex() {
+        let scene = indexed(nearSingularShear())
+        let p = Point(2399.982, 799.99400000999990)
+        XCTAssertFalse(scene.nodes[7].toParent.apply(scene.nodes[7].reach).contains(p), "outside the mapped box")
+        XCTAssertEqual(agreed(scene, p), 7)
+        XCTAssertNil(agreed(scene, Point(2399.9, 799.9)))
+    }
+
+    /// The same shear inside a translated group: the group's box in its
+    /// parent bounds nothing either, since its child accepts points beyond
+    /// its own box; and so for the group's own siblings' index.
+    func testAGroupHoldingANearSingularShearIsNeverSkippedEither() {
+        let far = (0..<7).map { Layer(id: "g\($0)", shape: rect(-10_000, 0, 10, 10)) }
+        let group = Layer(id: "G", transform: .parts(TransformParts(translate: Point(5, 0))),
+                          children: far + [nearSingularShear()])
+        let scene = indexed(group)
+        XCTAssertGreaterThanOrEqual(scene.nodes[7].childIndex, 0, "the group's children are indexed")
+        XCTAssertEqual(scene.ids[agreed(scene, Point(2404.982, 799.99400000999990)) ?? 0], "S")
+    }
+
+    /// A patch that makes an indexed sibling's transform near-singular
+    /// takes its index box (and its parent's) to the whole plane too.
+    func testAPatchToANearSingularShearIsNeverSkipped() {
+        var scene = indexed(Layer(id: "S", shape: rect(1000, 1000, 1000, 1000)))
+        scene.update(7, to: nearSingularShear())
+        XCTAssertEqual(agreed(scene, Point(2399.982, 799.99400000999990)), 7)
+    }
+
+    /// Random indexed rects under shears 1e-9 to 1e-11 (relative) from
+    /// singular, asked near their corners' images along the line they are
+    /// squeezed onto, where the stored inverse's error (about
+    /// |inverse| |p| u, some 1e-3 here) carries points in from outside the box.
+    func testNearSingularShearsRouteAlikeEitherWay() {
+        var rng = SplitMix64(seed: 1211)
+        func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
+        var checked = 0
+        for _ in 0..<20 {
+            let layers = (0..<10).map { k -> Layer in
+                let (a, b, c) = (r(0.5, 2), r(-1, 1), r(-1, 1))
+                var layer = Layer(id: "s\(k)", shape: rect(r(-2000, 2000), r(-2000, 2000), r(10, 1000), r(10, 1000)))
+                let d = b * c / a * (1 + (Bool.random(using: &rng) ? 1 : -1) * pow(10, -r(9, 11)))
+                layer.transform = .matrix(Affine(a: a, b: b, c: c, d: d, e: r(-100, 100), f: r(-100, 100)))
+                return layer
+            }
+            let scene = CompiledScene(Scene(layers: layers))
+            guard scene.numericProblem == nil, scene.rootIndex >= 0 else { continue }
+            for node in scene.nodes where node.region >= 0 && node.skip == nil {
+                for corner in node.reach.corners {
+                    let image = node.toParent.apply(corner)
+                    let origin = node.toParent.apply(Point(0, 0))
+                    for _ in 0..<100 {
+                        let k = r(-2e-5, 2e-5)
+                        _ = agreed(scene, Point(image.x + (image.x - origin.x) * k, image.y + (image.y - origin.y) * k))
+                        checked += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 1000)
+    }
+
+    func nearSingularShear() -> Layer {
+        var s = Layer(id: "S", shape: rect(1000, 1000, 1000, 1000))
+        s.transform = .matrix(Affine(a: 1.5, b: 0.5, c: 0.9, d: 0.30000000001, e: 0, f: 0))
+        return s
+    }
+
     /// Random indexed siblings under scales, rotations and shears, at
     /// every magnitude, asked at their vertices' images and a few ulps
     /// around them, where the two maps' roundings meet the outline.

@@ -16,6 +16,9 @@ public struct Box: Hashable, Sendable {
 
     /// The box with no points; the identity of `union`.
     public static let empty = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+    /// Every finite point: the box of what no bound is known for.
+    static let finitePlane = Box(minX: -.greatestFiniteMagnitude, minY: -.greatestFiniteMagnitude,
+                                 maxX: .greatestFiniteMagnitude, maxY: .greatestFiniteMagnitude)
 
     /// The smallest box holding every point given.
     @inlinable

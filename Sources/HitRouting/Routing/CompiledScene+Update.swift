@@ -34,6 +34,7 @@ extension CompiledScene {
         }
         if old.zIndex != node.zIndex { resortSiblings(of: n) }
         nodes[n].reach = reach(of: n)
+        nodes[n].reachUnbounded = reachIsUnbounded(n)
         propagateReach(from: n)
         // The scene's bounds: the others' union is the old one unless the
         // subtree's old bounds reached one of its edges.
@@ -103,21 +104,22 @@ extension CompiledScene {
     }
 
     /// Tells the indexes above layer `n` where its subtree now reaches.
-    /// Boxes only grow on the way up: that keeps them conservative without
-    /// rescanning siblings.
+    /// Boxes only grow on the way up, and `reachUnbounded` is only ever
+    /// set: that keeps them conservative without rescanning siblings.
     mutating func propagateReach(from n: Int) {
         var k = n
         while true {
-            let box = reachInParent(k)
             let parent = Int(nodes[k].parent)
             let index = parent >= 0 ? nodes[parent].childIndex : rootIndex
             if index >= 0 {
                 // The siblings, for a rebuild (captured apart from `self`, whose `indexes` is being written).
                 let siblings = parent >= 0 ? children(of: Int32(parent)) : roots[...]
-                indexes[Int(index)].update(rank: Int(nodes[k].rank), layer: Int32(k), box: box) { Array(siblings) }
+                indexes[Int(index)].update(rank: Int(nodes[k].rank), layer: Int32(k), box: indexBox(k)) { Array(siblings) }
             }
             guard parent >= 0, nodes[parent].skip == nil, nodes[parent].pointerEvents != .selfOnly else { break }
-            nodes[parent].reach.formUnion(box)  // `box` is in the parent's coordinates
+            nodes[parent].reach.formUnion(reachInParent(k))  // in the parent's coordinates
+            nodes[parent].reachUnbounded = nodes[parent].reachUnbounded || nodes[k].reachUnbounded
+                || reachIsUnbounded(parent)
             k = parent
         }
     }

@@ -90,6 +90,11 @@ public struct CompiledScene: Sendable {
         /// Whether the layer has a `shape` or `hitShape` at all (its region may still be empty).
         var hasShape: Bool
         var draggable: Bool
+        /// Whether no rounding bound holds for the subtree's reach in the
+        /// parent (a near-singular transform here or below, where
+        /// `Affine.roundingReach` is nil): the visit may accept points
+        /// beyond `reachInParent`, so an index never skips it (`indexBox`).
+        var reachUnbounded: Bool
         var parent: Int32
         /// Position among the parent's `children` (or the scene's `layers`) as submitted.
         var position: Int32
@@ -172,7 +177,7 @@ public struct CompiledScene: Sendable {
     mutating func indexSiblings(_ siblings: [Int32]) -> Int32 {
         for (rank, n) in siblings.enumerated() { nodes[Int(n)].rank = Int32(rank) }
         guard siblings.count >= SiblingIndex.minimumSiblings else { return -1 }
-        indexes.append(SiblingIndex(boxes: siblings.map { reachInParent(Int($0)) }, layers: siblings))
+        indexes.append(SiblingIndex(boxes: siblings.map { indexBox(Int($0)) }, layers: siblings))
         return Int32(indexes.count - 1)
     }
 
@@ -198,7 +203,25 @@ public struct CompiledScene: Sendable {
         CompiledScene.inParent(nodes[n].reach, toParent: nodes[n].toParent, toLocal: nodes[n].toLocal)
     }
 
-    /// `box` (local) mapped to the parent and grown by its rounding reach.
+    /// Where an index over layer `n`'s siblings looks for it: its
+    /// `reachInParent`, or every finite point when that is no bound
+    /// (`Node.reachUnbounded`).
+    func indexBox(_ n: Int) -> Box {
+        nodes[n].reachUnbounded ? .finitePlane : reachInParent(n)
+    }
+
+    /// Whether layer `n`'s subtree has no rounding bound in its parent
+    /// (`Node.reachUnbounded`), from its own map over its reach and its
+    /// children's flags. Conservative: a clip does not end it.
+    func reachIsUnbounded(_ n: Int) -> Bool {
+        let node = nodes[n]
+        guard !node.reach.isEmpty else { return false }
+        if node.toParent.roundingReach(inverse: node.toLocal, over: node.reach) == nil { return true }
+        return node.pointerEvents != .selfOnly && children(of: Int32(n)).contains { nodes[Int($0)].reachUnbounded }
+    }
+
+    /// `box` (local) mapped to the parent and grown by its rounding reach
+    /// (unpadded where there is none: see `Node.reachUnbounded`).
     static func inParent(_ box: Box, toParent: Affine, toLocal: Affine) -> Box {
         let mapped = toParent.apply(box)
         guard let pad = toParent.roundingReach(inverse: toLocal, over: box) else { return mapped }
@@ -239,6 +262,7 @@ public struct CompiledScene: Sendable {
             nodes[Int(index)].childIndex = indexSiblings(sorted)
         }
         nodes[Int(index)].reach = reach(of: Int(index))
+        nodes[Int(index)].reachUnbounded = reachIsUnbounded(Int(index))
         // Only a transform can map finite corners to infinite ones (a reach's
         // size may overflow where siblings spread far apart; the indexes
         // take such boxes).
@@ -272,7 +296,7 @@ public struct CompiledScene: Sendable {
             cover: .none, toLocal: inverse ?? .identity, reach: .empty, plainPolygon: nil, region: -1, childStart: 0, childCount: 0, childIndex: -1,
             skip: skip, pointerEvents: pe, clipChildren: layer.clipChildren ?? false,
             passThrough: layer.passThrough ?? false, fillRule: .nonzero,
-            hasShape: layer.effectiveHitShape != nil, draggable: layer.draggable ?? false,
+            hasShape: layer.effectiveHitShape != nil, draggable: layer.draggable ?? false, reachUnbounded: false,
             parent: parent, position: Int32(position), rank: 0, opacity: opacity, zIndex: layer.zIndex ?? 0,
             toParent: toParent, sceneBounds: .empty)
     }
