@@ -213,11 +213,13 @@ public struct CompiledScene: Sendable {
     /// Whether layer `n`'s subtree has no rounding bound in its parent
     /// (`Node.reachUnbounded`), from its own map over its reach and its
     /// children's flags. Conservative: a clip does not end it.
+    /// - Complexity: O(children).
     func reachIsUnbounded(_ n: Int) -> Bool {
-        let node = nodes[n]
-        guard !node.reach.isEmpty else { return false }
-        if node.toParent.roundingReach(inverse: node.toLocal, over: node.reach) == nil { return true }
-        return node.pointerEvents != .selfOnly && children(of: Int32(n)).contains { nodes[Int($0)].reachUnbounded }
+        let reach = nodes[n].reach  // fields, not the node: a copy retains its cover
+        guard !reach.isEmpty else { return false }
+        if nodes[n].toParent.roundingReach(inverse: nodes[n].toLocal, over: reach) == nil { return true }
+        guard nodes[n].pointerEvents != .selfOnly, nodes[n].childCount > 0 else { return false }
+        return children(of: Int32(n)).contains { nodes[Int($0)].reachUnbounded }
     }
 
     /// `box` (local) mapped to the parent and grown by its rounding reach
