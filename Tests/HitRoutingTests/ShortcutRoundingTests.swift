@@ -148,6 +148,34 @@ final class ShortcutRoundingTests: XCTestCase {
         XCTAssertGreaterThan(checked, 1000)
     }
 
+    /// A patch that rescales a group flattens its descendants' curves
+    /// again, finer: the slop of a curve's extreme reaches a little further
+    /// out, and the boxes above it must follow (they kept the old
+    /// flattening's, so the index skipped a point the visit hits).
+    /// Depth 1 is the curve straight under the group, 2 in the group's
+    /// indexed children, 3 one group further down, among indexed siblings
+    /// of its own.
+    func testARescaleThatFlattensACurveAgainGrowsTheBoxesAboveIt() throws {
+        var curve = Layer(id: "C", shape: try path("M 0 0 C 0 100 100 30 100 0 Z"))
+        curve.hitSlop = .uniform(5)
+        let far = (0..<7).map { Layer(id: "f\($0)", shape: rect(-10_000, 0, 10, 10)) }
+        for depth in 1...3 {
+            let inner = depth == 3 ? [Layer(id: "H", children: far + [curve])] : [curve]
+            func group(_ scale: Double) -> Layer {
+                Layer(id: "G", transform: .parts(TransformParts(scale: .uniform(scale))), children: depth == 1 ? inner : far + inner)
+            }
+            var scene = indexed(group(1))
+            let c = try XCTUnwrap(scene.indexByID["C"])
+            let before = scene.regions[Int(scene.nodes[Int(c)].region)].bounds
+            scene.update(7, to: group(1000))
+            let region = scene.regions[Int(scene.nodes[Int(c)].region)]
+            let lowest = try XCTUnwrap(region.contours[0].outline.max { $0.y < $1.y })
+            let local = Point(lowest.x, lowest.y + 5 - 1e-9)
+            XCTAssertGreaterThan(local.y, before.maxY, "beyond the old flattening's slop")
+            XCTAssertEqual(agreed(scene, scene.nodes[7].toParent.apply(local)), Int(c), "depth \(depth)")
+        }
+    }
+
     func nearSingularShear() -> Layer {
         var s = Layer(id: "S", shape: rect(1000, 1000, 1000, 1000))
         s.transform = .matrix(Affine(a: 1.5, b: 0.5, c: 0.9, d: 0.30000000001, e: 0, f: 0))

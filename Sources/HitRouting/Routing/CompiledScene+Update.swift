@@ -5,8 +5,10 @@ extension CompiledScene {
     /// `sameRegion` says that only the translation changed (a drag): the
     /// region is kept, only its place moves. Returns the layers whose
     /// bounds it read (`Walk.work`).
-    /// - Complexity: O(depth + subtree + parent's index), and O(layers)
-    ///   when the subtree's old bounds touched an edge of the scene's.
+    /// - Complexity: O(depth + subtree + parent's index), plus the indexes
+    ///   above a descendant whose region's bounds a new scale moved (built
+    ///   again), and O(layers) when the subtree's old bounds touched an
+    ///   edge of the scene's.
     @discardableResult
     mutating func update(_ n: Int, to layer: Layer, sameRegion: Bool = false) -> Int {
         let subtree = n...(n + withTables { $0.descendantCount(Int32(n)) })  // pre-order: contiguous
@@ -55,28 +57,47 @@ extension CompiledScene {
     }
 
     /// After layer `n`'s transform changed: its descendants' scene bounds
-    /// (and, when the scale changed, their flattening tolerance).
+    /// (and, when the scale changed, their flattening tolerance; where a
+    /// finer or coarser flattening moves a region's bounds, as slop around
+    /// a curve's flattened outline does, the reaches above it and the
+    /// indexes over them follow).
     private mutating func recomputeDescendants(of n: Int, toScene: Affine, rescale: Bool, model: Layer) {
-        // Pre-order keeps a subtree contiguous; walk it with the models alongside.
-        func visit(_ k: Int32, _ layer: Layer, _ parentToScene: Affine) {
+        // Pre-order keeps a subtree contiguous; walk it with the models
+        // alongside. Returns whether a reach among `k`'s children changed.
+        func visit(_ k: Int32, _ layer: Layer, _ parentToScene: Affine) -> Bool {
+            var changed = false
             for child in children(of: k) {
                 let node = nodes[Int(child)]
                 let childLayer = layer.children![Int(node.position)]
                 let toScene = parentToScene * node.toParent
+                var moved = false
                 if node.region >= 0 {
                     if rescale {
+                        let before = regions[Int(node.region)].bounds
                         let slot = compileRegion(for: childLayer, toScene: toScene, into: node.region)
                         nodes[Int(child)].region = slot
                         nodes[Int(child)].copyPlainPolygon(of: slot >= 0 ? regions[Int(slot)] : nil)
                         if slot < 0 { nodes[Int(child)].cover = .none }  // else the same shape in the same parent: the same cover
+                        moved = slot < 0 || regions[Int(slot)].bounds != before
                     }
                     let slot = nodes[Int(child)].region
                     nodes[Int(child)].sceneBounds = slot >= 0 ? toScene.apply(regions[Int(slot)].bounds) : .empty
                 }
-                visit(child, childLayer, toScene)
+                let below = visit(child, childLayer, toScene)
+                if below, nodes[Int(child)].childIndex >= 0 {
+                    nodes[Int(child)].childIndex = rebuiltIndex(nodes[Int(child)].childIndex, Array(children(of: child)))
+                }
+                if below || moved {
+                    nodes[Int(child)].reach = reach(of: Int(child))
+                    nodes[Int(child)].reachUnbounded = reachIsUnbounded(Int(child))
+                    changed = true
+                }
             }
+            return changed
         }
-        visit(Int32(n), model, toScene)
+        if visit(Int32(n), model, toScene), nodes[n].childIndex >= 0 {
+            nodes[n].childIndex = rebuiltIndex(nodes[n].childIndex, Array(children(of: Int32(n))))
+        }
     }
 
     /// Puts layer `n` back in its place among its siblings after its
