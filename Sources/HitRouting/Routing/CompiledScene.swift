@@ -215,11 +215,16 @@ public struct CompiledScene: Sendable {
     /// children's flags. Conservative: a clip does not end it.
     /// - Complexity: O(children).
     func reachIsUnbounded(_ n: Int) -> Bool {
-        let reach = nodes[n].reach  // fields, not the node: a copy retains its cover
-        guard !reach.isEmpty else { return false }
-        if nodes[n].toParent.roundingReach(inverse: nodes[n].toLocal, over: reach) == nil { return true }
-        guard nodes[n].pointerEvents != .selfOnly, nodes[n].childCount > 0 else { return false }
+        if mapIsUnbounded(n) { return true }
+        guard !nodes[n].reach.isEmpty, nodes[n].pointerEvents != .selfOnly, nodes[n].childCount > 0 else { return false }
         return children(of: Int32(n)).contains { nodes[Int($0)].reachUnbounded }
+    }
+
+    /// Whether layer `n`'s own transform has no rounding bound over its reach.
+    /// - Complexity: O(1).
+    func mapIsUnbounded(_ n: Int) -> Bool {
+        let reach = nodes[n].reach  // fields, not the node: a copy retains its cover
+        return !reach.isEmpty && nodes[n].toParent.roundingReach(inverse: nodes[n].toLocal, over: reach) == nil
     }
 
     /// `box` (local) mapped to the parent and grown by its rounding reach
