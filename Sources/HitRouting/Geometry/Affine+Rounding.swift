@@ -17,9 +17,8 @@ extension Affine {
     /// own corners. Nil when there is no useful bound: the bound is not
     /// finite, or the map is so ill-conditioned that far points could fall
     /// in the box (a shear within a few orders of magnitude of singular).
-    /// Then the index keeps the box as it is, so a point within rounding of
-    /// its edge may still route differently without a trace, and the layer
-    /// gets no cover.
+    /// Then an index looks for the layer everywhere
+    /// (`CompiledScene.Node.reachUnbounded`), and the layer gets no cover.
     ///
     /// The terms, with `u` the unit roundoff (2⁻⁵³) and `|M|` a map's
     /// entries taken by magnitude: the corners' rounding, `3u·|T|·|q|`; the

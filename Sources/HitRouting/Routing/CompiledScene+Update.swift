@@ -35,8 +35,7 @@ extension CompiledScene {
             recomputeDescendants(of: n, toScene: toScene, rescale: old.toParent.maxScale != node.toParent.maxScale, model: layer)
         }
         if old.zIndex != node.zIndex { resortSiblings(of: n) }
-        nodes[n].reach = reach(of: n)
-        nodes[n].reachUnbounded = reachIsUnbounded(n)
+        setReach(n)
         propagateReach(from: n)
         // The scene's bounds: the others' union is the old one unless the
         // subtree's old bounds reached one of its edges.
@@ -63,7 +62,8 @@ extension CompiledScene {
     /// indexes over them follow).
     private mutating func recomputeDescendants(of n: Int, toScene: Affine, rescale: Bool, model: Layer) {
         // Pre-order keeps a subtree contiguous; walk it with the models
-        // alongside. Returns whether a reach among `k`'s children changed.
+        // alongside. Returns whether a reach among `k`'s children changed
+        // (`k`'s index over them is then built again).
         func visit(_ k: Int32, _ layer: Layer, _ parentToScene: Affine) -> Bool {
             var changed = false
             for child in children(of: k) {
@@ -83,21 +83,17 @@ extension CompiledScene {
                     let slot = nodes[Int(child)].region
                     nodes[Int(child)].sceneBounds = slot >= 0 ? toScene.apply(regions[Int(slot)].bounds) : .empty
                 }
-                let below = visit(child, childLayer, toScene)
-                if below, nodes[Int(child)].childIndex >= 0 {
-                    nodes[Int(child)].childIndex = rebuiltIndex(nodes[Int(child)].childIndex, Array(children(of: child)))
-                }
-                if below || moved {
-                    nodes[Int(child)].reach = reach(of: Int(child))
-                    nodes[Int(child)].reachUnbounded = reachIsUnbounded(Int(child))
+                if visit(child, childLayer, toScene) || moved {
+                    setReach(Int(child))
                     changed = true
                 }
             }
+            if changed, nodes[Int(k)].childIndex >= 0 {
+                nodes[Int(k)].childIndex = rebuiltIndex(nodes[Int(k)].childIndex, Array(children(of: k)))
+            }
             return changed
         }
-        if visit(Int32(n), model, toScene), nodes[n].childIndex >= 0 {
-            nodes[n].childIndex = rebuiltIndex(nodes[n].childIndex, Array(children(of: Int32(n))))
-        }
+        _ = visit(Int32(n), model, toScene)
     }
 
     /// Puts layer `n` back in its place among its siblings after its

@@ -210,6 +210,14 @@ public struct CompiledScene: Sendable {
         nodes[n].reachUnbounded ? .finitePlane : reachInParent(n)
     }
 
+    /// Layer `n`'s `reach` and `reachUnbounded`, from its region and its
+    /// children's (which must be set).
+    /// - Complexity: O(children).
+    mutating func setReach(_ n: Int) {
+        nodes[n].reach = reach(of: n)
+        nodes[n].reachUnbounded = reachIsUnbounded(n)
+    }
+
     /// Whether layer `n`'s subtree has no rounding bound in its parent
     /// (`Node.reachUnbounded`), from its own map over its reach and its
     /// children's flags. Conservative: a clip does not end it.
@@ -268,8 +276,7 @@ public struct CompiledScene: Sendable {
             order += sorted
             nodes[Int(index)].childIndex = indexSiblings(sorted)
         }
-        nodes[Int(index)].reach = reach(of: Int(index))
-        nodes[Int(index)].reachUnbounded = reachIsUnbounded(Int(index))
+        setReach(Int(index))
         // Only a transform can map finite corners to infinite ones (a reach's
         // size may overflow where siblings spread far apart; the indexes
         // take such boxes).
