@@ -192,6 +192,13 @@ struct SceneWriter {
             if d.chance(3) { parts.append("\"matrix\":[1,0,0,1,0,0]") }  // both forms: 422
             out += parts.joined(separator: ",") + "}"
         case 2: out += "{\"scale\":\(d.pick(["1e200", "1e-200", "1e154", "1e-160", "1e100", "-1e155", "5e-324"]))}"
+        case 3 where d.chance(50):
+            // A shear a few orders of magnitude from singular (|det| 1e-10 to 1e-13 with
+            // entries near 1): no rounding bound, so indexes must look for it everywhere.
+            let dd = d.pick(["0.30000000001", "0.3000000001", "0.300000000005", "0.29999999999", "0.3000000000003"])
+            let e = d.chance(50) ? d.pick(["0", "7", "-1e3"]) : FuzzNumber.next(&d)
+            let f = d.chance(50) ? d.pick(["0", "3"]) : FuzzNumber.next(&d)
+            out += "{\"matrix\":[1.5,0.5,0.9,\(dd),\(e),\(f)]}"
         case 3:
             // Near-singular: determinant around the 1e-12 threshold.
             let e = d.pick(["1e-12", "1e-13", "1.0000001e-12", "9.999999e-13", "1e-300", "0", "5e-324"])
