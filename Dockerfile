@@ -28,8 +28,11 @@ RUN useradd --system --uid 10001 --user-group --no-create-home \
     && mkdir -p /data && chown 10001:10001 /data
 COPY --from=build /out/hitroute /usr/local/bin/hitroute
 USER 10001:10001
-# SPEC §9: the journal and snapshots live in /data; mount a volume there
-# (docker run -v hitroute-data:/data ...) so scenes survive a restart.
+# The journal and snapshots live in /data; mount a volume there (docker run
+# -v hitroute-data:/data ...) so scenes survive a restart. With --store
+# redis://... the scenes live in Redis instead: clear the data directory
+# with an empty value (docker run -e HITROUTE_DATA_DIR= ..., as
+# deploy/k8s/hitroute.yaml does); an empty variable counts as unset.
 ENV HITROUTE_HOST=0.0.0.0 \
     HITROUTE_PORT=8080 \
     HITROUTE_DATA_DIR=/data

@@ -9,6 +9,8 @@
 # Ports (HITROUTE_LOCAL_PORT, default 25080): nginx on PORT, replicas on
 # PORT+1..PORT+3, Redis on PORT+299 (25379). State (PIDs, logs, nginx
 # prefix, Redis AOF) lives in HITROUTE_LOCAL_DIR (default .local-topology).
+# HITROUTE_LOCAL_READ_TIMEOUT (seconds, default 30 as in deploy/nginx.conf)
+# replaces nginx's proxy_read_timeout (tests of a replica that stops answering).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -32,7 +34,7 @@ start() {
     [[ -x "$BIN" ]] || { echo "local.sh: no binary at $BIN (swift build -c release, or set HITROUTE_BIN)" >&2; exit 1; }
     command -v redis-server >/dev/null || { echo "local.sh: redis-server not on PATH" >&2; exit 1; }
     command -v nginx >/dev/null || { echo "local.sh: nginx not on PATH" >&2; exit 1; }
-    mkdir -p "$DIR/redis" "$DIR/nginx/tmp" "$DIR/logs"
+    mkdir -p "$DIR/redis" "$DIR/nginx" "$DIR/logs"
     if [[ -f "$DIR/redis.pid" ]] && kill -0 "$(cat "$DIR/redis.pid")" 2>/dev/null; then
         echo "local.sh: already running (stop first)" >&2; exit 1
     fi
@@ -54,6 +56,7 @@ start() {
         -e "s/127\.0\.0\.1:25082/127.0.0.1:$((BASE + 2))/" \
         -e "s/127\.0\.0\.1:25083/127.0.0.1:$((BASE + 3))/" \
         -e "s/^worker_processes 1;/worker_processes 1;\ndaemon off;/" \
+        -e "s/proxy_read_timeout [0-9]*s;/proxy_read_timeout ${HITROUTE_LOCAL_READ_TIMEOUT:-30}s;/" \
         "$ROOT/deploy/nginx.conf" >"$DIR/nginx/nginx.conf"
     nginx -p "$DIR/nginx/" -e stderr -c "$DIR/nginx/nginx.conf" >"$DIR/logs/nginx.log" 2>&1 &
     echo $! >"$DIR/nginx.pid"
@@ -96,5 +99,6 @@ case "${1:-}" in
     stop) stop ;;
     status) status ;;
     stop-replica) stop_pid "replica-${2:?which replica, 1-3}" ;;
-    *) echo "usage: deploy/local.sh start|stop|status|stop-replica N" >&2; exit 2 ;;
+    pid) cat "$DIR/${2:?which process: redis, replica-N, nginx}.pid" ;;
+    *) echo "usage: deploy/local.sh start|stop|status|stop-replica N|pid NAME" >&2; exit 2 ;;
 esac

@@ -4,7 +4,10 @@ import RESPClient
 
 /// Everything the service can be told at start-up (SPEC §6): each setting
 /// has a default, a flag and an environment variable (`HITROUTE_` + the
-/// flag in upper snake case); a flag wins over the environment.
+/// flag in upper snake case); a flag wins over the environment. A
+/// variable set to the empty string counts as not set, so a container
+/// manifest can clear what its image sets (`HITROUTE_DATA_DIR=""`): neither
+/// Docker nor Kubernetes can remove an image's variable.
 public struct Configuration: Sendable {
     public var server = ServerConfiguration()
     public var scene = SceneLimits()
@@ -155,8 +158,11 @@ public struct Configuration: Sendable {
     public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> Configuration {
         var config = Configuration()
         config.redisPassword = environment["HITROUTE_REDIS_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        var fromEnvironment: Set<String> = []
         for option in options {
-            if let value = environment[option.environmentName], !option.apply(&config, value) {
+            guard let value = environment[option.environmentName], !value.isEmpty else { continue }
+            fromEnvironment.insert(option.flag)
+            if !option.apply(&config, value) {
                 throw ConfigurationError(message: "\(option.environmentName)=\(value): invalid value (\(option.help))")
             }
         }
@@ -180,6 +186,14 @@ public struct Configuration: Sendable {
             if !option.apply(&config, value) {
                 throw ConfigurationError(message: "\(flag) \(value): invalid value (\(option.help))")
             }
+            fromEnvironment.remove(flag)
+        }
+        if config.dataDir != nil && config.storeURL != nil {
+            func source(_ flag: String) -> String {
+                let name = options.first { $0.flag == flag }?.environmentName ?? flag
+                return fromEnvironment.contains(flag) ? "\(name) (environment)" : "\(flag) (command line)"
+            }
+            throw ConfigurationError(message: "\(source("--data-dir")) and \(source("--store")) are exclusive: with --store the scenes are kept (and made durable) by Redis; set HITROUTE_DATA_DIR= (empty) to clear an image's data directory")
         }
         if config.server.maxBufferedBodyBytes < config.server.limits.maxBodyBytes {
             throw ConfigurationError(message: "--max-buffered-body-bytes \(config.server.maxBufferedBodyBytes) is below --max-body-bytes \(config.server.limits.maxBodyBytes): a body of the largest size could never be received")

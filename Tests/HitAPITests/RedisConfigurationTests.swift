@@ -19,6 +19,37 @@ final class RedisConfigurationTests: XCTestCase {
         XCTAssertFalse(Configuration.usage.contains("pw-pw"))
     }
 
+    /// The image sets HITROUTE_DATA_DIR; a manifest that passes --store
+    /// clears it with an empty value, which counts as not set.
+    func testEmptyVariableIsUnsetAndDataDirExcludesStore() throws {
+        let image = ["HITROUTE_HOST": "0.0.0.0", "HITROUTE_PORT": "8080", "HITROUTE_DATA_DIR": "/data"]
+        let args = ["--store=redis://redis:6379/0"]
+        XCTAssertThrowsError(try Configuration.parse(arguments: args, environment: image)) { error in
+            let message = (error as? ConfigurationError)?.message ?? ""
+            XCTAssertTrue(message.contains("HITROUTE_DATA_DIR (environment) and --store (command line) are exclusive"), message)
+        }
+        XCTAssertThrowsError(try Configuration.parse(arguments: ["--data-dir", "/d"], environment: ["HITROUTE_STORE": "redis://h"])) { error in
+            let message = (error as? ConfigurationError)?.message ?? ""
+            XCTAssertTrue(message.contains("--data-dir (command line) and HITROUTE_STORE (environment)"), message)
+        }
+        var cleared = image
+        cleared["HITROUTE_DATA_DIR"] = ""
+        let c = try Configuration.parse(arguments: args, environment: cleared)
+        XCTAssertNil(c.dataDir)
+        XCTAssertEqual(c.storeURL, "redis://redis:6379/0")
+        XCTAssertEqual(c.server.port, 8080)
+        // Every variable: empty is the default, never an invalid value.
+        let empty = Dictionary(uniqueKeysWithValues: Configuration.options.map { ($0.environmentName, "") })
+        let d = try Configuration.parse(arguments: [], environment: empty)
+        XCTAssertEqual(d.corsOrigins, ["*"])
+        XCTAssertTrue(d.server.logRequests)
+        XCTAssertEqual(d.server.port, Configuration().server.port)
+        // A flag given on the command line after the environment set it still counts as the command line's.
+        XCTAssertThrowsError(try Configuration.parse(arguments: ["--data-dir", "/d", "--store", "redis://h"], environment: ["HITROUTE_DATA_DIR": "/x"])) { error in
+            XCTAssertTrue(((error as? ConfigurationError)?.message ?? "").contains("--data-dir (command line) and --store (command line)"))
+        }
+    }
+
     func testKeysShareTheScenesHashTag() {
         let k = RedisKeys()
         XCTAssertEqual(String(decoding: k.doc("ring-demo"), as: UTF8.self), "hitroute:{ring-demo}:doc")
