@@ -116,7 +116,8 @@ final class EventLoop: @unchecked Sendable {
             now = MonotonicClock.now()
             date.update()
             if count < 0 && errno != EINTR {
-                writeToStderr("hitroute: epoll_wait failed: errno \(errno)\n")
+                let code = errno
+                ServiceLog(format: context.configuration.logFormat).callAsFunction(.error, "epoll_wait failed: errno \(code)", ["errno": .int(Int(code))])
             }
             for k in 0..<Int(max(0, count)) {
                 let event = events[k]

@@ -183,16 +183,3 @@ struct RequestLog {
         buffer.removeAll(keepingCapacity: true)
     }
 }
-
-/// Writes `message` to stderr with `write(2)` (no stdio, no locks).
-func writeToStderr(_ message: String) {
-    var log = RequestLog()
-    log.appendRaw(message)
-    log.flush()
-}
-
-extension RequestLog {
-    mutating func appendRaw(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-    }
-}

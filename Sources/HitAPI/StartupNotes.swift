@@ -4,16 +4,17 @@ extension Application {
     /// What the executable says at start about access (SPEC §8): that the
     /// service is open without a key file, louder when it listens beyond
     /// loopback, or how many keys are in force.
-    public static func startupNotes(host: String, access: AccessControl) -> [String] {
+    /// Each note is a log level and a message for ``ServiceLog``.
+    public static func startupNotes(host: String, access: AccessControl) -> [(level: ServiceLog.Level, message: String)] {
         guard access.isOpen else {
             let n = access.keyCount
-            var notes = ["hitroute: API keys required: \(n) key\(n == 1 ? "" : "s") from \(access.file ?? "?") (SIGHUP reloads)"]
-            if n == 0 { notes.append("hitroute: WARNING: the key file holds no key: every request but probes is refused") }
+            var notes: [(level: ServiceLog.Level, message: String)] = [(.info, "API keys required: \(n) key\(n == 1 ? "" : "s") from \(access.file ?? "?") (SIGHUP reloads)")]
+            if n == 0 { notes.append((.warning, "the key file holds no key: every request but probes is refused")) }
             return notes
         }
-        var notes = ["hitroute: no --api-keys-file: the service is open, anyone who reaches it may read, change and delete every scene"]
+        var notes: [(level: ServiceLog.Level, message: String)] = [(.info, "no --api-keys-file: the service is open, anyone who reaches it may read, change and delete every scene")]
         if !isLoopback(host) {
-            notes.append("hitroute: WARNING: open service listening on \(host), beyond loopback: set --api-keys-file (HITROUTE_API_KEYS_FILE) or bind 127.0.0.1")
+            notes.append((.warning, "open service listening on \(host), beyond loopback: set --api-keys-file (HITROUTE_API_KEYS_FILE) or bind 127.0.0.1"))
         }
         return notes
     }

@@ -10,13 +10,6 @@ import HTTPServer
 import HitAPI
 import HitJournal
 
-/// Writes a line to stderr (unbuffered, safe from any thread).
-func printError(_ line: String) {
-    var bytes = Array(line.utf8)
-    if bytes.last != 10 { bytes.append(10) }
-    _ = bytes.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
-}
-
 var environment: [String: String] = [:]
 var entry = environ
 while let pointer = entry.pointee {
@@ -35,9 +28,15 @@ do {
         print(error.message)
         exit(0)
     }
-    printError("hitroute: \(error.message)\n")
+    // The format is not known yet; a JSON line is what a log shipper expects
+    // when the environment asks for JSON.
+    let json = environment["HITROUTE_LOG_FORMAT"]?.lowercased() == "json" || CommandLine.arguments.contains { $0 == "--log-format=json" }
+        || zip(CommandLine.arguments, CommandLine.arguments.dropFirst()).contains { $0 == "--log-format" && $1.lowercased() == "json" }
+    ServiceLog(format: json ? .json : .text)(.error, error.message)
     exit(2)
 }
+/// Every line the process writes, in the request log's format (SPEC §8).
+let log = ServiceLog(format: configuration.server.logFormat)
 
 // SPEC §9: a durable store when --data-dir is given (locked before the
 // server starts; loaded while /readyz says 503).
@@ -45,25 +44,21 @@ var journal: JournalStore?
 if let options = configuration.journal {
     signal(SIGXFSZ, SIG_IGN)  // a file-size limit fails the write (EFBIG, a 507) instead of killing the process
     do {
-        journal = try JournalStore(options: options, limits: configuration.store, log: { printError($0) })
+        journal = try JournalStore(options: options, limits: configuration.store, log: { log($0.contains("failed") ? .warning : .info, $0) })
     } catch {
-        printError("hitroute: cannot use --data-dir \(options.directory): \(error)\(error.errno == EWOULDBLOCK ? " (another process holds the directory)" : "")\n")
+        log(.error, "cannot use --data-dir \(options.directory): \(error)\(error.errno == EWOULDBLOCK ? " (another process holds the directory)" : "")")
         exit(1)
     }
 }
 
-if journal != nil && configuration.storeURL != nil {
-    printError("hitroute: --data-dir and --store are exclusive: with --store the scenes are kept (and made durable) by Redis\n")
-    exit(2)
-}
 let redis = Application.redisStore(configuration)
-if let redis { printError("hitroute: scenes in Redis at \(redis.client.endpoint), cache \(configuration.cacheBytes) bytes\n") }
+if let redis { log(.info, "scenes in Redis at \(redis.client.endpoint), cache \(configuration.cacheBytes) bytes") }
 let access: AccessControl
 if let file = configuration.apiKeysFile {
     do {
         access = try AccessControl(file: file)
     } catch {
-        printError("hitroute: --api-keys-file \(error.message)\n")
+        log(.error, "--api-keys-file \(error.message)")
         exit(2)
     }
 } else {
@@ -76,27 +71,27 @@ do {
     if access.file != nil {
         try SignalWatcher.watch(SIGHUP) {
             switch access.reload() {
-            case .success(let n): printError("hitroute: SIGHUP: reloaded \(n) API key\(n == 1 ? "" : "s")")
-            case .failure(let error): printError("hitroute: SIGHUP: key file not reloaded, the keys in force stay: \(error.message)")
+            case .success(let n): log(.info, "SIGHUP: reloaded \(n) API key\(n == 1 ? "" : "s")")
+            case .failure(let error): log(.warning, "SIGHUP: key file not reloaded, the keys in force stay: \(error.message)")
             }
         }
     }
     let port = try server.start()
-    printError("hitroute listening on \(configuration.server.host):\(port)\n")
-    for note in Application.startupNotes(host: configuration.server.host, access: access) { printError(note) }
+    log(.info, "listening on \(configuration.server.host):\(port)", ["host": .string(configuration.server.host), "port": .int(port)])
+    for note in Application.startupNotes(host: configuration.server.host, access: access) { log(note.level, note.message) }
 } catch {
-    printError("hitroute: cannot listen on \(configuration.server.host):\(configuration.server.port): \(error)\n")
+    log(.error, "cannot listen on \(configuration.server.host):\(configuration.server.port): \(error)")
     exit(1)
 }
 if let journal {
     do {
         try journal.recover()
     } catch {
-        printError("hitroute: cannot start from --data-dir \(configuration.dataDir ?? ""): \(error)\n")
+        log(.error, "cannot start from --data-dir \(configuration.dataDir ?? ""): \(error)")
         exit(1)
     }
 }
 server.waitUntilStopped()
 journal?.close()
-printError("hitroute stopped\n")
+log(.info, "stopped")
 exit(0)

@@ -165,12 +165,13 @@ final class LiveAuthTests: XCTestCase {
         XCTAssertEqual(Application.startupNotes(host: "::1", access: .open).count, 1)
         let wide = Application.startupNotes(host: "0.0.0.0", access: .open)
         XCTAssertEqual(wide.count, 2)
-        XCTAssertTrue(wide[1].contains("WARNING"))
+        XCTAssertEqual(wide[1].level, .warning)
+        XCTAssertTrue(wide[1].message.contains("beyond loopback"))
         XCTAssertEqual(Application.startupNotes(host: "::", access: .open).count, 2)
         XCTAssertEqual(Application.startupNotes(host: "127.0.0.300", access: .open).count, 2)
         let closed = Application.startupNotes(host: "0.0.0.0", access: AccessControl(keys: try APIKeys(parsing: "read \(readKey)")))
         XCTAssertEqual(closed.count, 1)
-        XCTAssertFalse(closed[0].contains(readKey))
+        XCTAssertFalse(closed[0].message.contains(readKey))
     }
 }
 
