@@ -6,6 +6,9 @@
 #      metrics` on it (Debian's prometheus package; installed if missing);
 #   2. scrape it with Prometheus' own Accept header and parse the
 #      OpenMetrics answer with prometheus-client's strict parser;
+#   2b. a real Prometheus scrapes a server with its own content negotiation,
+#      its targets found as deploy/prometheus.yml finds pods (.ci/prometheus.py);
+#   2c. with --log-format json every line is one JSON object (.ci/json_logs.py);
 #   3. start a second release server with a key file on $OPS_PORT and check
 #      401 / 401 invalid_token / 403 / 200, that SIGHUP reloads the file,
 #      and that no key reaches its JSON log; stop it by its PID.
@@ -26,7 +29,7 @@ if ! command -v promtool >/dev/null; then
     apt-get update -qq && apt-get install -y -qq --no-install-recommends prometheus >/dev/null
 fi
 promtool --version 2>&1 | head -1
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check 'prometheus-client>=0.20,<1'
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check 'prometheus-client>=0.20,<1' 'PyYAML>=6'
 
 # 1. text format 0.0.4 through promtool
 curl -fsS -D "$WORK/metrics.head" -o "$WORK/metrics.txt" "$BASE/metrics"
@@ -56,10 +59,21 @@ families = list(text_string_to_metric_families(open(sys.argv[1]).read()))
 names = {f.name: f.type for f in families}
 assert names.get("hitroute_http_requests") == "counter", names
 assert names.get("hitroute_http_request_duration_seconds") == "histogram", names
-assert names.get("hitroute_build") == "info", names
+assert names.get("hitroute_build_info") == "gauge", names
 print(f"{len(families)} families parsed strictly")
 PY
 then ok "prometheus_client OpenMetrics parser"; else bad "prometheus_client OpenMetrics parser"; fi
+if promtool check metrics <"$WORK/metrics.om"; then ok "promtool check metrics (OpenMetrics)"; else bad "promtool check metrics (OpenMetrics)"; fi
+
+# 2b. a real Prometheus
+if timeout 300 "$VENV/bin/python" "$ROOT/.ci/prometheus.py" --binary "$BIN" --work "$WORK/prometheus"; then
+    ok "Prometheus scraped it: target up"
+else
+    bad "Prometheus scrape"
+fi
+
+# 2c. JSON logs all the way
+if timeout 300 python3 "$ROOT/.ci/json_logs.py" --binary "$BIN"; then ok "JSON logs"; else bad "JSON logs"; fi
 
 # 3. API keys on a second server
 keys="$WORK/keys"

@@ -197,19 +197,26 @@ public final class Application: Sendable {
         h.set("Allow", route.methods.joined(separator: ", "))
         h.set("Access-Control-Allow-Methods", route.methods.joined(separator: ", "))
         h.set("Access-Control-Allow-Headers", request.headers["Access-Control-Request-Headers"] ?? "Authorization, Content-Type, If-Match, X-Request-Id")
+        h.set("Vary", "Access-Control-Request-Headers")  // echoed above
         h.set("Access-Control-Max-Age", "600")
         return HTTPResponse(status: 204, headers: h)
     }
 
+    /// With `*`, every answer carries the same CORS fields. With a list of
+    /// origins, whether an answer may be read depends on the request's
+    /// `Origin`, so every answer says `Vary: Origin` (a shared cache must not
+    /// hand one origin's answer, or one without `Origin`, to another).
     private func addCORS(to response: inout HTTPResponse, request: HTTPRequest) {
         let origins = configuration.corsOrigins
         // Handlers set none of these but through `jsonHeaders`, which has them all.
         if response.headers.contains("Access-Control-Allow-Origin") { return }
         if origins.contains("*") {
             response.headers.add(contentsOf: Application.corsAnyOrigin)
-        } else if let origin = request.headers["Origin"], origins.contains(origin) {
+            return
+        }
+        response.headers.add("Vary", "Origin")
+        if let origin = request.headers["Origin"], origins.contains(origin) {
             response.headers.add("Access-Control-Allow-Origin", origin)
-            response.headers.add("Vary", "Origin")
             response.headers.add("Access-Control-Expose-Headers", Application.exposedHeaders)
         }
     }

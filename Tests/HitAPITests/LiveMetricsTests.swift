@@ -75,7 +75,7 @@ final class LiveMetricsTests: XCTestCase {
             XCTAssertEqual(r["Content-Type"], "application/openmetrics-text; version=1.0.0; charset=utf-8")
             XCTAssertTrue(parsed.sawEOF)
             XCTAssertEqual(parsed.family("hitroute_http_requests")?.type, "counter")
-            XCTAssertEqual(parsed.family("hitroute_build")?.type, "info")
+            XCTAssertEqual(parsed.family("hitroute_build_info")?.type, "gauge")
             let (plain, text) = try service.scrape()
             XCTAssertEqual(plain["Content-Type"], "text/plain; version=0.0.4; charset=utf-8")
             XCTAssertFalse(text.sawEOF)

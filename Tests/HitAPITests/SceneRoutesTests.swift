@@ -192,10 +192,32 @@ final class SceneRoutesTests: XCTestCase {
         XCTAssertEqual(Array(pre.suffix(2)), cors, "\(pre)")
         let strict = Application.testing { $0.corsOrigins = ["https://good.example"] }
         XCTAssertEqual(fields(strict.call("GET", "/healthz", headers: [("Origin", "https://good.example")])), [
-            "Content-Type: application/json; charset=utf-8", "Access-Control-Allow-Origin: https://good.example",
-            "Vary: Origin", "Access-Control-Expose-Headers: ETag, Location, WWW-Authenticate, X-Request-Id",
+            "Content-Type: application/json; charset=utf-8", "Vary: Origin", "Access-Control-Allow-Origin: https://good.example",
+            "Access-Control-Expose-Headers: ETag, Location, WWW-Authenticate, X-Request-Id",
         ])
-        XCTAssertEqual(fields(strict.call("GET", "/healthz")), ["Content-Type: application/json; charset=utf-8"])
+        XCTAssertEqual(fields(strict.call("GET", "/healthz")), ["Content-Type: application/json; charset=utf-8", "Vary: Origin"])
+    }
+
+    /// With a list of origins every answer depends on `Origin` (the allowed
+    /// one reads it, any other or none does not), so each says `Vary:
+    /// Origin`; with `*` none does. A preflight echoes the requested headers.
+    func testVaryOriginWhereTheAnswerDependsOnIt() {
+        func vary(_ r: Reply) -> [String] { r.headers.filter { $0.name == "Vary" }.flatMap { $0.value.split(separator: ",").map { String($0).trimmed } } }
+        let strict = Application.testing { $0.corsOrigins = ["https://good.example", "https://other.example"] }
+        XCTAssertEqual(strict.call("PUT", "/scenes/v", #"{"layers":[]}"#).status, 201)
+        for origin in ["https://good.example", "https://evil.example", nil] {
+            let headers = origin.map { [("Origin", $0)] } ?? []
+            for (method, target) in [("GET", "/scenes/v"), ("GET", "/scenes/v/hit?x=1&y=1"), ("GET", "/scenes/nope"), ("GET", "/metrics"),
+                                     ("GET", "/scenes/v/render.svg"), ("POST", "/scenes/v/hit")] {
+                let r = strict.call(method, target, method == "POST" ? #"{"x":1,"y":1}"# : "", headers: headers)
+                XCTAssertEqual(vary(r), ["Origin"], "\(method) \(target) from \(origin ?? "no origin")")
+                XCTAssertEqual(r.headers["Access-Control-Allow-Origin"], origin == "https://good.example" ? origin : nil)
+            }
+        }
+        let pre = strict.call("OPTIONS", "/scenes/v/hit", headers: [("Origin", "https://evil.example"), ("Access-Control-Request-Method", "POST"), ("Access-Control-Request-Headers", "content-type")])
+        XCTAssertEqual(Set(vary(pre)), ["Origin", "Access-Control-Request-Headers"])
+        XCTAssertNil(pre.headers["Access-Control-Allow-Origin"])
+        XCTAssertEqual(vary(app.call("GET", "/healthz", headers: [("Origin", "https://a.example")])), [], "* does not depend on Origin")
     }
 }
 

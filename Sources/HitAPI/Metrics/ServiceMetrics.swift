@@ -20,9 +20,12 @@ enum ServiceMetrics {
         #endif
     }
 
+    /// A gauge in both formats, as the Prometheus client libraries expose
+    /// build information: OpenMetrics' `info` type is valid but promtool
+    /// 2.42 (`check metrics`) rejects it as an unknown type.
     static func buildInfo() -> [MetricFamily] {
         [MetricFamily(
-            name: "hitroute_build", help: "The running build: its version and Swift compiler (value 1).", kind: .info,
+            name: "hitroute_build_info", help: "The running build: its version and Swift compiler (value 1).", kind: .gauge,
             samples: [Sample(1, labels: [Label("version", version), Label("swift", swiftVersion)])])]
     }
 
