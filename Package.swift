@@ -4,7 +4,7 @@ import PackageDescription
 // Module graph (arrows point at dependencies):
 //
 //   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
-//                                  ├───▶ HitRender ──▶ HitRouting   (SVG of a scene, no I/O, no Foundation)
+//                                  ├───▶ HitRender ──▶ HitRouting, HitImage   (SVG of a scene, masks as PNG; no I/O, no Foundation)
 //                                  ├───▶ Playground   (the page's files, embedded by scripts/embed-playground.sh)
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
 //                                  ├───▶ HitImage     (PNG + zlib inflate → alpha planes; no I/O, no Foundation)
@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "CPrefetch"),
         .target(name: "HitImage"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
-        .target(name: "HitRender", dependencies: ["HitRouting"]),
+        .target(name: "HitRender", dependencies: ["HitRouting", "HitImage"]),
         .target(name: "Playground"),
         .target(name: "HitJournal"),
         .target(name: "RESP"),
@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
-        .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "TestSupport"]),
+        .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "HitImage", "TestSupport"]),
         .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
         .testTarget(name: "RESPTests", dependencies: ["RESP", "RESPClient", "TestSupport"]),
         .testTarget(name: "HitImageTests", dependencies: ["HitImage", "TestSupport"]),

@@ -74,8 +74,15 @@ struct LayerWriter {
 
     /// One `<path>` of `shape`: filled with `fill` (nil: invisible, for a
     /// separate hit shape) where `fill` is on, stroked as wide as its
-    /// `stroke` with round joins and caps.
+    /// `stroke` with round joins and caps; each mask in it is drawn after
+    /// the path as its counted pixels (``MaskDrawing``), in `fill`.
     static func shapeElement(_ shape: Shape, fill: String?, events: StaticString, _ w: inout SVGWriter) {
+        defer {
+            MaskDrawing.forEachMask(in: shape.geometry) { m in
+                MaskDrawing.write(m, paint: shape.fill ?? true ? fill : nil, events: events, &w)
+            }
+        }
+        if case .mask = shape.geometry { return }
         w.raw("<path")
         w.beginPathData()
         let drawn = SVGPathData.append(shape.geometry, to: &w)

@@ -40,6 +40,10 @@ enum Overlay {
     }
 
     private static func regionPath(_ shape: Shape, _ w: inout SVGWriter) {
+        MaskDrawing.forEachMask(in: shape.geometry) { m in
+            MaskDrawing.write(m, paint: "#d01c8b", opacity: 0.3, events: "none", &w)
+        }
+        if case .mask = shape.geometry { return }
         w.raw("<path"); w.beginPathData(); SVGPathData.append(shape.geometry, to: &w); w.endAttribute()
         if shape.fillRule == .evenodd { w.raw(" fill-rule=\"evenodd\"") }
         if shape.fill ?? true { w.raw(" fill=\"#d01c8b\" fill-opacity=\"0.3\"") } else { w.raw(" fill=\"none\"") }
@@ -96,13 +100,19 @@ enum Overlay {
         let above = point.y > view.y + size * 2.5
         text(label, x: right ? point.x + r * 1.4 : point.x - r * 1.4, y: above ? point.y - r * 1.4 : point.y + r * 1.4 + size,
              size: size, bold: true, class: "label", anchorEnd: !right, &w)
-        legend(result, compiled, view, &w)
+        legend(result, compiled, view, avoiding: point, radius: 2 * r, &w)
         w.raw("</g>\n")
     }
 
-    /// The trace as lines of text in a box at the view's top-left corner
-    /// (at most `legendLines` entries, then a count of the rest).
-    private static func legend(_ result: HitResult, _ compiled: CompiledScene, _ view: ViewBox, _ w: inout SVGWriter) {
+    /// The trace as lines of text in a box (at most `legendLines` entries,
+    /// then a count of the rest), in the first of the view's corners
+    /// (top-left, bottom-left, top-right, bottom-right) where it leaves the
+    /// routed point and its mark (`radius` around it) uncovered; top-left
+    /// when none does.
+    private static func legend(
+        _ result: HitResult, _ compiled: CompiledScene, _ view: ViewBox, avoiding point: Point, radius: Double,
+        _ w: inout SVGWriter
+    ) {
         let size = view.labelSize * 0.75
         let entries = result.trace.prefix(legendLines)
         var lines: [(String, StaticString)] = entries.map { e in
@@ -112,11 +122,18 @@ enum Overlay {
         if result.trace.count > entries.count { lines.append(("… \(result.trace.count - entries.count) more", "#111111")) }
         if lines.isEmpty { lines.append(("no layer visited", "#111111")) }
         let longest = lines.map { $0.0.count }.max() ?? 0
-        let x = view.x + size * 0.5, y = view.y + size * 0.5
+        let width = min(view.width - size, Double(longest) * size * 0.58 + size * 2.2)
+        let height = Double(lines.count) * size * 1.3 + size * 0.6
+        let left = view.x + size * 0.5, top = view.y + size * 0.5
+        let right = view.x + view.width - size * 0.5 - width, bottom = view.y + view.height - size * 0.5 - height
+        let corners = [(left, top), (left, bottom), (right, top), (right, bottom)]
+        let (x, y) = corners.first { cx, cy in
+            point.x < cx - radius || point.x > cx + width + radius || point.y < cy - radius || point.y > cy + height + radius
+        } ?? (left, top)
         w.raw("<g class=\"legend\">")
         w.raw("<rect"); w.attribute("x", tidy(x)); w.attribute("y", tidy(y))
-        w.attribute("width", tidy(min(view.width - size, Double(longest) * size * 0.58 + size * 2.2)))
-        w.attribute("height", tidy(Double(lines.count) * size * 1.3 + size * 0.6))
+        w.attribute("width", tidy(width))
+        w.attribute("height", tidy(height))
         w.raw(" fill=\"#ffffff\" fill-opacity=\"0.88\" stroke=\"#111111\" stroke-width=\"1\" vector-effect=\"non-scaling-stroke\"/>")
         for (k, (line, colour)) in lines.enumerated() {
             let baseline = y + size * 0.3 + Double(k + 1) * size * 1.3
@@ -160,7 +177,19 @@ enum Overlay {
         let m = compiled.localToScene(n)
         guard m.inverse != nil else { return }
         w.raw("<g"); w.attribute("data-overlay", data); w.attribute("data-of", layer.id); matrix(m, &w); w.raw(">")
-        w.raw("<path"); w.beginPathData(); SVGPathData.append(shape.geometry, to: &w); w.endAttribute()
+        // A mask: its counted pixels tinted, and the edges around them.
+        if fillOpacity > 0 {
+            MaskDrawing.forEachMask(in: shape.geometry) { mask in
+                MaskDrawing.write(mask, paint: String(describing: colour), opacity: fillOpacity, events: "none", &w)
+            }
+        }
+        w.raw("<path"); w.beginPathData(); SVGPathData.append(shape.geometry, to: &w)
+        MaskDrawing.forEachMask(in: shape.geometry) { mask in
+            if w.pathStarted { w.raw(" ") }
+            MaskDrawing.appendOutline(mask, &w)
+            w.pathStarted = true
+        }
+        w.endAttribute()
         if shape.fillRule == .evenodd { w.raw(" fill-rule=\"evenodd\"") }
         if fillOpacity > 0 {
             w.raw(" fill=\""); w.raw(colour); w.raw("\""); w.attribute("fill-opacity", fillOpacity)

@@ -20,6 +20,14 @@ public struct SVGWriter: ~Copyable {
     /// Whether the path data being written has a subpath yet (so the next
     /// one is set off by a space). Reset by `beginPathData()`.
     var pathStarted = false
+    /// The last number `nextID()` handed out.
+    private var lastID = 0
+
+    /// A number not handed out before in this document (element ids).
+    mutating func nextID() -> Int {
+        lastID += 1
+        return lastID
+    }
 
     /// An empty writer reserving `capacity` bytes (at most `limit`), for a
     /// document of at most `limit` bytes: past it the writer holds no more

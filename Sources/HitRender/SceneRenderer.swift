@@ -94,7 +94,7 @@ public enum SceneRenderer {
                 w.commentText(list(e.slop, total: e.slopCount))
             }
             if e.maskCount > 0 {
-                w.raw("\n     * alpha masks (drawn as nothing; SVG cannot hit-test by alpha) on ")
+                w.raw("\n     * alpha masks (drawn as their pixels at or above the threshold; a browser hit-tests the image's whole box, not its alpha) on ")
                 w.commentText(list(e.masks, total: e.maskCount))
             }
             if e.strokeClipCount > 0 {

@@ -1,4 +1,5 @@
 import XCTest
+import HitImage
 import HitRender
 import HitRouting
 
@@ -193,6 +194,20 @@ final class SceneRendererTests: XCTestCase {
         XCTAssertEqual(elements(svg(scene, x: 500, y: 500)).first { $0.attributes["class"] == "label" }?.text, "nothing here")
     }
 
+    /// The legend's box never covers the routed point: (10, 10) in the ring
+    /// scene sits where the top-left legend used to be.
+    func testTheLegendLeavesThePointUncovered() {
+        for (x, y) in [(10.0, 10.0), (120, 120), (5, 235), (235, 5), (235, 235), (60, 20), (20, 200)] {
+            let all = elements(svg(ringOverButton(), x: x, y: y))
+            let groups = all.filter { $0.attributes["class"] == "legend" }
+            XCTAssertEqual(groups.count, 1)
+            let box = all.first { $0.name == "rect" && $0.attributes["fill-opacity"] == "0.88" }!.attributes
+            let bx = Double(box["x"]!)!, by = Double(box["y"]!)!, bw = Double(box["width"]!)!, bh = Double(box["height"]!)!
+            XCTAssertTrue(x < bx || x > bx + bw || y < by || y > by + bh, "(\(x), \(y)) under the legend \(box)")
+            XCTAssertTrue(bx >= 0 && by >= 0 && bx + bw <= 240 && by + bh <= 240, "the legend stays in view: \(box)")
+        }
+    }
+
     func testTheRegionsOverlayDrawsEveryHitRegion() {
         var slop = Layer(id: "slop", shape: rect(10, 10, 10, 10))
         slop.hitSlop = .insets(top: 1, right: 2, bottom: 3, left: 4)
@@ -224,5 +239,88 @@ final class SceneRendererTests: XCTestCase {
         all = elements(svg(Scene(id: "big", width: 10_000, height: 5_000)))
         XCTAssertEqual(all[0].attributes["width"], "2048", "at most 2048 pixels by default")
         XCTAssertEqual(all[0].attributes["height"], "1024")
+    }
+}
+
+/// SPEC §7: a mask is drawn as its pixels at or above the threshold, an
+/// embedded PNG under the layer's transform; the routing overlay and
+/// `regions=1` draw masks too.
+final class MaskRenderTests: XCTestCase {
+    /// A mask whose alpha runs over every value, in a 23 × 11 grid.
+    func sprite(threshold: Double?) -> (Layer, Mask) {
+        let columns = 23, rows = 11
+        let alpha = (0..<(columns * rows)).map { UInt8(truncatingIfNeeded: $0 * 37 % 256) }
+        let mask = Mask(x: 4, y: 6, width: 46, height: 33, threshold: threshold, source: .alpha,
+                        image: AlphaPlane(columns: columns, rows: rows, alpha: alpha)!)
+        let layer = Layer(id: "sprite", action: "sprite.pick", shape: Shape(.mask(mask)),
+                          transform: .parts(TransformParts(translate: Point(10, 20), rotate: 30)), color: "#2f6fde")
+        return (layer, mask)
+    }
+
+    /// The PNGs embedded in `text`, decoded with the project's decoder.
+    func embedded(_ text: String) throws -> [AlphaImage] {
+        try elements(text).filter { $0.name == "image" }.map { image in
+            let href = try XCTUnwrap(image.attributes["href"])
+            XCTAssertTrue(href.hasPrefix("data:image/png;base64,"))
+            let bytes = try XCTUnwrap(Data(base64Encoded: String(href.dropFirst("data:image/png;base64,".count))))
+            return try [UInt8](bytes).withUnsafeBufferPointer { try PNGDecoder.decodeAlpha($0, maxPixels: 1 << 20) }
+        }
+    }
+
+    func testTheDrawnPixelsAreTheCountedOnes() throws {
+        for threshold in [nil, 0.0, 0.25, 128.0 / 255, 1.0] {
+            let (layer, mask) = sprite(threshold: threshold)
+            let text = svg(Scene(id: "m", width: 100, height: 100, layers: [layer]))
+            let images = try embedded(text)
+            XCTAssertEqual(images.count, 1)
+            let least = Mask.minimumOpaqueAlpha(threshold: threshold ?? 0.5)
+            XCTAssertEqual(images[0].columns, 23)
+            XCTAssertEqual(images[0].rows, 11)
+            for k in 0..<mask.image.alpha.count {
+                XCTAssertEqual(images[0].alpha[k], Int(mask.image.alpha[k]) >= least ? 255 : 0, "pixel \(k), threshold \(threshold ?? 0.5)")
+            }
+            // Under the layer's transform, over the mask's rectangle, in its colour.
+            let all = elements(text)
+            let rect = try XCTUnwrap(all.first { $0.name == "rect" && $0.attributes["mask"] != nil })
+            XCTAssertEqual(rect.layer, "sprite")
+            XCTAssertEqual(rect.attributes["fill"], "#2f6fde")
+            XCTAssertEqual([rect.attributes["x"], rect.attributes["y"], rect.attributes["width"], rect.attributes["height"]], ["4", "6", "46", "33"])
+            let group = try XCTUnwrap(all.first { $0.attributes["data-layer"] == "sprite" && $0.name == "g" })
+            XCTAssertNotNil(group.attributes["transform"])
+            let maskID = try XCTUnwrap(all.first { $0.name == "mask" }?.attributes["id"])
+            XCTAssertEqual(rect.attributes["mask"], "url(#\(maskID))")
+        }
+    }
+
+    func testTheOverlayAndRegionsDrawMasks() throws {
+        let (layer, mask) = sprite(threshold: nil)
+        let live = LiveScene(Scene(id: "m", width: 100, height: 100, layers: [layer]))
+        // A point on a counted pixel: the sprite is the target.
+        let local = (0..<mask.image.alpha.count).first { mask.image.alpha[$0] >= 128 }!
+        let centre = Point(4 + (Double(local % 23) + 0.5) * 2, 6 + (Double(local / 23) + 0.5) * 3)
+        let p = layer.transform!.affine.apply(centre)
+        XCTAssertEqual(live.compiled.hit(p, trace: true).target.map { live.compiled.ids[$0] }, "sprite")
+        let text = svg(Scene(id: "m", width: 100, height: 100, layers: [layer]), x: p.x, y: p.y, regions: true)
+        let all = elements(text)
+        let target = try XCTUnwrap(all.first { $0.attributes["data-overlay"] == "target" })
+        XCTAssertEqual(target.attributes["data-of"], "sprite")
+        let outline = try XCTUnwrap(all.first { $0.name == "path" && $0.attributes["stroke-width"] == "4" })
+        XCTAssertFalse((outline.attributes["d"] ?? "").isEmpty, "the target's outline follows the pixel edges")
+        XCTAssertTrue(text.contains("sprite → sprite.pick"))
+        let regions = try XCTUnwrap(all.first { $0.attributes["data-region"] == "sprite" })
+        XCTAssertNotNil(regions.attributes["transform"])
+        // The drawing, its tint in the overlay and its region: each the same counted pixels.
+        let images = try embedded(text)
+        XCTAssertGreaterThanOrEqual(images.count, 3)
+        XCTAssertEqual(Set(images.map(\.alpha)).count, 1)
+    }
+
+    /// The outline's edges: a single counted pixel is a square of four.
+    func testOutlineOfOnePixel() {
+        let mask = Mask(x: 0, y: 0, width: 3, height: 3, threshold: nil, source: .alpha,
+                        image: AlphaPlane(columns: 3, rows: 3, alpha: [0, 0, 0, 0, 255, 0, 0, 0, 0])!)
+        let layer = Layer(id: "dot", shape: Shape(.mask(mask)))
+        let text = svg(Scene(id: "d", width: 3, height: 3, layers: [layer]), x: 1.5, y: 1.5)
+        XCTAssertTrue(text.contains("d=\"M1,1H2 M1,2H2 M1,1V2 M2,1V2\""), text)
     }
 }
