@@ -3,7 +3,7 @@
 and chromium-driver, python3-selenium; nothing downloads a browser).
 
     /usr/bin/python3 .ci/browser.py --base http://127.0.0.1:18080 --work DIR \
-        [--scenes 24] [--points 400] [--seed 15] [--only agreement]
+        [--scenes 24] [--points 400] [--seed 15] [--only agreement] [--binary .build/release/hitroute]
 
 Against a running hitroute:
 
@@ -24,16 +24,30 @@ Against a running hitroute:
    query answered; a scene whose action is `"><script>alert(1)</script>`
    and whose colour is `red" onload="alert(1)` runs nothing (no dialog);
    a typo shows its JSON Pointer; a phone-sized window has no sideways
-   scroll; no console error; no request to another origin.
+   scroll; no console error; no request to another origin. A button per
+   file in examples/. While a drag is held the picture follows it (redrawn
+   per answer); after the release the picture's mark and the result name
+   the same layer; the scene list and title follow the version; numbers
+   are shown rounded; no word of the trace table breaks across lines.
+3. With --binary: a keyed service of its own: with the key typed in, the
+   picture is drawn (render.svg fetched with the key), a click routes, and
+   the curl line shown for it works as copied with $HITROUTE_KEY set.
 
 Screenshots and a JSON report go to --work. Exit status 0 when all pass.
 """
 
 import argparse
+import glob
 import json
 import math
+import os
 import random
+import shlex
+import signal
+import socket
+import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import xml.etree.ElementTree as ET
@@ -48,6 +62,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 FAILURES = []
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def check(ok, what):
@@ -366,6 +381,9 @@ def no_alert(driver, where):
 
 def playground(driver, base, work):
     check(open_page(driver, base + "/"), "the playground loads")
+    examples = sorted(os.path.basename(f)[:-5] for f in glob.glob(os.path.join(ROOT, "examples", "*.json")))
+    buttons = sorted(b.get_attribute("data-example") for b in driver.find_elements(By.CSS_SELECTOR, "#examples button"))
+    check(buttons == examples, "a button per file in examples/: %s (files %s)" % (buttons, examples))
     driver.find_element(By.CSS_SELECTOR, "button[data-example='ring-over-button']").click()
     check(wait(driver, "ring", lambda d: "ring-demo" in text(d, "scene-name")
                and d.find_elements(By.CSS_SELECTOR, "#picture svg [data-layer='ring']")),
@@ -403,12 +421,26 @@ def playground(driver, base, work):
     t0 = [l for l in before["layers"] if l["id"] == "square3"][0]["transform"]["translate"]
     driver.find_element(By.CSS_SELECTOR, "input[name=mode][value=pointer]").click()
     start, end = client_point(driver, 300, 300), client_point(driver, 340, 330)
+    # Count the pictures drawn while the pointer is down.
+    driver.execute_script("""
+        window.__pictures = 0;
+        new MutationObserver(() => { window.__pictures += 1; }).observe(document.getElementById('picture'), {childList: true});""")
+    group_transform = "return [...document.querySelectorAll('#picture svg g[data-layer]')].find(g => g.getAttribute('data-layer') === 'square3').getAttribute('transform')"
+    drawn_before = driver.execute_script(group_transform)
     actions = ActionBuilder(driver)
     pa = actions.pointer_action
     pa.move_to_location(int(start[0]), int(start[1])).pointer_down()
     for k in range(1, 6):
         pa.move_to_location(int(start[0] + (end[0] - start[0]) * k / 5), int(start[1] + (end[1] - start[1]) * k / 5))
-    pa.pointer_up()
+        pa.pause(0.25)
+    actions.perform()
+    # Still pressed: the picture has followed the drag.
+    check(wait(driver, "live", lambda d: d.execute_script(group_transform) != drawn_before),
+          "while dragging, the picture shows square3 moved (%s, was %s)" % (driver.execute_script(group_transform), drawn_before))
+    drawn_during = driver.execute_script("return window.__pictures")
+    check(drawn_during >= 2, "the picture was redrawn %d times during the drag (one per answer, at most one a frame)" % drawn_during)
+    actions = ActionBuilder(driver)
+    actions.pointer_action.pointer_up()
     actions.perform()
 
     def moved(_):
@@ -420,6 +452,43 @@ def playground(driver, base, work):
         dx, dy = after[0] - t0[0], after[1] - t0[1]
         check(abs(dx - 40) < 3 and abs(dy - 30) < 3, "by about the drag, (40, 30): (%.2f, %.2f)" % (dx, dy))
     check(wait(driver, "captured", lambda d: text(d, "result-target") == "square3"), "the release is routed to square3")
+    # The picture and the result name the same layer after the release.
+    def mark(d):
+        m = d.execute_script("""
+            const m = document.querySelector('#picture svg .pointer-mark');
+            const t = document.querySelector('#picture svg .pointer-target');
+            return m && [m.dataset.layer, m.textContent, t ? t.getAttribute('data-layer') : null];""")
+        return m if m and m[0] == text(d, "result-target") else None
+    wait(driver, "mark", mark)
+    shown = mark(driver)
+    check(bool(shown) and shown[2] == "square3" and shown[1].startswith("square3 → square3.drag"),
+          "after the drag the picture marks what the result says (%s; result %s)" % (shown, text(driver, "result-target")))
+    driver.save_screenshot(work + "/playground-drag.png")
+    check(not driver.find_elements(By.CSS_SELECTOR, "#picture svg [data-overlay='target']"),
+          "pointer mode draws no fresh routing overlay (it could name another layer than the capture)")
+    version = json.loads(http(base, "GET", "/scenes/squares")[1])["version"]
+    option = driver.execute_script("return [...document.querySelectorAll('#scene-select option')].find(o => o.value === 'squares').textContent")
+    check(option.endswith("v%d)" % version) and text(driver, "scene-name").endswith("v%d" % version),
+          "the scene list and title follow the version: %r, %r (stored v%d)" % (option, text(driver, "scene-name"), version))
+    for field in ("result-point", "result-local"):
+        shown_text = text(driver, field)
+        check(all(len(part.split(".")[1]) <= 3 for part in shown_text.strip("()").split(", ") if "." in part),
+              "%s is rounded for reading: %s" % (field, shown_text))
+    broken = driver.execute_script("""
+        const broken = [];
+        for (const cell of document.querySelectorAll('#trace td, #trace th')) {
+          for (const node of cell.childNodes) {
+            if (node.nodeType !== Node.TEXT_NODE) continue;
+            const re = /\\S+/g; let m;
+            while ((m = re.exec(node.data))) {
+              const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+              const lines = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+              if (lines.size > 1) broken.push(m[0]);
+            }
+          }
+        }
+        return broken;""")
+    check(not broken, "no word of the trace table is broken across lines: %s" % broken[:5])
     driver.find_element(By.CSS_SELECTOR, "input[name=mode][value=route]").click()
 
     # The deep link.
@@ -473,6 +542,53 @@ def playground(driver, base, work):
           "a typo's problem is shown at /layers/0/hitslop: %r" % text(driver, "problems"))
 
 
+def keyed_playground(driver, binary, work):
+    """On a keyed service: the page with a key draws the picture (render.svg
+    is fetched with the key), routes a click, and the curl line it shows for
+    a request works as copied, with the key in $HITROUTE_KEY."""
+    key = "browser-write-" + os.urandom(12).hex()
+    keys = os.path.join(work, "browser-keys")
+    with open(keys, "w") as f:
+        f.write("write %s\n" % key)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    base = "http://127.0.0.1:%d" % port
+    server = subprocess.Popen([binary, "--port", str(port), "--quiet", "--api-keys-file", keys],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if http(base, "GET", "/readyz")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        check(open_page(driver, base + "/"), "keyed: the playground loads")
+        field = driver.find_element(By.ID, "key")
+        field.send_keys(key, Keys.TAB)
+        driver.find_element(By.CSS_SELECTOR, "button[data-example='ring-over-button']").click()
+        check(wait(driver, "keyed ring", lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg [data-layer='ring']")),
+              "keyed: the picture is drawn (render.svg fetched with the key): %r" % text(driver, "problems"))
+        click_scene(driver, 210, 120)
+        check(wait(driver, "keyed click", lambda d: text(d, "result-target") == "ring"
+                   and d.find_elements(By.CSS_SELECTOR, "#picture svg [data-overlay='target'][data-of='ring']")),
+              "keyed: a click routes and the overlay is drawn")
+        curl = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#curl li")]
+        line = next((c for c in curl if " -X POST" in c and "/scenes/ring-demo/hit" in c), None)
+        check(line is not None and '"Authorization: Bearer $HITROUTE_KEY"' in line and key not in line,
+              "keyed: the curl line names $HITROUTE_KEY in double quotes, not the key: %s" % line)
+        if line:
+            run = subprocess.run(["bash", "-c", line], env={**os.environ, "HITROUTE_KEY": key},
+                                 capture_output=True, text=True, timeout=30)
+            answer = json.loads(run.stdout) if run.stdout.startswith("{") else {}
+            check(answer.get("layer") == "ring", "keyed: the copied curl line works with the key: %s" % run.stdout[:120])
+        driver.save_screenshot(work + "/playground-keyed.png")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--base", required=True)
@@ -481,6 +597,7 @@ def main():
     ap.add_argument("--points", type=int, default=400)
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--only", choices=["agreement", "playground"])
+    ap.add_argument("--binary", help="the hitroute binary, to start a keyed service for the playground's key checks")
     a = ap.parse_args()
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
@@ -511,6 +628,8 @@ def main():
                     if not url.startswith(a.base + "/") and not url.startswith(("data:", "about:")):
                         origins.add(url)
             check(not origins, "no request to another origin: %s" % sorted(origins)[:5])
+            if a.binary:
+                keyed_playground(driver, a.binary, a.work)
         report["failures"] = FAILURES
         report["seconds"] = round(time.monotonic() - started, 1)
         with open(a.work + "/browser-report.json", "w") as f:

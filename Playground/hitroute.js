@@ -8,7 +8,7 @@
 //   const r = await hr.hit("ring-demo", 210, 120); // → { layer: "ring", action: "ring.select", path, trace, … }
 //   const many = await hr.hits("ring-demo", [{ x: 10, y: 10 }, { x: 120, y: 120 }]);
 //   const finger = hr.pointer("ring-demo", "finger-1");
-//   await finger.down(300, 300); await finger.move(320, 310); await finger.up(320, 310);
+//   await finger.down(120, 120); await finger.move(130, 125); await finger.up(130, 125);
 //
 // Every method returns the parsed JSON answer. A problem answer (4xx/5xx,
 // RFC 9457) rejects with a HitRouteError carrying `status` and `problem`
@@ -116,7 +116,8 @@ export function curlCommand({ method, url, body, key }) {
   const quote = (s) => "'" + String(s).replace(/'/g, "'\\''") + "'";
   const parts = ["curl", "-sS"];
   if (method !== "GET") parts.push("-X", method);
-  if (key) parts.push("-H", quote("Authorization: Bearer $HITROUTE_KEY"));
+  // Double quotes, so the shell puts the key in (it never appears in the page).
+  if (key) parts.push("-H", '"Authorization: Bearer $HITROUTE_KEY"');
   if (body !== undefined) parts.push("-H", quote("Content-Type: application/json"), "--data-binary", quote(body));
   parts.push(quote(url));
   return parts.join(" ");

@@ -5,11 +5,19 @@
 import { HitRoute, HitRouteError, curlCommand } from "/hitroute.js";
 
 const $ = (id) => document.getElementById(id);
-const EXAMPLES = ["ring-over-button", "overlapping-squares"];
+/** One button per file in examples/ (a test checks the list against the directory). */
+const EXAMPLES = ["ring-over-button", "overlapping-squares", "sprite-with-pass-through"];
 /** Above this many layers the picture is drawn only on request (its SVG runs to megabytes). */
 const DRAW_LIMIT = 20000;
 
-const state = { id: "", layers: 0, point: null, svg: null, drawAnyway: false, pointerDown: false, busy: null, pending: null };
+// `point`: the routed point whose overlay render.svg draws (route mode).
+// `answer`: the last pointer answer, marked on the picture by the page
+// itself (pointer mode): render.svg would route the point afresh, without
+// the capture that decided the answer, and could name another layer.
+const state = {
+  id: "", version: 0, layers: 0, point: null, answer: null, svg: null, drawAnyway: false,
+  pointerDown: false, busy: null, pending: null,
+};
 
 const client = new HitRoute({ key: sessionStorage.getItem("hitroute.key") || "", onRequest: showCurl });
 
@@ -24,6 +32,11 @@ function showCurl(request) {
 }
 
 function setText(id, text) { $(id).textContent = text; }
+
+/** A number for reading: at most three decimals (the JSON and curl keep every digit). */
+function readable(v) {
+  return typeof v === "number" && Number.isFinite(v) ? String(Math.round(v * 1000) / 1000) : String(v);
+}
 
 function showProblem(error) {
   const box = $("problems");
@@ -46,15 +59,31 @@ function showProblem(error) {
   }
 }
 
+const sceneLabel = (s) => `${s.id} (${s.layers} layers, v${s.version})`;
+
 async function refreshList(select = state.id) {
   const { scenes } = await client.listScenes();
   const menu = $("scene-select");
   menu.replaceChildren();
   const none = new Option("(choose a scene)", "");
   menu.append(none);
-  for (const s of scenes) menu.append(new Option(`${s.id} (${s.layers} layers, v${s.version})`, s.id));
+  for (const s of scenes) {
+    const option = new Option(sceneLabel(s), s.id);
+    option.dataset.layers = s.layers;
+    menu.append(option);
+  }
   menu.value = scenes.some((s) => s.id === select) ? select : "";
   return scenes;
+}
+
+/** Every answer names its scene's version: the title and the menu follow it. */
+function noteVersion(id, version) {
+  if (id !== state.id || !Number.isInteger(version)) return;
+  state.version = version;
+  setText("scene-name", `“${id}” v${version}`);
+  for (const option of $("scene-select").options) {
+    if (option.value === id) option.textContent = sceneLabel({ id, layers: option.dataset.layers, version });
+  }
 }
 
 /** Loads a scene into the editor and draws it. */
@@ -64,9 +93,9 @@ async function openScene(id, { redraw = true } = {}) {
   const version = scene.version;
   delete scene.version;
   $("editor").value = JSON.stringify(scene, null, 2);
-  setText("scene-name", `“${id}” v${version}`);
   state.layers = countLayers(scene.layers || []);
   $("scene-select").value = id;
+  noteVersion(id, version);
   if (redraw) await draw();
 }
 
@@ -74,9 +103,16 @@ function countLayers(layers) {
   return layers.reduce((n, l) => n + 1 + countLayers(l.children || []), 0);
 }
 
-/** Draws the current scene with render.svg (with the routed point's overlay when there is one). */
+/**
+ * Draws the current scene with render.svg, fetched with the key like every
+ * other request: with the routed point's overlay in route mode, with the
+ * page's own mark of the pointer answer in pointer mode. Renders that come
+ * back after a newer one was asked for are dropped.
+ */
+let drawsAsked = 0;
 async function draw() {
   if (!state.id) return;
+  const ticket = ++drawsAsked;
   const picture = $("picture");
   if (state.layers > DRAW_LIMIT && !state.drawAnyway) {
     picture.replaceChildren();
@@ -89,17 +125,67 @@ async function draw() {
     return;
   }
   const options = { regions: $("regions").checked };
-  if (state.point) Object.assign(options, state.point);
+  if (state.point && !state.answer) Object.assign(options, state.point);
   const text = await client.render(state.id, options);
+  if (ticket !== drawsAsked) return;
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const root = doc.documentElement;
   if (root.nodeName !== "svg") throw new Error("render.svg did not parse as SVG");
   const svg = document.importNode(root, true);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `scene ${state.id}`);
+  if (state.answer) markAnswer(svg, state.answer);
   picture.replaceChildren(svg);
   state.svg = svg;
   setText("picture-note", "");
+}
+
+/** At most one redraw per animation frame; the latest state wins (see `draw`). */
+let frameAsked = 0;
+function requestDraw() {
+  if (frameAsked) return;
+  frameAsked = requestAnimationFrame(() => {
+    frameAsked = 0;
+    draw().catch(showProblem);
+  });
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** The elements of layer `id` in a drawn scene (its group; ids compared as text, never as a selector). */
+function layerElements(svg, id) {
+  return [...svg.querySelectorAll("[data-layer]")].filter((e) => e.getAttribute("data-layer") === id);
+}
+
+/**
+ * Marks a pointer answer on the picture: the answering layer outlined
+ * (class `pointer-target`), the point, and a label naming the same layer
+ * and action as the result panel.
+ */
+function markAnswer(svg, r) {
+  if (r.layer) for (const g of layerElements(svg, r.layer)) g.classList.add("pointer-target");
+  const box = svg.viewBox.baseVal;
+  const size = Math.max(box.width, box.height) / 30;
+  const mark = document.createElementNS(SVG_NS, "g");
+  mark.setAttribute("class", "pointer-mark");
+  mark.setAttribute("pointer-events", "none");
+  mark.dataset.layer = r.layer ?? "";
+  const ring = document.createElementNS(SVG_NS, "circle");
+  ring.setAttribute("cx", r.x); ring.setAttribute("cy", r.y); ring.setAttribute("r", size * 0.45);
+  const label = document.createElementNS(SVG_NS, "text");
+  const right = r.x < box.x + box.width * 0.55;
+  label.setAttribute("x", r.x + (right ? 1 : -1) * size * 0.7);
+  label.setAttribute("y", r.y - size * 0.7);
+  label.setAttribute("font-size", size);
+  if (!right) label.setAttribute("text-anchor", "end");
+  label.textContent = answerLabel(r);
+  mark.append(ring, label);
+  svg.append(mark);
+}
+
+function answerLabel(r) {
+  const name = r.layer ?? "nothing here";
+  return `${name}${r.action ? " → " + r.action : ""}${r.captured ? " (captured)" : ""}`;
 }
 
 /** The scene point under a pointer event (the SVG's own coordinate system). */
@@ -112,11 +198,12 @@ function scenePoint(event) {
 }
 
 function showResult(r) {
-  setText("result-point", `(${r.x}, ${r.y})`);
+  noteVersion(r.scene, r.version);
+  setText("result-point", `(${readable(r.x)}, ${readable(r.y)})`);
   setText("result-target", r.layer ?? "nothing");
   setText("result-action", r.action ? `${r.action} (on ${r.actionLayer})` : "–");
   setText("result-path", r.path ? r.path.join(" › ") : "–");
-  setText("result-local", r.local ? `(${r.local.x}, ${r.local.y})` : "–");
+  setText("result-local", r.local ? `(${readable(r.local.x)}, ${readable(r.local.y)})` : "–");
   setText("result-captured", r.captured === undefined ? "–" : String(r.captured));
   const body = $("trace").tBodies[0];
   body.replaceChildren();
@@ -143,17 +230,21 @@ async function route(x, y) {
   showProblem(null);
   const r = await client.hit(state.id, x, y, { trace: true });
   state.point = { x, y };
+  state.answer = null;
   showResult(r);
   await draw();
   return r;
 }
 
 // Pointer mode: down on press, move while dragging (one request in
-// flight at a time; the latest position wins), up on release.
+// flight at a time; the latest position wins), up on release. Each answer
+// redraws the picture (at most once a frame), so a drag is seen as it goes.
 async function pointerPhase(phase, p) {
   const r = await client.hit(state.id, p.x, p.y, { trace: true, pointer: "mouse", phase });
   state.point = p;
+  state.answer = r;
   showResult(r);
+  requestDraw();
   return r;
 }
 
@@ -193,7 +284,6 @@ function wirePicture() {
       if (state.busy) await state.busy;
       await pointerPhase(event.type === "pointercancel" ? "cancel" : "up", p);
       await openScene(state.id, { redraw: false });
-      await draw();
     } catch (e) { showProblem(e); }
   };
   picture.addEventListener("pointerup", release);
@@ -212,6 +302,7 @@ async function upload() {
   const id = (scene && typeof scene.id === "string" && scene.id) || state.id || "scene";
   await client.putScene(id, scene);
   state.point = null;
+  state.answer = null;
   await refreshList(id);
   await openScene(id);
 }
@@ -239,7 +330,7 @@ async function start() {
   }
   $("refresh").addEventListener("click", () => refreshList().catch(showProblem));
   $("scene-select").addEventListener("change", (e) => {
-    if (e.target.value) { state.point = null; openScene(e.target.value).catch(showProblem); }
+    if (e.target.value) { state.point = null; state.answer = null; openScene(e.target.value).catch(showProblem); }
   });
   $("upload").addEventListener("click", () => upload().catch(showProblem));
   $("reload").addEventListener("click", () => state.id && openScene(state.id).catch(showProblem));

@@ -22,7 +22,7 @@ extension PlaygroundFiles {
 //   const r = await hr.hit("ring-demo", 210, 120); // → { layer: "ring", action: "ring.select", path, trace, … }
 //   const many = await hr.hits("ring-demo", [{ x: 10, y: 10 }, { x: 120, y: 120 }]);
 //   const finger = hr.pointer("ring-demo", "finger-1");
-//   await finger.down(300, 300); await finger.move(320, 310); await finger.up(320, 310);
+//   await finger.down(120, 120); await finger.move(130, 125); await finger.up(130, 125);
 //
 // Every method returns the parsed JSON answer. A problem answer (4xx/5xx,
 // RFC 9457) rejects with a HitRouteError carrying `status` and `problem`
@@ -130,7 +130,8 @@ export function curlCommand({ method, url, body, key }) {
   const quote = (s) => "'" + String(s).replace(/'/g, "'\\''") + "'";
   const parts = ["curl", "-sS"];
   if (method !== "GET") parts.push("-X", method);
-  if (key) parts.push("-H", quote("Authorization: Bearer $HITROUTE_KEY"));
+  // Double quotes, so the shell puts the key in (it never appears in the page).
+  if (key) parts.push("-H", '"Authorization: Bearer $HITROUTE_KEY"');
   if (body !== undefined) parts.push("-H", quote("Content-Type: application/json"), "--data-binary", quote(body));
   parts.push(quote(url));
   return parts.join(" ");
@@ -203,11 +204,13 @@ export function curlCommand({ method, url, body, key }) {
       <dt>local</dt><dd id="result-local">–</dd>
       <dt>captured</dt><dd id="result-captured">–</dd>
     </dl>
+    <div class="table-scroll">
     <table id="trace">
       <caption>Trace, in visiting order (front to back)</caption>
       <thead><tr><th scope="col">layer</th><th scope="col">decision</th><th scope="col">reason</th><th scope="col">detail</th></tr></thead>
       <tbody></tbody>
     </table>
+    </div>
     <h2 id="curl-heading">Requests, as curl</h2>
     <ol id="curl" aria-labelledby="curl-heading" reversed></ol>
   </section>
@@ -255,13 +258,21 @@ dt { color: var(--muted); }
 dd { margin: 0; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 caption { text-align: left; color: var(--muted); padding-bottom: .2rem; }
-th, td { border-bottom: 1px solid var(--line); text-align: left; padding: .2rem .3rem; vertical-align: top; overflow-wrap: anywhere; }
+/* Words stay whole: a long id or detail wraps at its own breaks, and the
+   table scrolls sideways in its box before any word is cut. */
+.table-scroll { overflow-x: auto; }
+th, td { border-bottom: 1px solid var(--line); text-align: left; padding: .2rem .3rem; vertical-align: top; overflow-wrap: break-word; }
+th, td.decision { white-space: nowrap; }
 td.decision { font-weight: 700; }
 tr.hit td.decision, tr.captured td.decision { color: var(--hit); }
 tr.miss td.decision { color: var(--miss); }
 tr.skip td.decision { color: var(--skip); }
 tr.pass td.decision { color: var(--pass); }
 tr.hit { background: #e8f4ec; }
+/* A pointer answer marked by the page (pointer mode). */
+#picture .pointer-target > :is(path, rect):not([pointer-events="none"]) { stroke: #111111; stroke-width: 4px; vector-effect: non-scaling-stroke; }
+#picture .pointer-mark circle { fill: none; stroke: #111111; stroke-width: 2px; vector-effect: non-scaling-stroke; }
+#picture .pointer-mark text { font-weight: 700; fill: #111111; stroke: #ffffff; stroke-width: .2em; paint-order: stroke; }
 #curl { font: 12px/1.35 ui-monospace, monospace; padding-left: 2.6rem; max-height: 16rem; overflow: auto; }
 #curl li { margin-bottom: .3rem; overflow-wrap: anywhere; }
 @media (max-width: 1100px) {
@@ -285,11 +296,19 @@ tr.hit { background: #e8f4ec; }
 import { HitRoute, HitRouteError, curlCommand } from "/hitroute.js";
 
 const $ = (id) => document.getElementById(id);
-const EXAMPLES = ["ring-over-button", "overlapping-squares"];
+/** One button per file in examples/ (a test checks the list against the directory). */
+const EXAMPLES = ["ring-over-button", "overlapping-squares", "sprite-with-pass-through"];
 /** Above this many layers the picture is drawn only on request (its SVG runs to megabytes). */
 const DRAW_LIMIT = 20000;
 
-const state = { id: "", layers: 0, point: null, svg: null, drawAnyway: false, pointerDown: false, busy: null, pending: null };
+// `point`: the routed point whose overlay render.svg draws (route mode).
+// `answer`: the last pointer answer, marked on the picture by the page
+// itself (pointer mode): render.svg would route the point afresh, without
+// the capture that decided the answer, and could name another layer.
+const state = {
+  id: "", version: 0, layers: 0, point: null, answer: null, svg: null, drawAnyway: false,
+  pointerDown: false, busy: null, pending: null,
+};
 
 const client = new HitRoute({ key: sessionStorage.getItem("hitroute.key") || "", onRequest: showCurl });
 
@@ -304,6 +323,11 @@ function showCurl(request) {
 }
 
 function setText(id, text) { $(id).textContent = text; }
+
+/** A number for reading: at most three decimals (the JSON and curl keep every digit). */
+function readable(v) {
+  return typeof v === "number" && Number.isFinite(v) ? String(Math.round(v * 1000) / 1000) : String(v);
+}
 
 function showProblem(error) {
   const box = $("problems");
@@ -326,15 +350,31 @@ function showProblem(error) {
   }
 }
 
+const sceneLabel = (s) => `${s.id} (${s.layers} layers, v${s.version})`;
+
 async function refreshList(select = state.id) {
   const { scenes } = await client.listScenes();
   const menu = $("scene-select");
   menu.replaceChildren();
   const none = new Option("(choose a scene)", "");
   menu.append(none);
-  for (const s of scenes) menu.append(new Option(`${s.id} (${s.layers} layers, v${s.version})`, s.id));
+  for (const s of scenes) {
+    const option = new Option(sceneLabel(s), s.id);
+    option.dataset.layers = s.layers;
+    menu.append(option);
+  }
   menu.value = scenes.some((s) => s.id === select) ? select : "";
   return scenes;
+}
+
+/** Every answer names its scene's version: the title and the menu follow it. */
+function noteVersion(id, version) {
+  if (id !== state.id || !Number.isInteger(version)) return;
+  state.version = version;
+  setText("scene-name", `“${id}” v${version}`);
+  for (const option of $("scene-select").options) {
+    if (option.value === id) option.textContent = sceneLabel({ id, layers: option.dataset.layers, version });
+  }
 }
 
 /** Loads a scene into the editor and draws it. */
@@ -344,9 +384,9 @@ async function openScene(id, { redraw = true } = {}) {
   const version = scene.version;
   delete scene.version;
   $("editor").value = JSON.stringify(scene, null, 2);
-  setText("scene-name", `“${id}” v${version}`);
   state.layers = countLayers(scene.layers || []);
   $("scene-select").value = id;
+  noteVersion(id, version);
   if (redraw) await draw();
 }
 
@@ -354,9 +394,16 @@ function countLayers(layers) {
   return layers.reduce((n, l) => n + 1 + countLayers(l.children || []), 0);
 }
 
-/** Draws the current scene with render.svg (with the routed point's overlay when there is one). */
+/**
+ * Draws the current scene with render.svg, fetched with the key like every
+ * other request: with the routed point's overlay in route mode, with the
+ * page's own mark of the pointer answer in pointer mode. Renders that come
+ * back after a newer one was asked for are dropped.
+ */
+let drawsAsked = 0;
 async function draw() {
   if (!state.id) return;
+  const ticket = ++drawsAsked;
   const picture = $("picture");
   if (state.layers > DRAW_LIMIT && !state.drawAnyway) {
     picture.replaceChildren();
@@ -369,17 +416,67 @@ async function draw() {
     return;
   }
   const options = { regions: $("regions").checked };
-  if (state.point) Object.assign(options, state.point);
+  if (state.point && !state.answer) Object.assign(options, state.point);
   const text = await client.render(state.id, options);
+  if (ticket !== drawsAsked) return;
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const root = doc.documentElement;
   if (root.nodeName !== "svg") throw new Error("render.svg did not parse as SVG");
   const svg = document.importNode(root, true);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `scene ${state.id}`);
+  if (state.answer) markAnswer(svg, state.answer);
   picture.replaceChildren(svg);
   state.svg = svg;
   setText("picture-note", "");
+}
+
+/** At most one redraw per animation frame; the latest state wins (see `draw`). */
+let frameAsked = 0;
+function requestDraw() {
+  if (frameAsked) return;
+  frameAsked = requestAnimationFrame(() => {
+    frameAsked = 0;
+    draw().catch(showProblem);
+  });
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** The elements of layer `id` in a drawn scene (its group; ids compared as text, never as a selector). */
+function layerElements(svg, id) {
+  return [...svg.querySelectorAll("[data-layer]")].filter((e) => e.getAttribute("data-layer") === id);
+}
+
+/**
+ * Marks a pointer answer on the picture: the answering layer outlined
+ * (class `pointer-target`), the point, and a label naming the same layer
+ * and action as the result panel.
+ */
+function markAnswer(svg, r) {
+  if (r.layer) for (const g of layerElements(svg, r.layer)) g.classList.add("pointer-target");
+  const box = svg.viewBox.baseVal;
+  const size = Math.max(box.width, box.height) / 30;
+  const mark = document.createElementNS(SVG_NS, "g");
+  mark.setAttribute("class", "pointer-mark");
+  mark.setAttribute("pointer-events", "none");
+  mark.dataset.layer = r.layer ?? "";
+  const ring = document.createElementNS(SVG_NS, "circle");
+  ring.setAttribute("cx", r.x); ring.setAttribute("cy", r.y); ring.setAttribute("r", size * 0.45);
+  const label = document.createElementNS(SVG_NS, "text");
+  const right = r.x < box.x + box.width * 0.55;
+  label.setAttribute("x", r.x + (right ? 1 : -1) * size * 0.7);
+  label.setAttribute("y", r.y - size * 0.7);
+  label.setAttribute("font-size", size);
+  if (!right) label.setAttribute("text-anchor", "end");
+  label.textContent = answerLabel(r);
+  mark.append(ring, label);
+  svg.append(mark);
+}
+
+function answerLabel(r) {
+  const name = r.layer ?? "nothing here";
+  return `${name}${r.action ? " → " + r.action : ""}${r.captured ? " (captured)" : ""}`;
 }
 
 /** The scene point under a pointer event (the SVG's own coordinate system). */
@@ -392,11 +489,12 @@ function scenePoint(event) {
 }
 
 function showResult(r) {
-  setText("result-point", `(${r.x}, ${r.y})`);
+  noteVersion(r.scene, r.version);
+  setText("result-point", `(${readable(r.x)}, ${readable(r.y)})`);
   setText("result-target", r.layer ?? "nothing");
   setText("result-action", r.action ? `${r.action} (on ${r.actionLayer})` : "–");
   setText("result-path", r.path ? r.path.join(" › ") : "–");
-  setText("result-local", r.local ? `(${r.local.x}, ${r.local.y})` : "–");
+  setText("result-local", r.local ? `(${readable(r.local.x)}, ${readable(r.local.y)})` : "–");
   setText("result-captured", r.captured === undefined ? "–" : String(r.captured));
   const body = $("trace").tBodies[0];
   body.replaceChildren();
@@ -423,17 +521,21 @@ async function route(x, y) {
   showProblem(null);
   const r = await client.hit(state.id, x, y, { trace: true });
   state.point = { x, y };
+  state.answer = null;
   showResult(r);
   await draw();
   return r;
 }
 
 // Pointer mode: down on press, move while dragging (one request in
-// flight at a time; the latest position wins), up on release.
+// flight at a time; the latest position wins), up on release. Each answer
+// redraws the picture (at most once a frame), so a drag is seen as it goes.
 async function pointerPhase(phase, p) {
   const r = await client.hit(state.id, p.x, p.y, { trace: true, pointer: "mouse", phase });
   state.point = p;
+  state.answer = r;
   showResult(r);
+  requestDraw();
   return r;
 }
 
@@ -473,7 +575,6 @@ function wirePicture() {
       if (state.busy) await state.busy;
       await pointerPhase(event.type === "pointercancel" ? "cancel" : "up", p);
       await openScene(state.id, { redraw: false });
-      await draw();
     } catch (e) { showProblem(e); }
   };
   picture.addEventListener("pointerup", release);
@@ -492,6 +593,7 @@ async function upload() {
   const id = (scene && typeof scene.id === "string" && scene.id) || state.id || "scene";
   await client.putScene(id, scene);
   state.point = null;
+  state.answer = null;
   await refreshList(id);
   await openScene(id);
 }
@@ -519,7 +621,7 @@ async function start() {
   }
   $("refresh").addEventListener("click", () => refreshList().catch(showProblem));
   $("scene-select").addEventListener("change", (e) => {
-    if (e.target.value) { state.point = null; openScene(e.target.value).catch(showProblem); }
+    if (e.target.value) { state.point = null; state.answer = null; openScene(e.target.value).catch(showProblem); }
   });
   $("upload").addEventListener("click", () => upload().catch(showProblem));
   $("reload").addEventListener("click", () => state.id && openScene(state.id).catch(showProblem));
