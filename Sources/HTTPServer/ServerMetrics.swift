@@ -1,7 +1,8 @@
 import HitMetrics
 
 /// The server's counters: requests by route, method and status, a duration
-/// histogram by route, bytes, connections. One shard per event loop,
+/// histogram by route, method and status class (`2xx`, `4xx`, …), bytes,
+/// connections. One shard per event loop,
 /// written only by that loop (``CounterCells``: no atomic read-modify-write
 /// and no shared cache line on the request path), summed when scraped.
 ///
@@ -25,6 +26,13 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
         return slots
     }()
 
+    /// The histogram's status classes: a status's hundreds (1xx … 5xx).
+    static let codeClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
+
+    /// The class slot of `status` (below 100 counts as 1xx, 600 and above as 5xx).
+    @inline(__always)
+    static func classSlot(_ status: Int) -> Int { min(max(status / 100 - 1, 0), 4) }
+
     let routeLabels: [String]
     let buckets = DurationBuckets.standard
     let cells: CounterCells
@@ -47,8 +55,9 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
         self.routeLabels = routeLabels.isEmpty ? ["unmatched"] : routeLabels
         let routes = self.routeLabels.count
         bucketsBase = routes * Self.methods.count * (Self.codes.count + 1)
-        sumBase = bucketsBase + routes * buckets.count
-        started = sumBase + routes
+        let histograms = routes * Self.methods.count * Self.codeClasses.count
+        sumBase = bucketsBase + histograms * buckets.count
+        started = sumBase + histograms
         bytesIn = started + 1
         bytesOut = bytesIn + 1
         accepted = bytesOut + 1
@@ -94,6 +103,7 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
         let codeSlots: UnsafePointer<UInt8>
         static let methodCount = ServerMetrics.methods.count
         static let codeCount = ServerMetrics.codes.count
+        static let classCount = ServerMetrics.codeClasses.count
 
         /// The route index a response names, or 0 when out of range.
         @inline(__always)
@@ -107,9 +117,11 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
             let code = status >= 0 && status < 1000 ? Int(codeSlots[status]) : LoopCounters.codeCount
             let method = methodSlot >= 0 && methodSlot < LoopCounters.methodCount ? methodSlot : ServerMetrics.otherMethod
             let bucket = self.bucket(nanoseconds)
-            shard.bump(requestsBase &+ (route &* LoopCounters.methodCount &+ method) &* (LoopCounters.codeCount &+ 1) &+ code)
-            shard.bump(bucketsBase &+ route &* bucketCount &+ bucket)
-            shard.bump(sumBase &+ route, by: nanoseconds)
+            let routeMethod = route &* LoopCounters.methodCount &+ method
+            let histogram = routeMethod &* LoopCounters.classCount &+ ServerMetrics.classSlot(status)
+            shard.bump(requestsBase &+ routeMethod &* (LoopCounters.codeCount &+ 1) &+ code)
+            shard.bump(bucketsBase &+ histogram &* bucketCount &+ bucket)
+            shard.bump(sumBase &+ histogram, by: nanoseconds)
             shard.bump(self.bytesIn, by: UInt64(max(0, bytesIn)))
             shard.bump(self.bytesOut, by: UInt64(max(0, bytesOut)))
         }
@@ -167,13 +179,20 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
         }
         var durations: [ServerStatistics.Durations] = []
         var answered: UInt64 = 0
+        let classes = Self.codeClasses.count
         for route in 0..<routes {
-            let counts = Array(sums[(bucketsBase + route * buckets.count)..<(bucketsBase + (route + 1) * buckets.count)])
-            let total = counts.reduce(0, &+)
-            answered &+= total
-            guard total > 0 else { continue }
-            durations.append(.init(
-                route: routeLabels[route], bucketCounts: counts, sumSeconds: Double(sums[sumBase + route]) / 1e9))
+            for method in 0..<Self.methods.count {
+                for codeClass in 0..<classes {
+                    let h = (route * Self.methods.count + method) * classes + codeClass
+                    let counts = Array(sums[(bucketsBase + h * buckets.count)..<(bucketsBase + (h + 1) * buckets.count)])
+                    let total = counts.reduce(0, &+)
+                    answered &+= total
+                    guard total > 0 else { continue }
+                    durations.append(.init(
+                        route: routeLabels[route], method: Self.methods[method], code: Self.codeClasses[codeClass],
+                        bucketCounts: counts, sumSeconds: Double(sums[sumBase + h]) / 1e9))
+                }
+            }
         }
         let started = sums[self.started]
         answered &+= sums[abandoned]
@@ -199,6 +218,9 @@ public struct ServerStatistics: Sendable {
 
     public struct Durations: Sendable {
         public var route: String
+        public var method: String
+        /// The status class, `1xx` … `5xx`.
+        public var code: String
         /// Per bucket (not cumulative); the last is `+Inf`.
         public var bucketCounts: [UInt64]
         public var sumSeconds: Double
@@ -206,8 +228,8 @@ public struct ServerStatistics: Sendable {
 
     /// Answered requests, by route, method and code (only those counted).
     public var requests: [RequestCount]
-    /// Request durations by route, from the first byte of a request to its
-    /// response queued for sending.
+    /// Request durations by route, method and status class, from the first
+    /// byte of a request to its response queued for sending.
     public var durations: [Durations]
     /// The histogram's finite upper bounds, seconds.
     public var upperBounds: [Double]

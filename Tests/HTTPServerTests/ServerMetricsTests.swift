@@ -24,6 +24,7 @@ final class ServerMetricsTests: XCTestCase {
                 .init(route: "/a", method: "GET", code: "200", count: 5),
             ])
             XCTAssertEqual(stats.durations.map(\.route), ["unmatched", "/a"])
+            XCTAssertEqual(stats.durations.map { "\($0.method) \($0.code)" }, ["GET 4xx", "GET 2xx"])
             XCTAssertEqual(stats.durations.map { $0.bucketCounts.reduce(0, +) }, [5, 5])
             XCTAssertEqual(stats.durations.first?.bucketCounts.count, stats.upperBounds.count + 1)
             XCTAssertEqual(stats.bytesIn, UInt64(sent))

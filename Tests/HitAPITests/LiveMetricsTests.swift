@@ -31,6 +31,10 @@ final class LiveMetricsTests: XCTestCase {
             XCTAssertEqual(grew("hitroute_http_request_duration_seconds_count", hitRoute), Double(n + 1))
             XCTAssertEqual(grew("hitroute_http_request_duration_seconds_bucket", hitRoute.merging(["le": "+Inf"]) { a, _ in a }), Double(n + 1))
             XCTAssertGreaterThan(grew("hitroute_http_request_duration_seconds_sum", hitRoute), 0)
+            // By method and status class too.
+            XCTAssertEqual(grew("hitroute_http_request_duration_seconds_count", hitRoute.merging(["method": "POST", "code": "2xx"]) { a, _ in a }), Double((n + 1) / 2))
+            XCTAssertEqual(grew("hitroute_http_request_duration_seconds_count", hitRoute.merging(["method": "GET", "code": "2xx"]) { a, _ in a }), Double(n / 2))
+            XCTAssertEqual(grew("hitroute_http_request_duration_seconds_count", hitRoute.merging(["method": "POST", "code": "4xx"]) { a, _ in a }), 1)
             XCTAssertEqual(grew("hitroute_points_routed_total", ["kind": "single"]), Double(n))
             XCTAssertEqual(grew("hitroute_points_routed_total", ["kind": "batch"]), 3)
             XCTAssertEqual(grew("hitroute_http_requests_total", ["route": "/metrics"]), 1, "the first scrape is counted by the second")

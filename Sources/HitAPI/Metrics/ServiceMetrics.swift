@@ -43,7 +43,7 @@ enum ServiceMetrics {
             Sample(Double(r.count), labels: [Label("route", r.route), Label("method", r.method), Label("code", r.code)])
         }
         let durations = s.durations.map { d in
-            HistogramSample(labels: [Label("route", d.route)], upperBounds: s.upperBounds, bucketCounts: d.bucketCounts, sum: d.sumSeconds)
+            HistogramSample(labels: [Label("route", d.route), Label("method", d.method), Label("code", d.code)], upperBounds: s.upperBounds, bucketCounts: d.bucketCounts, sum: d.sumSeconds)
         }
         var byCode: [String: UInt64] = [:]
         for r in s.requests { byCode[r.code, default: 0] &+= r.count }
@@ -57,7 +57,7 @@ enum ServiceMetrics {
                 kind: .counter, samples: requests),
             MetricFamily(
                 name: "hitroute_http_request_duration_seconds",
-                help: "Time from a request's first byte to its response queued for sending, by route template.",
+                help: "Time from a request's first byte to its response queued for sending, by route template, method and status class (2xx, 4xx, ...).",
                 kind: .histogram, unit: "seconds", histograms: durations),
             .single("hitroute_http_requests_in_flight", .gauge, "Requests received and not yet answered.", Double(s.inFlight)),
             .single("hitroute_http_connections_open", .gauge, "TCP connections open now.", Double(s.openConnections)),
