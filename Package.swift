@@ -9,7 +9,7 @@ import PackageDescription
 //                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
 //                                  ├───▶ HitImage     (PNG + zlib inflate → alpha planes; no I/O, no Foundation)
 //                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
-//                                  ├───▶ RESPClient ──▶ RESP   (Redis over sockets; the pure RESP2 parser)
+//                                  ├───▶ RESPClient ──▶ RESP, HitMetrics   (Redis over sockets and its statistics; the pure RESP2 parser)
 //                                  ├───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //                                  │          └─────▶ HitMetrics
 //                                  └───▶ HitMetrics ──▶ CCounters (relaxed atomic loads/stores in C)
@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "Playground"),
         .target(name: "HitJournal"),
         .target(name: "RESP"),
-        .target(name: "RESPClient", dependencies: ["RESP"]),
+        .target(name: "RESPClient", dependencies: ["RESP", "HitMetrics"]),
         .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESPClient", "HitMetrics"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HitRender", "HTTPServer", "TestSupport"]),

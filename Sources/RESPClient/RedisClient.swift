@@ -24,6 +24,10 @@ public final class RedisClient: Sendable {
     let minBackoff: Double
     let maxBackoff: Double
     let maxIdle: Int
+    /// Round trips, failures, connections, recoveries (and, through the
+    /// store's subscriber, subscriptions and messages).
+    public let statistics: RedisStatistics
+    private let healthCheck = Atomic<Int>(0)  // 0 none, 1 running, 2 asked to stop
 
     private struct State {
         var idle: [RedisConnection] = []
@@ -36,8 +40,9 @@ public final class RedisClient: Sendable {
 
     public init(
         _ endpoint: RedisEndpoint, timeout: Double = 2, maxBulkBytes: Int = 512 << 20, maxElements: Int = 1 << 20,
-        minBackoff: Double = 0.05, maxBackoff: Double = 2, maxIdle: Int = 64
+        minBackoff: Double = 0.05, maxBackoff: Double = 2, maxIdle: Int = 64, statistics: RedisStatistics = RedisStatistics()
     ) {
+        self.statistics = statistics
         self.endpoint = endpoint
         self.timeout = timeout
         var limits = RESPLimits()
@@ -60,16 +65,41 @@ public final class RedisClient: Sendable {
 
     /// Runs `commands` as one pipeline on one connection; replies in order.
     /// Error replies are values; a ``RedisError`` means no reply.
+    /// Counted in ``statistics`` unless it failed fast during a backoff
+    /// (then nothing was tried).
     public func pipeline(_ commands: [[[UInt8]]]) throws(RedisError) -> [RESPValue] {
-        let connection = try borrow()
+        let started = monotonic()
+        let connection: RedisConnection
+        switch take(now: started) {
+        case .idle(let c):
+            connection = c
+        case .backingOff(let e):
+            throw e
+        case .open:
+            do {
+                connection = try RedisConnection(endpoint, timeout: timeout, limits: limits)
+                statistics.connectionOpened()
+            } catch {
+                count(since: started, error)
+                failed(error)
+                throw error
+            }
+        }
         do {
             let replies = try connection.pipeline(commands)
+            count(since: started, nil)
             giveBack(connection)
             return replies
         } catch {
+            count(since: started, error)
             failed(error)
             throw error
         }
+    }
+
+    private func count(since started: Double, _ error: RedisError?) {
+        statistics.exchange(nanoseconds: UInt64(max(0, (monotonic() - started) * 1e9)))
+        if let error { statistics.failure(error.kind) }
     }
 
     /// Runs one command.
@@ -93,27 +123,46 @@ public final class RedisClient: Sendable {
         for c in idle { c.close() }
     }
 
-    private func borrow() throws(RedisError) -> RedisConnection {
-        let now = monotonic()
-        let taken = state.withLock { s -> (RedisConnection?, RedisError?) in
-            if let c = s.idle.popLast() { return (c, nil) }
+    private enum Taken {
+        case idle(RedisConnection)
+        case backingOff(RedisError)
+        case open
+    }
+
+    /// An idle connection, or the backoff's fast failure, or leave to open one.
+    private func take(now: Double) -> Taken {
+        state.withLock { s -> Taken in
+            if let c = s.idle.popLast() { return .idle(c) }
             if now < s.retryAt, let e = s.lastError {
-                return (nil, RedisError(.unreachable, "backing off after: \(e.message)"))
+                return .backingOff(RedisError(.unreachable, "backing off after: \(e.message)"))
             }
-            return (nil, nil)
+            return .open
         }
-        if let c = taken.0 { return c }
-        if let e = taken.1 { throw e }
-        do {
-            return try RedisConnection(endpoint, timeout: timeout, limits: limits)
-        } catch {
-            failed(error)
-            throw error
+    }
+
+    /// Starts a thread that, while the last exchange failed, sends a PING
+    /// every `interval` seconds (the backoff still spaces real attempts), so
+    /// that health comes back within about `interval` plus the backoff
+    /// (at most `maxBackoff`) of the server's return with no request
+    /// arriving. Once per client; ``stopHealthCheck()`` ends it.
+    public func startHealthCheck(every interval: Double = 0.5) {
+        guard healthCheck.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
+        spawnThread { [self] in
+            while healthCheck.load(ordering: .acquiring) == 1 {
+                usleep(UInt32(max(0.01, interval) * 1_000_000))
+                if healthCheck.load(ordering: .acquiring) == 1, !isHealthy { _ = try? send("PING") }
+            }
         }
+    }
+
+    /// Asks the health check's thread to end (within its interval).
+    public func stopHealthCheck() {
+        healthCheck.store(2, ordering: .releasing)
     }
 
     private func giveBack(_ connection: RedisConnection) {
         let extra = state.withLock { s -> RedisConnection? in
+            if s.lastError != nil { statistics.recovered() }
             s.lastError = nil
             s.backoff = 0
             s.retryAt = 0

@@ -22,6 +22,8 @@ public final class RedisSubscriber: Sendable {
     let pingAfter: Double = 5
     let onConnect: @Sendable () -> Void
     let onDisconnect: @Sendable (RedisError) -> Void
+    /// Subscriptions made and messages received are counted here.
+    let statistics: RedisStatistics?
     private let stopped = Atomic<Bool>(false)
     private let running = Atomic<Bool>(false)
     /// Whether a subscription is in force right now.
@@ -32,8 +34,9 @@ public final class RedisSubscriber: Sendable {
         _ endpoint: RedisEndpoint, channels: [String], timeout: Double = 2,
         minBackoff: Double = 0.05, maxBackoff: Double = 2,
         onConnect: @escaping @Sendable () -> Void, onDisconnect: @escaping @Sendable (RedisError) -> Void = { _ in },
-        onMessage: @escaping Message
+        statistics: RedisStatistics? = nil, onMessage: @escaping Message
     ) {
+        self.statistics = statistics
         self.endpoint = endpoint
         self.channels = channels
         self.timeout = timeout
@@ -65,6 +68,7 @@ public final class RedisSubscriber: Sendable {
                     else { throw RedisError(.protocolError, "SUBSCRIBE not confirmed") }
                 }
                 backoff = 0
+                statistics?.subscribed()
                 subscribed.store(true, ordering: .releasing)
                 onConnect()
                 // A silent connection (a cut without a reset) is found by
@@ -88,6 +92,7 @@ public final class RedisSubscriber: Sendable {
                     lastHeard = monotonic()
                     pinged = false
                     if let e = v.elements, e.count == 3, e[0].string == "message", let ch = e[1].string, let payload = e[2].bytes {
+                        statistics?.message()
                         onMessage(ch, payload)
                     }
                 }

@@ -69,8 +69,19 @@ public final class RedisServerProcess: @unchecked Sendable {
     public func stop() {
         guard let p = process else { return }
         process = nil
-        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL); kill(p.processIdentifier, SIGCONT) }
         p.waitUntilExit()
+    }
+
+    /// SIGSTOP: the server keeps its sockets (connections stay open, the
+    /// kernel still accepts new ones) and answers nothing until ``resume()``.
+    public func pause() {
+        if let p = process, p.isRunning { kill(p.processIdentifier, SIGSTOP) }
+    }
+
+    /// SIGCONT after ``pause()``.
+    public func resume() {
+        if let p = process { kill(p.processIdentifier, SIGCONT) }
     }
 
     /// Stops the server and removes its directory.

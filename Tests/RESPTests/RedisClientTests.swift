@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Glibc
 import RESP
 @testable import RESPClient
@@ -246,5 +247,77 @@ final class RedisClientTests: XCTestCase {
         publishUntilSeen("two")
         XCTAssertTrue(got.withLock { $0.contains("ch:two") })
         XCTAssertEqual(connects.load(ordering: .relaxed), 2)
+    }
+
+    /// SPEC §10: a write in flight when Redis pauses (SIGSTOP) times out and
+    /// marks the client unhealthy; after SIGCONT the health check's PING
+    /// makes it healthy again with no caller trying. Without the health
+    /// check nothing would: the client stays unhealthy (checked first).
+    func testHealthComesBackAfterAPauseWithNobodyCalling() throws {
+        func pausedWrite(_ client: RedisClient) {
+            XCTAssertEqual(try client.send("SET", "k", "before"), .simple("OK"))
+            redis.pause()
+            let failed = Atomic<Bool>(false)
+            let writer = Thread { failed.store((try? client.send("SET", "k", "during")) == nil, ordering: .releasing) }
+            writer.start()
+            // The write fails by its own timeout (0.3 s); wait for it without a speed bound.
+            let deadline = Date().addingTimeInterval(60)
+            while !failed.load(ordering: .acquiring) && Date() < deadline { usleep(10_000) }
+            XCTAssertTrue(failed.load(ordering: .acquiring), "the write in flight failed")
+            XCTAssertFalse(client.isHealthy)
+            redis.resume()
+        }
+        let idle = RedisClient(endpoint, timeout: 0.3, minBackoff: 0.01, maxBackoff: 0.05)
+        pausedWrite(idle)
+        usleep(500_000)  // ten backoff steps with nobody calling
+        XCTAssertFalse(idle.isHealthy, "without a health check, nothing brings the client back")
+
+        let checked = RedisClient(endpoint, timeout: 0.3, minBackoff: 0.01, maxBackoff: 0.05)
+        checked.startHealthCheck(every: 0.05)
+        defer { checked.stopHealthCheck() }
+        pausedWrite(checked)
+        let deadline = Date().addingTimeInterval(60)
+        while !checked.isHealthy && Date() < deadline { usleep(10_000) }
+        XCTAssertTrue(checked.isHealthy, "healthy again after SIGCONT, by the health check alone")
+        let stats = checked.statistics.snapshot()
+        XCTAssertGreaterThanOrEqual(stats.errors[RedisStatistics.errorKinds.firstIndex(of: "timeout")!], 1)
+        XCTAssertGreaterThanOrEqual(stats.recoveries, 1)
+        // The write that timed out was still in the paused server's socket:
+        // Redis may carry it out once continued (a failed write's outcome is unknown).
+        XCTAssertTrue(["before", "during"].contains(try checked.send("GET", "k").string ?? ""))
+    }
+
+    /// Every exchange tried is in the histogram; fast failures while
+    /// backing off are not; failures are counted by kind; a subscriber
+    /// counts its subscriptions and messages.
+    func testStatisticsCountExchangesFailuresAndMessages() throws {
+        let stats = RedisStatistics()
+        let client = RedisClient(endpoint, timeout: 1, minBackoff: 5, maxBackoff: 5, statistics: stats)
+        for _ in 0..<7 { XCTAssertEqual(try client.send("PING"), .simple("PONG")) }
+        var s = stats.snapshot()
+        XCTAssertEqual(s.bucketCounts.reduce(0, +), 7)
+        XCTAssertGreaterThan(s.sumSeconds, 0)
+        XCTAssertEqual(s.connectionsOpened, 1)
+        let got = Atomic<Int>(0)
+        let sub = RedisSubscriber(endpoint, channels: ["stats"], timeout: 1, onConnect: {}, statistics: stats) { _, _ in
+            got.add(1, ordering: .relaxed)
+        }
+        sub.start()
+        defer { sub.stop() }
+        for _ in 0..<2_000 where got.load(ordering: .relaxed) < 3 {
+            _ = try? client.send("PUBLISH", "stats", "m")
+            usleep(5_000)
+        }
+        s = stats.snapshot()
+        XCTAssertEqual(s.subscriptions, 1)
+        XCTAssertEqual(s.messages, UInt64(got.load(ordering: .relaxed)))
+        XCTAssertGreaterThanOrEqual(s.messages, 3)
+        let before = s.bucketCounts.reduce(0, +)
+        redis.stop()
+        XCTAssertThrowsError(try client.send("PING"))  // tried: the idle connection is found broken
+        XCTAssertThrowsError(try client.send("PING"))  // fast, backing off: not an exchange
+        s = stats.snapshot()
+        XCTAssertEqual(s.bucketCounts.reduce(0, +), before + 1)
+        XCTAssertEqual(s.errors.reduce(0, +), 1)
     }
 }
