@@ -7,6 +7,27 @@ import XCTest
 final class LiveMetricsTests: XCTestCase {
     let hitRoute = ["route": "/scenes/{id}/hit"]
 
+    /// Points that route to nothing (outside the scene) are counted apart,
+    /// by single hit and batch, on the fast path and the traced one.
+    func testPointsThatRouteToNothingAreCounted() throws {
+        try withLiveService { service in
+            XCTAssertEqual(try service.send("PUT", "/scenes/ring-demo", ringScene).status, 201)
+            let (_, before) = try service.scrape()
+            XCTAssertEqual(try service.send("GET", "/scenes/ring-demo/hit?x=500&y=500").status, 200)
+            XCTAssertEqual(try service.send("GET", "/scenes/ring-demo/hit?x=120&y=120").status, 200)
+            let outside = #"{"points":[{"x":-5,"y":1},{"x":1,"y":1},{"x":999,"y":0}]}"#
+            XCTAssertEqual(try service.send("POST", "/scenes/ring-demo/hits", outside).status, 200)
+            let traced = #"{"trace":true,"points":[{"x":-5,"y":1},{"x":1,"y":1}]}"#
+            XCTAssertEqual(try service.send("POST", "/scenes/ring-demo/hits", traced).status, 200)
+            let (_, after) = try service.scrape()
+            func grew(_ kind: String) -> Double {
+                after.value("hitroute_points_unrouted_total", ["kind": kind]) - before.value("hitroute_points_unrouted_total", ["kind": kind])
+            }
+            XCTAssertEqual(grew("single"), 1)
+            XCTAssertEqual(grew("batch"), 3)
+        }
+    }
+
     func testNHitsAddExactlyNToTheCountersAndTheHistogram() throws {
         try withLiveService { service in
             XCTAssertEqual(try service.send("PUT", "/scenes/ring-demo", ringScene).status, 201)
@@ -37,6 +58,8 @@ final class LiveMetricsTests: XCTestCase {
             XCTAssertEqual(grew("hitroute_http_request_duration_seconds_count", hitRoute.merging(["method": "POST", "code": "4xx"]) { a, _ in a }), 1)
             XCTAssertEqual(grew("hitroute_points_routed_total", ["kind": "single"]), Double(n))
             XCTAssertEqual(grew("hitroute_points_routed_total", ["kind": "batch"]), 3)
+            XCTAssertEqual(grew("hitroute_points_unrouted_total", ["kind": "single"]), 0, "every hit found a layer")
+            XCTAssertEqual(grew("hitroute_points_unrouted_total", ["kind": "batch"]), 0)
             XCTAssertEqual(grew("hitroute_http_requests_total", ["route": "/metrics"]), 1, "the first scrape is counted by the second")
             // Every request came on a connection of its own.
             XCTAssertEqual(grew("hitroute_http_connections_accepted_total", [:]), Double(n + 3))

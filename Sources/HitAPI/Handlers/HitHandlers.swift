@@ -22,6 +22,7 @@ extension Application {
         if query.point.pointer != nil, query.point.phase != nil { try AccessControl.require(.interact, held: granted) }
         let (result, captured, snapshot) = try route(query.point, in: id, trace: query.trace, all: query.all)
         counters.countPoints(1, batch: false, loop: request.eventLoop)
+        if result.target == nil { counters.countUnrouted(1, batch: false, loop: request.eventLoop) }
         return json(200, capacity: query.trace ? 1024 : 256) { w in
             snapshot.withCompiled { scene in
                 HitResponseEncoder.writeHit(
@@ -74,6 +75,7 @@ extension Application {
             }
             if work > limit { throw batchWorkProblem(snapshot, points: batch.points.count, limit: limit) }
             if mayRestart { counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop) }
+            counters.countUnrouted(targets.reduce(0) { $0 &+ ($1 < 0 ? 1 : 0) }, batch: true, loop: request.eventLoop)
             return json(200, capacity: capacity) { w in
                 beginBatchResponse(snapshot, &w)
                 w.beginArray()
@@ -90,6 +92,7 @@ extension Application {
         results.beginArray()
         var events = batch.pointerEvents[...]
         var work = 0
+        var unrouted = 0
         for (i, point) in batch.points.enumerated() {
             if let event = events.first, event.index == i {
                 events.removeFirst()
@@ -103,17 +106,20 @@ extension Application {
                 snapshot = after
                 entries.rescene(after.compiled)
                 work &+= outcome.work
+                if outcome.result.target == nil { unrouted &+= 1 }
                 entries.write(outcome.result, trace: batch.trace, captured: outcome.captured, to: &results)
             } else {
                 // A batch entry has no `local`: without trace, stack or receivers, only the target is routed.
                 let result = batch.trace || batch.all || entries.scene.hasPassThrough
                     ? entries.scene.hit(point, trace: batch.trace, all: batch.all, work: &work)
                     : HitResult(target: entries.scene.target(at: point, work: &work), local: nil)
+                if result.target == nil { unrouted &+= 1 }
                 entries.write(result, trace: batch.trace, captured: nil, to: &results)
             }
             if work > limit { throw batchWorkProblem(snapshot, points: batch.points.count, limit: limit) }
         }
         if mayRestart { counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop) }
+        counters.countUnrouted(unrouted, batch: true, loop: request.eventLoop)
         results.endArray()
         return batchResponse(snapshot, results)
     }

@@ -77,11 +77,19 @@ enum ServiceMetrics {
 
     static func api(_ counters: APICounters) -> [MetricFamily] {
         let points = counters.pointsRouted
-        return [MetricFamily(
-            name: "hitroute_points_routed", help: "Points routed to a layer (or to none), by single hit or batch.",
-            kind: .counter,
-            samples: [Sample(Double(points.single), labels: [Label("kind", "single")]),
-                      Sample(Double(points.batch), labels: [Label("kind", "batch")])])]
+        let unrouted = counters.pointsUnrouted
+        return [
+            MetricFamily(
+                name: "hitroute_points_routed", help: "Points routed to a layer (or to none), by single hit or batch.",
+                kind: .counter,
+                samples: [Sample(Double(points.single), labels: [Label("kind", "single")]),
+                          Sample(Double(points.batch), labels: [Label("kind", "batch")])]),
+            MetricFamily(
+                name: "hitroute_points_unrouted", help: "Points of answered requests that routed to no layer, by single hit or batch.",
+                kind: .counter,
+                samples: [Sample(Double(unrouted.single), labels: [Label("kind", "single")]),
+                          Sample(Double(unrouted.batch), labels: [Label("kind", "batch")])]),
+        ]
     }
 
     /// What the process holds: the store's scenes (with Redis, the
