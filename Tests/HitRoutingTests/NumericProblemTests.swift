@@ -160,7 +160,7 @@ final class NumericProblemTests: XCTestCase {
             XCTAssertEqual(id, "d")
         }
         XCTAssertEqual(live.compiled.bounds, before)
-        XCTAssertEqual(sessions.captures["f"]?.last, Point(1e308, 5))
+        XCTAssertEqual(sessions.pointers["f"]?.last, Point(1e308, 5))
         XCTAssertNil(live.numericProblem(translatingLayer: 0, by: Point(-1e308, 0)))
         XCTAssertNotNil(live.numericProblem(translatingLayer: 0, by: Point(1e308, 0)))
     }

@@ -95,7 +95,7 @@ final class PassThroughTests: XCTestCase {
         ]))
         let down = try sessions.apply(pointer: "p", phase: .down, at: Point(10, 10), to: &live, trace: false, all: false, now: 0)
         XCTAssertEqual(down.result.receivers, [1])
-        XCTAssertEqual(sessions.captures["p"]?.layer, "button")
+        XCTAssertEqual(sessions.capture(of: "p")?.layer, "button")
         let move = try sessions.apply(pointer: "p", phase: .move, at: Point(20, 10), to: &live, trace: false, all: false, now: 1)
         XCTAssertEqual(move.result.target, 0)
         XCTAssertEqual(move.result.receivers, [])

@@ -8,7 +8,7 @@ final class PointerSessionsTests: XCTestCase {
     @discardableResult
     func event(_ pointer: String, _ phase: PointerSessions.Phase, _ x: Double, _ y: Double, now: Double = 0,
                trace: Bool = true) throws -> (id: String?, captured: Bool, outcome: PointerSessions.Outcome) {
-        let o = try sessions.apply(pointer: pointer, phase: phase, at: Point(x, y), to: &scene, trace: trace, all: false, now: now)
+        let o = try sessions.apply(pointer: PointerKey(pointer), phase: phase, at: Point(x, y), to: &scene, trace: trace, all: false, now: now)
         return (o.result.target.map { scene.compiled.ids[$0] }, o.captured, o)
     }
 
@@ -55,15 +55,18 @@ final class PointerSessionsTests: XCTestCase {
         XCTAssertEqual(try event("a", .move, 300, 300, now: 88.5).id, "square3")  // 30.5 s idle: expired
     }
 
-    func testThePointerLimitRefusesAThirdCapture() throws {
+    /// Every remembered pointer counts (SPEC §11.1): a mouse is remembered
+    /// after its up, and even when its down hits nothing.
+    func testThePointerLimitRefusesAThirdPointer() throws {
         try event("a", .down, 100, 100)
         try event("b", .down, 300, 300)
         XCTAssertThrowsError(try event("c", .down, 200, 200)) { error in
             XCTAssertEqual(error as? PointerSessions.Refusal, .tooManyPointers(limit: 2))
         }
         try event("a", .down, 300, 300)  // an existing pointer may capture anew
-        XCTAssertNoThrow(try event("c", .down, 5, 5))  // a miss captures nothing
         try event("b", .up, 0, 0)
+        XCTAssertThrowsError(try event("c", .down, 5, 5))  // "b" hovers on after its up
+        try event("b", .leave, 0, 0)
         XCTAssertNoThrow(try event("c", .down, 200, 200))
     }
 
@@ -118,7 +121,7 @@ final class PointerSessionsTests: XCTestCase {
     func testACaptureDroppedElsewhereIsSaidOnceByTheNextEvent() throws {
         try event("a", .down, 300, 300)
         sessions.noteDropped(pointer: "a", layer: "square2", why: .replicaLost)
-        XCTAssertNil(sessions.captures["a"])
+        XCTAssertNil(sessions.capture(of: "a"))
         let next = try event("a", .up, 100, 100)
         XCTAssertEqual(next.id, "square1")
         XCTAssertFalse(next.captured)

@@ -102,7 +102,7 @@ extension Application {
                 snapshot = SceneSnapshot(id: id, version: snapshot.version, live: SceneSnapshot.vacant)
                 entries.rescene(SceneSnapshot.vacant.compiled)
                 let (outcome, after) = try store.pointerEvent(
-                    id, PointerEvent(pointer: event.pointer, phase: event.phase, point: point, trace: batch.trace, all: batch.all))
+                    id, PointerEvent(pointer: PointerKey(event.pointer), phase: event.phase, point: point, trace: batch.trace, all: batch.all))
                 snapshot = after
                 entries.rescene(after.compiled)
                 work &+= outcome.work
@@ -184,7 +184,7 @@ extension Application {
         if let pointer = point.pointer, let phase = point.phase {
             if LoopThread.isCurrent, try self.snapshot(id).isCostly(.points) { throw Problem.runOnWorker }
             let (outcome, snapshot) = try store.pointerEvent(
-                id, PointerEvent(pointer: pointer, phase: phase, point: point.point, trace: trace, all: all))
+                id, PointerEvent(pointer: PointerKey(pointer), phase: phase, point: point.point, trace: trace, all: all))
             if outcome.work > configuration.loopHitWork { snapshot.markCostly(.points) }
             return (outcome.result, outcome.captured, snapshot)
         }

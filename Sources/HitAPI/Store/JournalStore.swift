@@ -115,6 +115,12 @@ public final class JournalStore: SceneStoring {
         return try memory.pointerEvent(id, event)
     }
 
+    public func refreshPointers(_ id: String, namespace: UInt64) -> (SceneSnapshot, [PointerSessions.Change])? {
+        memory.refreshPointers(id, namespace: namespace)
+    }
+
+    public func forgetPointers(_ id: String, namespace: UInt64) { memory.forgetPointers(id, namespace: namespace) }
+
     public func health() -> StoreHealth { log.status.withLock { $0 } }
 
     public var keepsSubmittedJSON: Bool { true }

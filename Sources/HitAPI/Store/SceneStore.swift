@@ -345,7 +345,7 @@ public final class SceneStore: SceneStoring {
 
     public func pointerEvent(_ id: String, _ event: PointerEvent) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) {
         try logged { (ticket) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) in
-            try pointerEvent(id, pointer: event.pointer, phase: event.phase, at: event.point, trace: event.trace, all: event.all, ticket: &ticket)
+            try pointerEvent(id, event, ticket: &ticket)
         }
     }
 
@@ -359,16 +359,17 @@ public final class SceneStore: SceneStoring {
     /// - Returns: the outcome and the snapshot it was answered from (a drag
     ///   publishes the next version first).
     public func pointerEvent(
-        _ id: String, pointer: String, phase: PointerSessions.Phase, at point: Point, trace: Bool, all: Bool
+        _ id: String, pointer: PointerKey, phase: PointerSessions.Phase, type: PointerType = .mouse, at point: Point, trace: Bool, all: Bool
     ) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) {
         var ticket = LogTicket(log: nil)
-        return try pointerEvent(id, pointer: pointer, phase: phase, at: point, trace: trace, all: all, ticket: &ticket)
+        return try pointerEvent(
+            id, PointerEvent(pointer: pointer, phase: phase, type: type, point: point, trace: trace, all: all), ticket: &ticket)
     }
 
     private func pointerEvent(
-        _ id: String, pointer: String, phase: PointerSessions.Phase, at point: Point, trace: Bool, all: Bool,
-        ticket: inout LogTicket
+        _ id: String, _ event: PointerEvent, ticket: inout LogTicket
     ) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) {
+        let (pointer, phase) = (event.pointer, event.phase)
         guard let entry = entries.withLock({ $0.scenes[id] }) else { throw Problem.notFound("no scene \"\(id)\"") }
         let now = clock()
         let limits = self.limits
@@ -380,11 +381,12 @@ public final class SceneStore: SceneStoring {
                 // The layer a move or up may drag, as it is: a drag moves it
                 // before its record is written, and a refused record must
                 // leave it where it was (the version does not grow).
-                let held = phase == .down ? nil : sessions.captures[pointer].flatMap { live.compiled.indexByID[$0.layer] }.map(Int.init)
+                let held = phase == .down ? nil : sessions.capture(of: pointer).flatMap { live.compiled.indexByID[$0.layer] }.map(Int.init)
                 let before = held.map { live.model.layer(at: live.compiled.modelPath(of: $0)) }
                 do throws(PointerSessions.Refusal) {
                     outcome = try sessions.apply(
-                        pointer: pointer, phase: phase, at: point, to: &live, trace: trace, all: all, now: now)
+                        pointer: pointer, phase: phase, type: event.type, at: event.point, to: &live,
+                        trace: event.trace, all: event.all, now: now)
                 } catch {
                     throw Problem.refused(error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
                 }

@@ -41,6 +41,16 @@ public protocol SceneStoring: AnyObject, Sendable {
     /// scene's other changes; a drag publishes (and persists) the next
     /// version before it answers.
     func pointerEvent(_ id: String, _ event: PointerEvent) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot)
+    /// Routes every remembered pointer of `namespace` in scene `id` again
+    /// at its last point against the scene's current version (SPEC §11.1:
+    /// the scene changed under it), and returns that version with the
+    /// pointers whose hovered set or target changed since their previous
+    /// answer or push, by pointer id (`PointerSessions.refresh`): what a
+    /// stream pushes. Nil when the store holds no such scene here.
+    func refreshPointers(_ id: String, namespace: UInt64) -> (SceneSnapshot, [PointerSessions.Change])?
+    /// Forgets every pointer of `namespace` in scene `id`, releasing their
+    /// captures (a stream closed).
+    func forgetPointers(_ id: String, namespace: UInt64)
     /// Whether writes can be taken now (for `/readyz`).
     func health() -> StoreHealth
     /// Whether uploads must carry their submitted JSON (`SceneUpload.json`).
@@ -70,17 +80,20 @@ public struct SceneUpload: Sendable {
     }
 }
 
-/// One pointer event of a hit (SPEC §5), in scene coordinates.
+/// One pointer event of a hit (SPEC §5, §11.1), in scene coordinates.
 public struct PointerEvent: Sendable {
-    public var pointer: String
+    /// The pointer, in its client's namespace (``PointerKey/http`` or a stream's).
+    public var pointer: PointerKey
     public var phase: PointerSessions.Phase
+    public var type: PointerType
     public var point: Point
     public var trace: Bool
     public var all: Bool
 
-    public init(pointer: String, phase: PointerSessions.Phase, point: Point, trace: Bool, all: Bool) {
+    public init(pointer: PointerKey, phase: PointerSessions.Phase, type: PointerType = .mouse, point: Point, trace: Bool, all: Bool) {
         self.pointer = pointer
         self.phase = phase
+        self.type = type
         self.point = point
         self.trace = trace
         self.all = all

@@ -1,24 +1,47 @@
-/// Pointer capture for one scene (SPEC §5), as a state machine over a
-/// `LiveScene`: like the web's `setPointerCapture`, per pointer id, so two
-/// fingers can hold two layers at once. Time comes from the caller.
+/// Pointer capture and hover for one scene (SPEC §5, §11.1), as a state
+/// machine over a `LiveScene`: like the web's `setPointerCapture`, per
+/// pointer, so two fingers can hold two layers at once; and, per pointer,
+/// what it is over (``Hover``), so that each answer can say what it entered
+/// and left since the pointer's previous one (``Boundary``). Time comes from
+/// the caller.
 ///
 /// Not thread-safe by itself: the store applies one scene's events one at a
 /// time, in arrival order.
 public struct PointerSessions: Sendable {
-    /// A live capture: the pointer routes to `layer` until up, cancel or expiry.
+    /// A live capture: the pointer routes to `layer` until up, cancel,
+    /// hover, leave or expiry.
     public struct Capture: Sendable, Equatable {
         public var layer: String
-        /// Scene coordinates of the pointer's previous event.
-        public var last: Point
         /// Scene coordinates of the `down` that made the capture.
         public var down: Point
-        /// Time of the pointer's last event, in seconds.
+    }
+
+    /// A remembered pointer.
+    public struct Pointer: Sendable, Equatable {
+        /// Its capture, if it holds one.
+        public var capture: Capture?
+        /// Its latest event's `pointerType`.
+        public var type: PointerType
+        /// Whether it is pressed: a `down` without an `up`, `cancel`,
+        /// `hover` or `leave` since (what makes a touch be over anything).
+        public var pressed: Bool
+        /// Scene coordinates of its latest event (where a new version of the
+        /// scene is routed for it, and where a drag measures from).
+        public var last: Point
+        /// Time of its latest event, in seconds.
         public var lastActive: Double
+        /// What its latest answer (or push) reported it was over.
+        public var reported: Hover
     }
 
     /// The phase of a pointer event.
     public enum Phase: String, Sendable, CaseIterable {
         case down, move, up, cancel
+        /// Moving with no button pressed (SPEC §11.1): routes like a plain
+        /// hit and holds no capture.
+        case hover
+        /// Left the surface: over nothing, any capture released, forgotten.
+        case leave
     }
 
     /// What an event did.
@@ -30,11 +53,14 @@ public struct PointerSessions: Sendable {
         public var moved: Bool
         /// What routing the event read (`CompiledScene.hit(_:trace:all:work:)`).
         public var work = 0
+        /// What the pointer entered and left since its previous answer; nil
+        /// when neither its hovered set nor its target changed.
+        public var boundary: Boundary?
     }
 
     /// Why an event was refused.
     public enum Refusal: Error, Equatable, Sendable {
-        /// A `down` would hold one capture more than `maxPointers`.
+        /// The event would remember one pointer more than `maxPointers`.
         case tooManyPointers(limit: Int)
         /// Dragging `layer` this far would take a number of the scene
         /// beyond the finite range (SPEC §1); nothing changed, the capture
@@ -42,13 +68,15 @@ public struct PointerSessions: Sendable {
         case moveOverflows(layer: String, NumericProblem)
     }
 
-    public private(set) var captures: [String: Capture] = [:]
+    /// The remembered pointers: every one seen since it last left, expired
+    /// or (a touch) lifted.
+    public internal(set) var pointers: [PointerKey: Pointer] = [:]
     /// Captures dropped before their pointer's next event, by pointer: the
     /// layer that held it and why, until that event reports it.
-    public private(set) var dropped: [String: (layer: String, why: TraceDetail.DropReason)] = [:]
-    /// Live captures allowed at once.
+    public internal(set) var dropped: [PointerKey: (layer: String, why: TraceDetail.DropReason)] = [:]
+    /// Pointers remembered at once (captures among them).
     public var maxPointers: Int
-    /// Seconds without an event after which a capture expires.
+    /// Seconds without an event after which a pointer (and its capture) is forgotten.
     public var idleTimeout: Double
 
     public init(maxPointers: Int = 64, idleTimeout: Double = 30) {
@@ -56,103 +84,63 @@ public struct PointerSessions: Sendable {
         self.idleTimeout = idleTimeout
     }
 
+    /// `pointer`'s capture, if it holds one.
+    public func capture(of pointer: PointerKey) -> Capture? { pointers[pointer]?.capture }
+
     /// Captures not idle for longer than `idleTimeout` at time `now`.
-    /// - Complexity: O(captures).
+    /// - Complexity: O(pointers).
     public func liveCaptureCount(now: Double) -> Int {
-        captures.values.reduce(0) { $0 + (now - $1.lastActive <= idleTimeout ? 1 : 0) }
+        pointers.values.reduce(0) { $0 + ($1.capture != nil && now - $1.lastActive <= idleTimeout ? 1 : 0) }
     }
 
-    /// Forgets captures idle for longer than `idleTimeout` at time `now`.
+    /// Pointers not idle for longer than `idleTimeout` at time `now`.
+    /// - Complexity: O(pointers).
+    public func livePointerCount(now: Double) -> Int {
+        pointers.values.reduce(0) { $0 + (now - $1.lastActive <= idleTimeout ? 1 : 0) }
+    }
+
+    /// Forgets pointers idle for longer than `idleTimeout` at time `now`.
+    /// - Complexity: O(pointers).
     public mutating func expire(now: Double) {
-        captures = captures.filter { now - $0.value.lastActive <= idleTimeout }
+        let timeout = idleTimeout
+        guard pointers.values.contains(where: { now - $0.lastActive > timeout }) else { return }
+        pointers = pointers.filter { now - $0.value.lastActive <= timeout }
     }
 
     /// Drops every capture whose layer is not in `scene` (after a replace or
     /// an update), remembering it so that the pointer's next event says so.
-    public mutating func dropCaptures(missingFrom scene: CompiledScene) {
-        for (pointer, capture) in captures where scene.indexByID[capture.layer] == nil {
-            captures[pointer] = nil
-            if dropped.count < maxPointers { dropped[pointer] = (capture.layer, .layerRemoved) }
+    public mutating func dropCaptures(missingFrom scene: borrowing CompiledScene) {
+        for (key, pointer) in pointers {
+            guard let capture = pointer.capture, scene.indexByID[capture.layer] == nil else { continue }
+            pointers[key]?.capture = nil
+            if dropped.count < maxPointers { dropped[key] = (capture.layer, .layerRemoved) }
         }
     }
 
     /// Drops every capture (the scene was replaced), remembering each so
-    /// that its pointer's next event says so.
+    /// that its pointer's next event says so. What each pointer is over is
+    /// kept, for its next answer to compare with.
     public mutating func dropAllCaptures() {
-        for (pointer, capture) in captures where dropped.count < maxPointers { dropped[pointer] = (capture.layer, .sceneReplaced) }
-        captures.removeAll()
+        for (key, pointer) in pointers {
+            guard let capture = pointer.capture else { continue }
+            pointers[key]?.capture = nil
+            if dropped.count < maxPointers { dropped[key] = (capture.layer, .sceneReplaced) }
+        }
     }
 
     /// Remembers that `pointer`'s capture by `layer` was dropped elsewhere
     /// (another replica held it), so that its next event says so; replaces
     /// any live capture of that pointer here.
-    public mutating func noteDropped(pointer: String, layer: String, why: TraceDetail.DropReason) {
-        captures[pointer] = nil
+    public mutating func noteDropped(pointer: PointerKey, layer: String, why: TraceDetail.DropReason) {
+        pointers[pointer]?.capture = nil
         if dropped[pointer] != nil || dropped.count < maxPointers { dropped[pointer] = (layer, why) }
     }
 
-    /// Applies one event at `point` (scene coordinates).
-    ///
-    /// - `down`: an ordinary hit; a hit layer captures the pointer (replacing
-    ///   its earlier capture), a miss releases it.
-    /// - `move`: a captured pointer routes to its layer whatever the point,
-    ///   with one `captured` trace entry; else an ordinary hit.
-    /// - `up`, `cancel`: like `move`, then the capture is released.
-    ///
-    /// A draggable capturing layer follows `move` and `up`: its translation
-    /// grows by the pointer's movement since its previous event, converted
-    /// into the parent's coordinates. `local` is taken after the move.
-    public mutating func apply(
-        pointer: String, phase: Phase, at point: Point, to scene: inout LiveScene,
-        trace: Bool, all: Bool, now: Double
-    ) throws(Refusal) -> Outcome {
-        expire(now: now)
-        var notes: [TraceEntry] = []
-        if let (layer, why) = dropped.removeValue(forKey: pointer), trace {
-            notes.append(TraceEntry(
-                layer: -1, decision: .skip, reason: .captured,
-                detail: .captureDropped(pointer: pointer, layer: layer, why: why), local: nil))
-        }
-        let compiled = scene.compiled
-        var work = 0
-        guard phase != .down, var capture = captures[pointer],
-            let layer = compiled.indexByID[capture.layer].map(Int.init)
-        else {
-            var result = compiled.hit(point, trace: trace, all: all, work: &work)
-            result.trace = notes + result.trace
-            guard phase == .down, let target = result.target else {
-                captures[pointer] = nil
-                return Outcome(result: result, captured: false, moved: false, work: work)
-            }
-            if captures[pointer] == nil && captures.count >= maxPointers {
-                throw .tooManyPointers(limit: maxPointers)
-            }
-            captures[pointer] = Capture(layer: compiled.ids[target], last: point, down: point, lastActive: now)
-            return Outcome(result: result, captured: true, moved: false, work: work)
-        }
-        var moved = false
-        if phase != .cancel && compiled.isDraggable(layer) && point != capture.last,
-            let toParent = compiled.parentToScene(layer).inverse
-        {
-            let delta = toParent.applyLinear(point - capture.last)
-            if let problem = scene.numericProblem(translatingLayer: layer, by: delta, work: &work) {
-                throw .moveOverflows(layer: compiled.ids[layer], problem)
-            }
-            work &+= scene.translateLayer(layer, by: delta)
-            moved = true
-        }
-        capture.last = point
-        capture.lastActive = now
-        captures[pointer] = phase == .move ? capture : nil
-        // An image beyond the finite range is no point at all (SPEC §1).
-        let local = scene.compiled.sceneToLocal(layer)?.apply(point).finiteOrNil
-        if trace {
-            notes.append(TraceEntry(
-                layer: layer, decision: .captured, reason: .captured,
-                detail: .capturedBy(pointer: pointer, down: capture.down), local: local))
-        }
-        let stack = all ? scene.compiled.hit(point, all: true, work: &work).stack : nil
-        return Outcome(
-            result: HitResult(target: layer, local: local, trace: notes, stack: stack), captured: true, moved: moved, work: work)
+    /// Forgets every pointer of `namespace` (a stream closed: its pointers
+    /// are cancelled, their captures released).
+    /// - Complexity: O(pointers).
+    public mutating func forget(namespace: UInt64) {
+        pointers = pointers.filter { $0.key.namespace != namespace }
+        dropped = dropped.filter { $0.key.namespace != namespace }
     }
 }

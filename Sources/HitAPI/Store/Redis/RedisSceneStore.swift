@@ -221,17 +221,18 @@ public final class RedisSceneStore: SceneStoring {
         let now = clock()
         let limits = self.limits
         // A pointer this replica holds nothing for may have been captured by
-        // another replica, now gone (SPEC §10): say so, as after a PUT.
+        // another replica, now gone (SPEC §10): say so, as after a PUT. (A
+        // hover or leave routes by no capture: it asks nothing.)
         var lostLayer: String?
-        if event.phase != .down {
-            let holds = entry.state.withLock { $0.sessions.captures[event.pointer] != nil || $0.sessions.dropped[event.pointer] != nil }
-            if !holds { lostLayer = try captureHeldElsewhere(id, pointer: event.pointer) }
+        if [.move, .up, .cancel].contains(event.phase), event.pointer.namespace == PointerKey.http {
+            let holds = entry.state.withLock { $0.sessions.capture(of: event.pointer) != nil || $0.sessions.dropped[event.pointer] != nil }
+            if !holds { lostLayer = try captureHeldElsewhere(id, pointer: event.pointer.id) }
         }
         return try entry.writer.withLock { (_) throws(Problem) -> (PointerSessions.Outcome, SceneSnapshot) in
             for _ in 0..<RedisSceneStore.maxAttempts {
                 let (before, sessionsBefore) = entry.state.withLock { ($0.snapshot, $0.sessions) }
                 var sessions = sessionsBefore
-                let hadCapture = sessionsBefore.captures[event.pointer] != nil
+                let hadCapture = sessionsBefore.capture(of: event.pointer) != nil
                 if let lostLayer, !hadCapture {
                     sessions.noteDropped(pointer: event.pointer, layer: lostLayer, why: .replicaLost)
                 }
@@ -239,7 +240,7 @@ public final class RedisSceneStore: SceneStoring {
                 let outcome: PointerSessions.Outcome
                 do throws(PointerSessions.Refusal) {
                     outcome = try sessions.apply(
-                        pointer: event.pointer, phase: event.phase, at: event.point, to: &live,
+                        pointer: event.pointer, phase: event.phase, type: event.type, at: event.point, to: &live,
                         trace: event.trace, all: event.all, now: now)
                 } catch {
                     throw Problem.refused(error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)

@@ -1,0 +1,115 @@
+extension PointerSessions {
+    /// Applies one event of `pointer` at `point` (scene coordinates).
+    ///
+    /// - `down`: an ordinary hit; a hit layer captures the pointer (replacing
+    ///   its earlier capture), a miss releases it.
+    /// - `move`: a captured pointer routes to its layer whatever the point,
+    ///   with one `captured` trace entry; else an ordinary hit.
+    /// - `up`, `cancel`: like `move`, then the capture is released.
+    /// - `hover`: an ordinary hit; a capture it finds is released (no
+    ///   button is pressed), without dragging.
+    /// - `leave`: an ordinary hit; the capture is released and the pointer
+    ///   forgotten.
+    ///
+    /// A draggable capturing layer follows `move` and `up`: its translation
+    /// grows by the pointer's movement since its previous event, converted
+    /// into the parent's coordinates. `local` is taken after the move.
+    ///
+    /// Afterwards the pointer is over (``Hover``): nothing after a `leave`,
+    /// and for a touch that is not pressed (before its `down`, after its
+    /// `up` or `cancel`); the capturing layer's path while captured; else
+    /// the target's and the receivers' paths at `point` — for a mouse or pen
+    /// whose `up` or `cancel` just released a capture, as routed at `point`
+    /// after the drag. The outcome's ``Outcome/boundary`` compares that with
+    /// what the pointer's previous answer (or push) reported.
+    ///
+    /// The pointer is remembered afterwards unless it left, or is a touch
+    /// that is not pressed; an event that would remember one pointer more
+    /// than `maxPointers` is refused before anything changes.
+    /// - Complexity: one routing of `point` (two for a mouse or pen's
+    ///   captured `up` or `cancel`), plus O(pointers) for expiry.
+    public mutating func apply(
+        pointer key: PointerKey, phase: Phase, type: PointerType = .mouse, at point: Point, to scene: inout LiveScene,
+        trace: Bool, all: Bool, now: Double
+    ) throws(Refusal) -> Outcome {
+        expire(now: now)
+        let previous = pointers[key]
+        let pressed: Bool
+        switch phase {
+        case .down: pressed = true
+        case .move: pressed = previous?.pressed ?? false
+        case .up, .cancel, .hover, .leave: pressed = false
+        }
+        let remembered = phase != .leave && (type.hovers || pressed)
+        if remembered && previous == nil && pointers.count >= maxPointers { throw .tooManyPointers(limit: maxPointers) }
+
+        var notes: [TraceEntry] = []
+        if let (layer, why) = dropped.removeValue(forKey: key), trace {
+            notes.append(TraceEntry(
+                layer: -1, decision: .skip, reason: .captured,
+                detail: .captureDropped(pointer: key.id, layer: layer, why: why), local: nil))
+        }
+        var state = previous ?? Pointer(capture: nil, type: type, pressed: false, last: point, lastActive: now, reported: .nothing)
+        // No button is pressed: a capture the pointer still holds is let go.
+        if phase == .hover || phase == .leave { state.capture = nil }
+        let compiled = scene.compiled
+        var work = 0
+        var outcome: Outcome
+        if phase != .down, let capture = state.capture, let layer = compiled.indexByID[capture.layer].map(Int.init) {
+            var moved = false
+            if phase != .cancel && compiled.isDraggable(layer) && point != state.last,
+                let toParent = compiled.parentToScene(layer).inverse
+            {
+                let delta = toParent.applyLinear(point - state.last)
+                if let problem = scene.numericProblem(translatingLayer: layer, by: delta, work: &work) {
+                    throw .moveOverflows(layer: compiled.ids[layer], problem)
+                }
+                work &+= scene.translateLayer(layer, by: delta)
+                moved = true
+            }
+            if phase != .move { state.capture = nil }
+            // An image beyond the finite range is no point at all (SPEC §1).
+            let local = scene.compiled.sceneToLocal(layer)?.apply(point).finiteOrNil
+            if trace {
+                notes.append(TraceEntry(
+                    layer: layer, decision: .captured, reason: .captured,
+                    detail: .capturedBy(pointer: key.id, down: capture.down), local: local))
+            }
+            let stack = all ? scene.compiled.hit(point, all: true, work: &work).stack : nil
+            outcome = Outcome(
+                result: HitResult(target: layer, local: local, trace: notes, stack: stack), captured: true, moved: moved)
+        } else {
+            var result = compiled.hit(point, trace: trace, all: all, work: &work)
+            result.trace = notes + result.trace
+            if phase == .down, let target = result.target {
+                state.capture = Capture(layer: compiled.ids[target], down: point)
+                outcome = Outcome(result: result, captured: true, moved: false)
+            } else {
+                state.capture = nil
+                outcome = Outcome(result: result, captured: false, moved: false)
+            }
+        }
+
+        let after: Hover
+        if phase == .leave || !(type.hovers || pressed) {
+            after = .nothing
+        } else if let capture = state.capture, let n = scene.compiled.indexByID[capture.layer] {
+            after = scene.compiled.hover(capturedBy: Int(n))
+        } else if !outcome.captured {
+            after = scene.compiled.hover(target: outcome.result.target, receivers: outcome.result.receivers)
+        } else {
+            // A mouse or pen whose up or cancel released the capture: what is there now.
+            let there = scene.compiled.hit(point, work: &work)
+            after = scene.compiled.hover(target: there.target, receivers: there.receivers)
+        }
+        outcome.boundary = Boundary.between(state.reported, after, in: scene.compiled)
+        outcome.work = work
+        state.reported = after
+        state.type = type
+        state.pressed = pressed
+        state.last = point
+        state.lastActive = now
+        pointers[key] = remembered ? state : nil
+        return outcome
+    }
+}
