@@ -202,6 +202,10 @@ public enum HitRequestDecoder {
         if let pointer = p.pointer, pointer.isEmpty || pointer.utf8.count > 128 {
             issues.append(ValidationIssue(pointer: base + "/pointer", message: "must be 1 to 128 bytes"))
         }
+        // Served once answers carry `boundary` (SPEC §11.1).
+        if p.phase == .hover || p.phase == .leave {
+            issues.append(ValidationIssue(pointer: base + "/phase", message: "is not served over HTTP yet"))
+        }
         if (p.pointer == nil) != (p.phase == nil) {
             let missing = p.pointer == nil ? "pointer" : "phase"
             issues.append(ValidationIssue(pointer: base + "/\(missing)", message: "pointer and phase go together: \(missing) is missing"))
