@@ -11,6 +11,9 @@
 # HITROUTE_IPH_ARGS replaces the server's `--quiet` (e.g. `--log-format json`
 # to count a logged request; the log goes to a file); HIT_KEY makes wrk send
 # `Authorization: Bearer $HIT_KEY` (with `--api-keys-file` in the arguments).
+# HITROUTE_IPH_SCRIPT picks the wrk script (default hit.lua: 64 points;
+# one-hit.lua sends HIT_BODY, default {"x":120,"y":120}, every time, the
+# request of Benchmarks/hit-table.py).
 #
 # Runs the server (one event loop) under callgrind twice, loads the ring
 # scene, drives it with wrk (Benchmarks/wrk/hit.lua) for 2 s and for 6 s,
@@ -35,7 +38,7 @@ run() {  # seconds of load → "requests instructions"
   curl -s -o /dev/null -X PUT ${HIT_WRITE_KEY:+-H "Authorization: Bearer $HIT_WRITE_KEY"} \
     --data-binary @"$HERE/../examples/ring-over-button.json" "localhost:$PORT/scenes/ring-demo"
   local out
-  out=$(wrk -t1 -c"$CONNS" -d"$1"s -s "$HERE/wrk/hit.lua" "http://127.0.0.1:$PORT")
+  out=$(wrk -t1 -c"$CONNS" -d"$1"s -s "$HERE/wrk/${HITROUTE_IPH_SCRIPT:-hit.lua}" "http://127.0.0.1:$PORT")
   kill "$pid"; wait "$pid" 2>/dev/null || true
   local requests instructions
   requests=$(echo "$out" | grep -o '[0-9]* requests in' | awk '{print $1}')

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""The single-hit table: hitroute against one nginx worker serving the very
+same bytes, and hitroute against itself with keys, Redis and the journal.
+
+    python3 Benchmarks/hit-table.py [--rounds 7] [--seconds 3] [--connections 16] [BINARY]
+
+BINARY defaults to .build/release/hitroute. Every server listens on a free
+127.0.0.1 port, runs under `timeout` (bounded lifetime) and is stopped on
+exit, error or signal; all traffic is loopback. It starts:
+
+- hitroute `--threads 1` (memory store), hitroute with its default
+  `--threads` (one loop per core), hitroute `--threads 1 --api-keys-file`,
+  hitroute `--threads 1 --store redis://…` (a private `redis-server`, no
+  persistence) and hitroute `--threads 1 --data-dir` (journal), each with
+  the ring scene (examples/ring-over-button.json) as `ring-demo`;
+- one nginx (`worker_processes 1`) with two ports, each answering
+  `return 200` with hitroute's answer body to `{"x":120,"y":120,"trace":false}`
+  and to `{"x":120,"y":120}` (traced), captured from the running hitroute,
+  with hitroute's `Content-Type` and an `X-Request-Id` of the same length
+  (nginx adds `Server`, `Date` and `Connection`, which hitroute does not
+  send; hitroute sends `Content-Length` as nginx does).
+
+Before timing it checks that every hitroute answers those two requests with
+the same body bytes nginx serves. Then, every round, `wrk -t1 -c16` with
+wrk/one-hit.lua (the same request every time) runs against each
+configuration in turn, odd rounds in reverse order, and the table gives the
+medians and two ratios per row: the ratio of the medians, and the median
+(and range) of the per-round ratios (each between runs seconds apart).
+"""
+import argparse
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import harness  # noqa: E402  (its wrk runner and parser)
+
+UNTRACED = '{"x":120,"y":120,"trace":false}'
+TRACED = '{"x":120,"y":120}'
+READ_KEY = "bench-read-key-0123456789abcdef"
+WRITE_KEY = "bench-write-key-0123456789abcdef"
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def wait_port(port, proc, what):
+    for _ in range(300):
+        if proc.poll() is not None:
+            raise SystemExit(f"{what} exited with {proc.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"{what} does not listen on {port}")
+
+
+def request(port, method, path, body=None, key=None):
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=body, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def nginx_string(body):
+    """`body` as an nginx single-quoted string (no variables: `$` escaped)."""
+    return "'" + body.replace("\\", "\\\\").replace("'", "\\'").replace("$", "${dollar}") + "'"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("binary", nargs="?", default=os.path.join(HERE, "..", ".build", "release", "hitroute"))
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--seconds", type=int, default=3)
+    ap.add_argument("--connections", type=int, default=16)
+    args = ap.parse_args()
+    if args.rounds < 1 or args.seconds < 1:
+        raise SystemExit("--rounds and --seconds must be at least 1")
+    for tool in ("wrk", "redis-server"):
+        if not shutil.which(tool):
+            raise SystemExit(f"{tool} is missing (Debian: apt-get install wrk redis-server)")
+    nginx = os.environ.get("NGINX", "/usr/sbin/nginx")
+    binary = os.path.abspath(args.binary)
+    lifetime = str(60 + args.rounds * 10 * (args.seconds + 3))  # bounded: every server dies by then
+    work = tempfile.mkdtemp(prefix="hit-table-")
+    procs = []
+
+    def start(cmd, port, what, **kw):
+        p = subprocess.Popen(["timeout", lifetime] + cmd, start_new_session=True, **kw)
+        procs.append(p)
+        wait_port(port, p, what)
+        return p
+
+    def stop_all(*_):
+        for p in procs:
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        for p in procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    try:
+        ring = open(os.path.join(HERE, "..", "examples", "ring-over-button.json"), "rb").read()
+        redis_port = free_port()
+        start(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+               "--dir", work], redis_port, "redis-server", stdout=subprocess.DEVNULL)
+        keys = os.path.join(work, "keys")
+        with open(keys, "w") as f:
+            f.write(f"read {READ_KEY}\nwrite {WRITE_KEY}\n")
+        os.mkdir(os.path.join(work, "data"))
+        variants = {  # name → (extra arguments, read key, write key)
+            "one loop": (["--threads", "1"], None, None),
+            "two loops": ([], None, None),
+            "keys": (["--threads", "1", "--api-keys-file", keys], READ_KEY, WRITE_KEY),
+            "redis": (["--threads", "1", "--store", f"redis://127.0.0.1:{redis_port}"], None, None),
+            "journal": (["--threads", "1", "--data-dir", os.path.join(work, "data")], None, None),
+        }
+        ports = {}
+        for name, (extra, _, write_key) in variants.items():
+            port = free_port()
+            start([binary, "--port", str(port), "--quiet"] + extra, port, f"hitroute ({name})")
+            status, _, _ = request(port, "PUT", "/scenes/ring-demo", ring, write_key)
+            if status not in (200, 201):
+                raise SystemExit(f"PUT ring-demo into hitroute ({name}): {status}")
+            ports[name] = port
+        answers = {}
+        for label, body in (("untraced", UNTRACED), ("traced", TRACED)):
+            status, headers, data = request(ports["one loop"], "POST", "/scenes/ring-demo/hit", body.encode())
+            assert status == 200, status
+            answers[label] = (headers, data)
+            for name, (_, read_key, _) in variants.items():
+                for _ in range(2):  # the second one is the cached scene in Redis mode
+                    got = request(ports[name], "POST", "/scenes/ring-demo/hit", body.encode(), read_key)
+                if got[0] != 200 or got[2] != data:
+                    raise SystemExit(f"hitroute ({name}) answers {label} with other bytes: {got[0]} {got[2][:200]!r}")
+        nginx_ports = {"untraced": free_port(), "traced": free_port()}
+        servers = []
+        for label, port in nginx_ports.items():
+            headers, data = answers[label]
+            request_id = headers.get("X-Request-Id", "0" * 20)
+            servers.append(f"""
+    server {{
+        listen 127.0.0.1:{port} backlog=1024;
+        location / {{
+            default_type "{headers['Content-Type']}";
+            add_header X-Request-Id {'x' * len(request_id)};
+            return 200 {nginx_string(data.decode())};
+        }}
+    }}""")
+        os.makedirs(os.path.join(work, "nginx", "tmp"))
+        conf = os.path.join(work, "nginx", "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(f"""worker_processes 1;
+pid nginx.pid;
+error_log error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    server_tokens off;
+    keepalive_requests 1000000;
+    keepalive_timeout 60s;
+    client_body_temp_path tmp/body;
+    proxy_temp_path tmp/proxy;
+    fastcgi_temp_path tmp/fastcgi;
+    uwsgi_temp_path tmp/uwsgi;
+    scgi_temp_path tmp/scgi;
+    geo $dollar {{ default "$"; }}
+{''.join(servers)}
+}}
+""")
+        nginx_proc = subprocess.Popen(["timeout", lifetime, nginx, "-p", os.path.join(work, "nginx") + "/", "-c", conf,
+                                       "-g", "daemon off;"], start_new_session=True)
+        procs.append(nginx_proc)
+        for label, port in nginx_ports.items():
+            wait_port(port, nginx_proc, "nginx")
+            status, _, data = request(port, "POST", "/scenes/ring-demo/hit", b"{}")
+            if status != 200 or data != answers[label][1]:
+                raise SystemExit(f"nginx ({label}) serves other bytes: {data[:200]!r}")
+        print(f"same bytes: untraced {len(answers['untraced'][1])} B, traced {len(answers['traced'][1])} B "
+              f"(every hitroute and nginx checked)", flush=True)
+
+        # Ordered so that each row's two configurations run next to each
+        # other (odd rounds reverse the order, which keeps them adjacent).
+        configs = {  # name → (port, request body, key)
+            "journal untraced": (ports["journal"], UNTRACED, None),
+            "redis untraced": (ports["redis"], UNTRACED, None),
+            "one loop untraced": (ports["one loop"], UNTRACED, None),
+            "keys untraced": (ports["keys"], UNTRACED, READ_KEY),
+            "nginx untraced": (nginx_ports["untraced"], UNTRACED, None),
+            "two loops untraced": (ports["two loops"], UNTRACED, None),
+            "two loops traced": (ports["two loops"], TRACED, None),
+            "nginx traced": (nginx_ports["traced"], TRACED, None),
+            "one loop traced": (ports["one loop"], TRACED, None),
+        }
+        results = {name: [] for name in configs}
+        for r in range(args.rounds):
+            order = list(configs) if r % 2 == 0 else list(configs)[::-1]
+            for name in order:
+                port, body, key = configs[name]
+                env = {"HIT_BODY": body, "HIT_KEY": key or ""}
+                results[name].append(harness.wrk(f"http://127.0.0.1:{port}", "one-hit.lua", args.connections,
+                                                 args.seconds, env=env))
+                if results[name][-1]["errors"]:
+                    print(f"  {name}: {results[name][-1]['errors']} errors", flush=True)
+            print(f"round {r + 1}: " + ", ".join(f"{n} {results[n][-1]['rps'] or 0:.0f}" for n in configs), flush=True)
+    finally:
+        stop_all()
+        shutil.rmtree(work, ignore_errors=True)
+
+    def med(name):
+        return statistics.median(x["rps"] or 0 for x in results[name])
+
+    rows = [
+        ("untraced hit / nginx serving the untraced answer", "one loop untraced", "nginx untraced"),
+        ("traced hit / nginx serving the traced answer", "one loop traced", "nginx traced"),
+        ("two loops (default `--threads`), traced / nginx one worker", "two loops traced", "nginx traced"),
+        ("two loops (default `--threads`), untraced / nginx one worker", "two loops untraced", "nginx untraced"),
+        ("two loops / one loop, untraced", "two loops untraced", "one loop untraced"),
+        ("API keys on / open, both untraced", "keys untraced", "one loop untraced"),
+        ("Redis mode (cached scene) / memory, untraced", "redis untraced", "one loop untraced"),
+        ("journal (`--data-dir`) / memory, untraced", "journal untraced", "one loop untraced"),
+    ]
+    print(f"\nwrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} interleaved rounds; req/s medians:")
+    for name in configs:
+        samples = ", ".join(f"{x['rps'] or 0:.0f}" for x in results[name])
+        print(f"  {name}: {med(name):,.0f} ({samples})")
+    print("\n| measure | ratio of medians | per-round ratios: median (range) |\n| --- | --- | --- |")
+    for label, a, b in rows:
+        per = [(x["rps"] or 0) / y["rps"] for x, y in zip(results[a], results[b]) if y["rps"]]
+        print(f"| {label} | {med(a) / med(b):.2f} | {statistics.median(per):.2f} ({min(per):.2f}–{max(per):.2f}) |")
+
+
+if __name__ == "__main__":
+    main()
