@@ -81,24 +81,7 @@ enum HitResponseEncoder {
     }
 
     static func writeTrace(_ trace: [TraceEntry], scene: CompiledScene, to w: inout JSONWriter) {
-        w.beginArray()
-        for entry in trace {
-            w.beginObject()
-            w.field("layer")
-            if entry.layer >= 0 {
-                w.string(scene.ids[entry.layer])
-            } else if case .captureDropped(_, let layer, _)? = entry.detail {
-                w.string(layer)
-            } else {
-                w.null()
-            }
-            w.field("decision"); w.string(entry.decision.rawValue)
-            w.field("reason"); w.string(entry.reason.rawValue)
-            if let detail = entry.detail { w.field("detail"); w.string(detail.description) }
-            if let local = entry.local { w.field("local"); SceneEncoder.writeXY(local, to: &w) }
-            w.endObject()
-        }
-        w.endArray()
+        TraceWriter.write(trace, scene: scene, to: &w)
     }
 }
 

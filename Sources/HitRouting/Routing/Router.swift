@@ -43,6 +43,8 @@ extension CompiledScene {
     public func hit(_ point: Point, trace: Bool = false, all: Bool = false, work: inout Int) -> HitResult {
         var walk = Walk(tracing: trace)
         walk.collectsReceivers = true
+        // One allocation for the trace: at most one entry per layer; more than 32 are rare.
+        if trace { walk.trace.reserveCapacity(Swift.min(nodes.count, 32)) }
         withTables { tables in _ = tables.visitSiblings(tables.roots, index: rootIndex, point, &walk) }
         work &+= walk.work
         var result = HitResult(target: walk.target.map(Int.init), local: walk.local, trace: walk.trace, stack: nil)
