@@ -16,9 +16,10 @@ exit, error or signal; all traffic is loopback. It starts:
 - one nginx (`worker_processes 1`) with two ports, each answering
   `return 200` with hitroute's answer body to `{"x":120,"y":120,"trace":false}`
   and to `{"x":120,"y":120}` (traced), captured from the running hitroute,
-  with hitroute's `Content-Type` and an `X-Request-Id` of the same length
-  (nginx adds `Server`, `Date` and `Connection`, which hitroute does not
-  send; hitroute sends `Content-Length` as nginx does).
+  with every header field hitroute sends (`Content-Type`, the CORS
+  fields, an `X-Request-Id` of the same length; `Date` and
+  `Content-Length` nginx makes itself, and it adds `Server` and
+  `Connection`, which hitroute does not send).
 
 Before timing it checks that every hitroute answers those two requests with
 the same body bytes nginx serves. Then, every round, `wrk -t1 -c16` with
@@ -145,9 +146,13 @@ def main():
         for name, (extra, _, write_key) in variants.items():
             port = free_port()
             start([binary, "--port", str(port), "--quiet"] + extra, port, f"hitroute ({name})")
-            status, _, _ = request(port, "PUT", "/scenes/ring-demo", ring, write_key)
+            for _ in range(100):  # a store that is still starting answers 503
+                status, _, body = request(port, "PUT", "/scenes/ring-demo", ring, write_key)
+                if status != 503:
+                    break
+                time.sleep(0.1)
             if status not in (200, 201):
-                raise SystemExit(f"PUT ring-demo into hitroute ({name}): {status}")
+                raise SystemExit(f"PUT ring-demo into hitroute ({name}): {status} {body[:300]!r}")
             ports[name] = port
         answers = {}
         for label, body in (("untraced", UNTRACED), ("traced", TRACED)):
@@ -163,13 +168,16 @@ def main():
         servers = []
         for label, port in nginx_ports.items():
             headers, data = answers[label]
-            request_id = headers.get("X-Request-Id", "0" * 20)
+            # Every field hitroute sends, but those nginx makes itself (a
+            # fixed X-Request-Id of the same length in place of a fresh one).
+            extra = "".join(
+                f"\n            add_header {name} {nginx_string('0' * len(value) if name.lower() == 'x-request-id' else value)};"
+                for name, value in headers.items() if name.lower() not in ("content-type", "content-length", "date", "connection"))
             servers.append(f"""
     server {{
         listen 127.0.0.1:{port} backlog=1024;
         location / {{
-            default_type "{headers['Content-Type']}";
-            add_header X-Request-Id {'x' * len(request_id)};
+            default_type "{headers['Content-Type']}";{extra}
             return 200 {nginx_string(data.decode())};
         }}
     }}""")
