@@ -61,6 +61,8 @@ final class Connection {
     @exclusivity(unchecked) var requestStart: UInt64 = 0
     @exclusivity(unchecked) var lastRead: UInt64 = 0
     @exclusivity(unchecked) var lastWrite: UInt64 = 0
+    /// When the head of the request whose body is being received ended.
+    @exclusivity(unchecked) var bodyStart: UInt64 = 0
     @exclusivity(unchecked) var idleSince: UInt64
     @exclusivity(unchecked) var deadline: UInt64 = .max
     @exclusivity(unchecked) var requestsServed = 0

@@ -103,6 +103,8 @@ extension EventLoop {
                 return
             case .head(let expectsContinue):
                 connection.lastRead = now
+                connection.bodyStart = now
+                if let admit = context.configuration.admitsHead, refuseHead(connection, admit) { return }
                 guard reserveBody(connection) else { return }
                 if expectsContinue {
                     if connection.output.isEmpty { connection.lastWrite = now }
@@ -214,6 +216,31 @@ extension EventLoop {
         } else {
             queue(connection, response, request)
         }
+    }
+
+    /// Asks `admit` about the head just parsed; when it refuses, queues its
+    /// answer (logged under the request's method and path) and closes the
+    /// connection after it, the body unread. True when refused.
+    private func refuseHead(_ connection: Connection, _ admit: @Sendable (HTTPRequest) -> HTTPResponse?) -> Bool {
+        guard var head = connection.parser.pending else { return false }
+        let id: RequestID?
+        if head.hasClientRequestID {
+            head.noteLoop(index, serial: 0, handlerOnLoop: true)
+            id = head.requestID
+        } else {
+            requestSerial &+= 1
+            head.noteLoop(index, serial: requestSerial, handlerOnLoop: true)
+            id = RequestID(loop: index, serial: requestSerial)
+        }
+        guard let refusal = admit(head) else { return false }
+        let responseContext = Connection.ResponseContext(
+            isHead: connection.parser.methodIsHead, keepAlive: false, version: head.version, methodSlot: connection.parser.methodSlot,
+            method: head.method, path: context.configuration.logRequests ? head.path : "",
+            start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
+        connection.bytesIn = 0
+        counters.shard.bump(counters.started)
+        respond(connection, refusal, responseContext)
+        return true
     }
 
     /// Answers a request the server itself refuses (malformed, timed out,
@@ -349,7 +376,7 @@ extension EventLoop {
                 case .head:
                     connection.deadline = connection.requestStart &+ context.headerTimeout
                 case .body:
-                    connection.deadline = connection.lastRead &+ context.bodyTimeout
+                    connection.deadline = connection.bodyStart &+ context.bodyTimeout
                 }
             }
         case .awaitingHandler:
@@ -366,7 +393,7 @@ extension EventLoop {
         case .open where connection.output.isEmpty && connection.parser.phase != .idle:
             connection.stash = []
             counters.shard.bump(counters.timeouts)
-            let detail = connection.parser.phase == .head ? "the request head was not received in time" : "the request body stalled"
+            let detail = connection.parser.phase == .head ? "the request head was not received in time" : "the request body was not received in time"
             answerAndClose(connection) { id in
                 HTTPResponse.problem(status: 408, slug: "request-timeout", title: "Request timeout", detail: detail, requestID: id)
             }

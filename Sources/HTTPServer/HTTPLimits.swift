@@ -29,6 +29,9 @@ public struct HTTPLimits: Sendable, Equatable {
     /// for an application that asks about it on every request and would
     /// otherwise scan the fields again. Not a limit. Default none.
     public var watchedField: String = ""
+    /// The `Host` names answered (``AllowedHosts``); another is a 403,
+    /// before any body is read. Not a limit either. Default ``AllowedHosts/any``.
+    public var allowedHosts: AllowedHosts = .any
 
     /// The defaults documented on each property.
     public init() {}

@@ -32,6 +32,7 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case headerTooLarge           // 431
         case bodyTooLarge             // 413
         case unsupportedExpectation   // 417
+        case hostNotAllowed           // 403
     }
 
     public var kind: Kind
@@ -53,6 +54,7 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case .headerTooLarge: return 431
         case .bodyTooLarge: return 413
         case .unsupportedExpectation: return 417
+        case .hostNotAllowed: return 403
         default: return 400
         }
     }
@@ -66,6 +68,7 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case 431: return "header-too-large"
         case 413: return "payload-too-large"
         case 417: return "expectation-failed"
+        case 403: return "host-not-allowed"
         default: return "malformed-request"
         }
     }
@@ -79,6 +82,7 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case 431: return "Request header fields too large"
         case 413: return "Request body too large"
         case 417: return "Expectation failed"
+        case 403: return "Host not allowed"
         default: return "Malformed request"
         }
     }
@@ -111,6 +115,7 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case .headerTooLarge: what = "header block over the limit"
         case .bodyTooLarge: what = "body over the limit"
         case .unsupportedExpectation: what = "the only supported expectation is 100-continue"
+        case .hostNotAllowed: what = "this service does not answer to that Host name (see --allowed-hosts)"
         }
         return what + " (byte \(offset))"
     }

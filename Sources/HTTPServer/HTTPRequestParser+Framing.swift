@@ -4,7 +4,8 @@ extension HTTPRequestParser {
     /// Builds the request from `head` and decides the framing.
     ///
     /// Order of checks: method (501), request-target form (400), Host
-    /// missing, repeated or not `uri-host [":" port]` (400), Content-Length with Transfer-Encoding (400), Transfer-Encoding
+    /// missing, repeated or not `uri-host [":" port]` (400), not one of
+    /// ``HTTPLimits/allowedHosts`` (403), Content-Length with Transfer-Encoding (400), Transfer-Encoding
     /// in HTTP/1.0 (400), unknown coding (501), chunked not final or
     /// repeated (400), Content-Length syntax and agreement (400), size
     /// (413), Expect (417).
@@ -18,6 +19,7 @@ extension HTTPRequestParser {
 
         var hostCount = 0
         var invalidHostOffset = -1
+        var hostRange = 0..<0
         var contentLength: Int?
         var sawContentLength = false
         var contentLengthValid = true
@@ -39,6 +41,7 @@ extension HTTPRequestParser {
             switch name.count {
             case 4 where asciiEqualsLowercased(name, "host"):
                 hostCount += 1
+                hostRange = valueRange
                 // Through a pointer: a slice passed to the check would retain and release the head.
                 if invalidHostOffset < 0,
                    !head.withUnsafeBufferPointer({ HostField.isValid(UnsafeBufferPointer(rebasing: $0[valueRange])) })
@@ -82,6 +85,11 @@ extension HTTPRequestParser {
         if version == .http1_1, hostCount == 0 { return fail(.missingHost, at: end) }
         if hostCount > 1 { return fail(.duplicateHost, at: end) }
         if invalidHostOffset >= 0 { return fail(.invalidHost, at: invalidHostOffset) }
+        if hostCount == 1, !limits.allowedHosts.allowsAny,
+           !head.withUnsafeBufferPointer({ limits.allowedHosts.allows(UnsafeBufferPointer(rebasing: $0[hostRange])) })
+        {
+            return fail(.hostNotAllowed, at: hostRange.lowerBound)
+        }
         let chunked = transferEncodingOffset >= 0
         if chunked {
             if sawContentLength { return fail(.contentLengthWithTransferEncoding, at: transferEncodingOffset) }

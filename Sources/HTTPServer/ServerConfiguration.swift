@@ -24,10 +24,11 @@ public struct ServerConfiguration: Sendable {
     /// that sends nothing is closed after this too). Expiry mid-head: 408
     /// and close. Default 10 s.
     public var headerReadTimeout: Duration = .seconds(10)
-    /// Longest pause allowed between two reads while a request body is
-    /// being received (reset by every read that makes progress). Expiry:
-    /// 408 and close. Default 10 s.
-    public var bodyReadTimeout: Duration = .seconds(10)
+    /// Time allowed for a whole request body, from the end of its head to
+    /// its last byte, however slowly it trickles in (so a trickled body
+    /// cannot hold a connection for hours). Expiry: 408 and close.
+    /// Default 60 s.
+    public var bodyReadTimeout: Duration = .seconds(60)
     /// Longest a keep-alive connection may sit idle between requests before
     /// it is closed silently. Default 15 s.
     public var idleTimeout: Duration = .seconds(15)
@@ -63,6 +64,14 @@ public struct ServerConfiguration: Sendable {
     /// (a few KiB of PNG can decode to millions of pixels). It runs on the
     /// event loop and must be cheap. Default: none.
     public var offloadsRequest: (@Sendable (HTTPRequest) -> Bool)? = nil
+    /// Asked on the event loop when a head that announces a body has
+    /// arrived, before `100 Continue` is sent and before any of the body is
+    /// reserved from ``maxBufferedBodyBytes`` or read: a response refuses
+    /// the request (it is sent, with `Connection: close`, and the body is
+    /// never read); nil admits it. For checks that need only the head,
+    /// such as credentials. The request it sees has an empty body and its
+    /// id. It must be cheap. Default: none (every head admitted).
+    public var admitsHead: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil
     /// The least body for which `offloadsRequest` is asked.
     public static let offloadCheckBytes = 1024
     /// Whether to write one line per request to stderr:
