@@ -75,6 +75,8 @@ public final class Application: Sendable {
         serverConfiguration.offloadsRequest = Application.isSceneWrite
         serverConfiguration.limits.watchedField = "x-min-version"  // asked of every request: noted while parsing
         serverConfiguration.routeLabels = Route.templates
+        serverConfiguration.admitsHead = { head in app.admitHead(head) }
+        if let hosts = configuration.allowedHosts { serverConfiguration.limits.allowedHosts = hosts }
         let server = HTTPServer(configuration: serverConfiguration) { request in app.respond(to: request) }
         box.server = server
         app.registerServerMetrics { box.server?.statistics() }
@@ -120,6 +122,7 @@ public final class Application: Sendable {
 
     private func route(_ matched: Route?, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         guard let route = matched else {
+            if request.path == "*", request.method == "OPTIONS" { return Application.serverOptions }
             throw Problem.notFound("no route \(request.path); see GET /openapi.yaml")
         }
         let method = request.method == "HEAD" ? "GET" : request.method
@@ -127,7 +130,7 @@ public final class Application: Sendable {
             throw Problem.methodNotAllowed(request.method, allowed: route.methods)
         }
         if method == "OPTIONS" { return preflight(route, request) }
-        let granted = try access.authorize(request, needs: route.requiredScope(method: method))
+        let grant = try gate(route, method: method, request)
         if honoursMinVersion {
             if route.writes(method), LoopThread.isCurrent { throw Problem.runOnWorker }
             try awaitMinVersion(request, route)
@@ -154,13 +157,13 @@ public final class Application: Sendable {
             h.set("Content-Type", "application/yaml; charset=utf-8")
             return HTTPResponse(status: 200, headers: h, body: Array(OpenAPIDocument.yaml.utf8))
         case (.metrics, _): return scrape(request)
-        case (.scenes, "GET"): return try listScenes()
-        case (.scenes, _): return try createScene(request)
+        case (.scenes, "GET"): return try listScenes(grant)
+        case (.scenes, _): return try createScene(request, grant: grant)
         case (.scene(let id), "GET"): return try getScene(id)
         case (.scene(let id), "PUT"): return try putScene(id, request)
         case (.scene(let id), _): return try deleteScene(id)
-        case (.hit(let id), _): return try hit(id, request, granted: granted)
-        case (.hits(let id), _): return try hits(id, request, granted: granted)
+        case (.hit(let id), _): return try hit(id, request, granted: grant.scope)
+        case (.hits(let id), _): return try hits(id, request, granted: grant.scope)
         case (.layer(let id, let layer), _): return try patchLayer(id, layer, request)
         case (.index, _): return index(request)
         case (.asset(let k), _): return asset(k)
@@ -192,6 +195,13 @@ public final class Application: Sendable {
         }
     }
 
+    /// `OPTIONS *` (RFC 9110 §9.3.7): the methods the server answers somewhere.
+    static let serverOptions: HTTPResponse = {
+        var h = HTTPHeaders()
+        h.set("Allow", "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS")
+        return HTTPResponse(status: 204, headers: h)
+    }()
+
     private func preflight(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
         var h = HTTPHeaders()
         h.set("Allow", route.methods.joined(separator: ", "))
@@ -206,7 +216,7 @@ public final class Application: Sendable {
     /// origins, whether an answer may be read depends on the request's
     /// `Origin`, so every answer says `Vary: Origin` (a shared cache must not
     /// hand one origin's answer, or one without `Origin`, to another).
-    private func addCORS(to response: inout HTTPResponse, request: HTTPRequest) {
+    func addCORS(to response: inout HTTPResponse, request: HTTPRequest) {
         let origins = configuration.corsOrigins
         // Handlers set none of these but through `jsonHeaders`, which has them all.
         if response.headers.contains("Access-Control-Allow-Origin") { return }

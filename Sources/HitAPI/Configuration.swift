@@ -40,6 +40,11 @@ public struct Configuration: Sendable {
     var loopHitWork = 50_000
     /// Origins allowed by CORS; `["*"]` allows any. Default `*`.
     public var corsOrigins = ["*"]
+    /// The `Host` names answered (others: 403). nil: the default for
+    /// `--host` (``AllowedHosts/defaultFor(bindAddress:)``: loopback names
+    /// when bound to loopback, any beyond), which ``parse(arguments:environment:)``
+    /// fills in; a `Configuration()` made in code leaves it nil, answering any.
+    public var allowedHosts: AllowedHosts?
     /// The API key file (SPEC §8); nil: the service is open. Default none.
     public var apiKeysFile: String?
     /// SPEC §9: `--data-dir`, `--fsync`, `--repair`, `--compact-factor`;
@@ -88,6 +93,12 @@ public struct Configuration: Sendable {
         text("--cors-origin", "allowed CORS origins, comma-separated, or *; default *") {
             $0.corsOrigins = $1.split(separator: ",").map { String($0).trimmed }
         },
+        Option(flag: "--allowed-hosts", help: "Host names answered, comma-separated, any port (.example.com: and its subdomains), or * for any; others get 403; default: localhost,127.0.0.1,[::1] when --host is loopback, else any", takesValue: true) { c, v in
+            let names = v.split(separator: ",").map { String($0).trimmed }
+            guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty }) else { return false }
+            c.allowedHosts = names.contains("*") ? .any : AllowedHosts(names)
+            return true
+        },
         Option(flag: "--quiet", help: "no per-request log line on stderr", takesValue: false) { c, v in
             guard let on = parseBool(v) else { return false }
             c.server.logRequests = !on
@@ -126,6 +137,7 @@ public struct Configuration: Sendable {
         int("--max-pointers", "live pointer captures per scene; default 64", 1...100_000) { $0.store.maxPointers = $1 },
         seconds("--capture-timeout", "seconds before an idle pointer capture expires; default 30") { $0.store.captureTimeout = $1 },
         seconds("--header-timeout", "seconds to receive a whole request head; default 10") { $0.server.headerReadTimeout = .seconds($1) },
+        seconds("--body-timeout", "seconds to receive a whole request body, however slowly it trickles in (then 408); default 60") { $0.server.bodyReadTimeout = .seconds($1) },
         seconds("--idle-timeout", "seconds an idle keep-alive connection stays open; default 15") { $0.server.idleTimeout = .seconds($1) },
         int("--max-connections", "open connections at once; default 10000", 1...1_000_000) { $0.server.maxConnections = $1 },
         text("--data-dir", "directory for the journal and snapshots (a volume); without it the store is memory only") { $0.dataDir = $1 },
@@ -195,6 +207,7 @@ public struct Configuration: Sendable {
             }
             throw ConfigurationError(message: "\(source("--data-dir")) and \(source("--store")) are exclusive: with --store the scenes are kept (and made durable) by Redis; set HITROUTE_DATA_DIR= (empty) to clear an image's data directory")
         }
+        if config.allowedHosts == nil { config.allowedHosts = .defaultFor(bindAddress: config.server.host) }
         if config.server.maxBufferedBodyBytes < config.server.limits.maxBodyBytes {
             throw ConfigurationError(message: "--max-buffered-body-bytes \(config.server.maxBufferedBodyBytes) is below --max-body-bytes \(config.server.limits.maxBodyBytes): a body of the largest size could never be received")
         }

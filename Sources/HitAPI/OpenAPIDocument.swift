@@ -43,8 +43,27 @@ info:
       `/metrics`), `interact` (read, plus pointer phases) or `write`
       (everything). No key: 401 with `WWW-Authenticate: Bearer realm="hitroute"`;
       an unknown key: 401 with `error="invalid_token"`; too small a scope: 403
-      with `error="insufficient_scope"` and the `scope` needed. Without a key
+      with `error="insufficient_scope"` and the `scope` needed. A key line may
+      end with `scenes=<prefix>`: that key reaches only scenes whose id
+      starts with the prefix (another's is a 404, and absent from its
+      listing) and creates only such scenes (a `PUT` or `POST` of another id
+      is a 403 `/problems/outside-key-scenes`; a `POST` without an id gets the
+      prefix and 16 random hex digits). A request that needs a key is refused
+      on its head alone: no `100 Continue`, none of its body read, the
+      connection closed after the 401 or 403. Without a key
       file the service is open (the empty alternative in each `security` list).
+    * **Other sites' pages.** A `Host` outside `--allowed-hosts` (by default,
+      bound to loopback: `localhost`, `127.0.0.1`, `[::1]`, any port) is a 403
+      `/problems/host-not-allowed` before any route is chosen. While the
+      service is open, a request that changes state (create, replace, patch,
+      delete, pointer phases) carrying a browser `Origin` that is neither the
+      service's own nor named in `--cors-origin` (`*` names none) is a 403
+      `/problems/foreign-origin`.
+    * **Safe methods.** `GET` and `HEAD` change nothing: `pointer` and `phase`
+      are not query parameters of `GET /scenes/{id}/hit` (either is a 422
+      naming it); pointer phases are sent with `POST`.
+    * `OPTIONS *` is answered 204 with `Allow: GET, HEAD, POST, PUT, PATCH,
+      DELETE, OPTIONS`.
     * **Request ids.** Every response carries `X-Request-Id`: the request's own
       when it is 1–128 visible ASCII characters, else one the server made up
       (20 hex digits). Problem bodies repeat it as `requestId`, and the access
@@ -53,7 +72,8 @@ info:
       method the server does not know at all is a 501.
     * Every operation lists the statuses it can give. At the protocol level,
       before any route is chosen, a request can also get 408 (the request
-      head did not arrive within `--header-timeout`), 417 (an `Expect` other
+      head did not arrive within `--header-timeout`, or the body within
+      `--body-timeout`), 403 (a `Host` outside `--allowed-hosts`), 417 (an `Expect` other
       than `100-continue`), 501 (an unknown method or transfer coding) or
       505 (an HTTP version other than 1.0 and 1.1); these are not repeated
       under each operation.
@@ -403,8 +423,10 @@ paths:
       security: [{apiKey: [read]}, {}]
       summary: Route one point (query string)
       description: |
-        The same query as `POST /scenes/{id}/hit`, without a body. Each
-        parameter may be given at most once (a repeated one is a 422).
+        The same query as `POST /scenes/{id}/hit`, without a body and
+        without pointer phases: a `GET` changes nothing, so `pointer` or
+        `phase` here is a 422 naming the parameter. Each parameter may be
+        given at most once (a repeated one is a 422).
       parameters:
         - name: x
           in: query
@@ -434,16 +456,6 @@ paths:
             type: string
             enum: ['0', '1', 'true', 'false']
             default: '0'
-        - name: pointer
-          in: query
-          required: false
-          description: Pointer id for pointer capture; requires `phase`.
-          schema: {$ref: '#/components/schemas/PointerId'}
-        - name: phase
-          in: query
-          required: false
-          description: Pointer phase; requires `pointer`.
-          schema: {$ref: '#/components/schemas/Phase'}
       responses:
         '200': {$ref: '#/components/responses/HitOK'}
         '400': {$ref: '#/components/responses/MalformedRequest'}
@@ -454,7 +466,6 @@ paths:
         '413': {$ref: '#/components/responses/PayloadTooLarge'}
         '414': {$ref: '#/components/responses/RequestLineTooLong'}
         '422': {$ref: '#/components/responses/InvalidRequest'}
-        '429': {$ref: '#/components/responses/TooManyPointers'}
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
     post:
@@ -928,7 +939,11 @@ components:
         The key's scope is too small for this request
         (`/problems/insufficient-scope`; `WWW-Authenticate` with
         `error="insufficient_scope"` and the `scope` needed), e.g. a `read` key
-        sending a pointer phase (needs `interact`) or a `PUT` (needs `write`).
+        sending a pointer phase (needs `interact`) or a `PUT` (needs `write`);
+        a tenant key creating or replacing a scene outside its prefix
+        (`/problems/outside-key-scenes`); or, while the service is open, a
+        write or pointer phase from a foreign browser `Origin`
+        (`/problems/foreign-origin`).
       headers:
         WWW-Authenticate: {$ref: '#/components/headers/WWW-Authenticate'}
         X-Request-Id: {$ref: '#/components/headers/X-Request-Id'}
@@ -1109,7 +1124,9 @@ components:
   schemas:
     SceneId:
       type: string
+      description: Not `.` or `..`, which no URL can name (a 422).
       pattern: '^[A-Za-z0-9._-]{1,128}$'
+      not: {enum: ['.', '..']}
       example: ring-demo
     LayerId:
       type: string

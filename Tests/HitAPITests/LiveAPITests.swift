@@ -135,8 +135,12 @@ final class LiveAPITests: XCTestCase {
         let port = Int(firstLine.split(separator: ":").last ?? "") ?? 0
         XCTAssertGreaterThan(port, 0, text)
         let client = try TestClient(port: port)
-        try client.send(request("GET", "/readyz"))
+        try client.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
         XCTAssertEqual(try client.readResponse().status, 200)
+        // Bound to loopback, the executable answers loopback names only.
+        let rebound = try TestClient(port: port)
+        try rebound.send(request("GET", "/readyz"))
+        XCTAssertEqual(try rebound.readResponse().status, 403)
         kill(process.processIdentifier, SIGTERM)
         XCTAssertTrue(eventually { !process.isRunning }, "still running \(hangGuardSeconds) s after SIGTERM")
         if !process.isRunning { XCTAssertEqual(process.terminationStatus, 0) }

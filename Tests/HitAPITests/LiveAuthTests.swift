@@ -88,8 +88,8 @@ final class LiveAuthTests: XCTestCase {
                           "/problems/insufficient-scope", authenticate: needsWrite)
             assertProblem(try s.send("POST", "/scenes/ring-demo/hit", #"{"x":1,"y":1,"pointer":"p","phase":"down"}"#, headers: bearer(readKey)),
                           403, "/problems/insufficient-scope", authenticate: needsInteract)
-            assertProblem(try s.send("GET", "/scenes/ring-demo/hit?x=1&y=1&pointer=p&phase=down", headers: bearer(readKey)),
-                          403, "/problems/insufficient-scope", authenticate: needsInteract)
+            // A GET never carries pointer phases, whatever the key (SPEC §8: safe methods).
+            XCTAssertEqual(try s.send("GET", "/scenes/ring-demo/hit?x=1&y=1&pointer=p&phase=down", headers: bearer(writeKey)).status, 422)
             assertProblem(try s.send("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1,"pointer":"p","phase":"down"}]}"#,
                                      headers: bearer(readKey)), 403, "/problems/insufficient-scope", authenticate: needsInteract)
 
@@ -105,7 +105,7 @@ final class LiveAuthTests: XCTestCase {
             // Rejections are counted, keys never shown.
             let (metrics, parsed) = try s.scrape(key: readKey)
             XCTAssertEqual(parsed.value("hitroute_http_rejected_requests_total", ["reason": "unauthorized"]), 7)
-            XCTAssertEqual(parsed.value("hitroute_http_rejected_requests_total", ["reason": "forbidden"]), 8)
+            XCTAssertEqual(parsed.value("hitroute_http_rejected_requests_total", ["reason": "forbidden"]), 7)
             XCTAssertEqual(parsed.value("hitroute_auth_keys"), 3)
             XCTAssertEqual(parsed.value("hitroute_auth_enabled"), 1)
             for key in [readKey, interactKey, writeKey] { XCTAssertFalse(metrics.text.contains(key)) }
@@ -192,7 +192,10 @@ final class APIKeysTests: XCTestCase {
     func testErrorsNameTheLineAndNeverTheKey() {
         let cases: [(String, String)] = [
             ("read\n", "line 1: expected"),
-            ("read aaaaaaaaaaaaaaaa extra\n", "line 1: expected"),
+            ("read aaaaaaaaaaaaaaaa extra\n", "line 1: the third word must be scenes="),
+            ("read aaaaaaaaaaaaaaaa scenes=a b\n", "line 1: expected"),
+            ("read aaaaaaaaaaaaaaaa scenes=\n", "line 1: a scenes= prefix"),
+            ("read aaaaaaaaaaaaaaaa scenes=a/b\n", "line 1: a scenes= prefix"),
             ("\nadmin aaaaaaaaaaaaaaaa\n", "line 2: unknown scope"),
             ("read secret-short\n", "line 1: the key is shorter than 16"),
             ("read aaaaaaaaaaaaaaaa\nwrite aaaaaaaaaaaaaaaa\n", "line 2: the same key as line 1"),

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Who may do what (SPEC §8): open to everyone without a key file, else
 /// `Authorization: Bearer <key>` with a key of the file and a scope large
-/// enough for the request.
+/// enough for the request (and, for a tenant's key, scenes of its prefix).
 ///
 /// The keys in force are one immutable ``APIKeys`` behind an atomic
 /// pointer: a request reads it with one load (no lock, no reference count,
@@ -95,29 +95,29 @@ public final class AccessControl: Sendable {
         return Unmanaged<KeySet>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0.keys) }
     }
 
-    /// The scope `request` holds, after checking that it is at least `needed`.
-    /// Open service: ``Scope/write``, with no header looked at.
+    /// What `request` may do, after checking that its scope is at least `needed`.
+    /// Open service: ``Grant/all``, with no header looked at.
     /// - Throws: 401 without a (Bearer) key, 401 `invalid_token` for a key
     ///   not in the file, 403 `insufficient_scope` for too small a scope.
     @inline(__always)
-    func authorize(_ request: HTTPRequest, needs needed: Scope?) throws(Problem) -> Scope {
-        if alwaysOpen { return .write }  // the open service's hit path: one load of a constant
+    func authorize(_ request: HTTPRequest, needs needed: Scope?) throws(Problem) -> Grant {
+        if alwaysOpen { return .all }  // the open service's hit path: one load of a constant
         return try authorizeByKey(request, needs: needed)
     }
 
-    private func authorizeByKey(_ request: HTTPRequest, needs needed: Scope?) throws(Problem) -> Scope {
-        guard let needed else { return .write }
-        let held: Scope? = withKeys { keys in
-            guard let keys else { return .write }
-            return request.headers.withFirstValue("Authorization") { value -> Scope? in
+    private func authorizeByKey(_ request: HTTPRequest, needs needed: Scope?) throws(Problem) -> Grant {
+        guard let needed else { return .all }
+        let held: Grant? = withKeys { keys in
+            guard let keys else { return .all }
+            return request.headers.withFirstValue("Authorization") { value -> Grant? in
                 guard let value else { return nil }
-                return AccessControl.scope(ofAuthorization: value, keys: keys)
+                return AccessControl.grant(ofAuthorization: value, keys: keys)
             }
         }
         guard let held else {
             throw AccessControl.unauthorized(request)
         }
-        try AccessControl.require(needed, held: held)
+        try AccessControl.require(needed, held: held.scope)
         return held
     }
 
@@ -132,9 +132,9 @@ public final class AccessControl: Sendable {
 
     /// The scope of a `Bearer` credential, or nil. A value of another scheme
     /// is no credential at all (RFC 6750 §3.1), distinguished by the caller.
-    static func scope(ofAuthorization value: UnsafeBufferPointer<UInt8>, keys: APIKeys) -> Scope? {
+    static func grant(ofAuthorization value: UnsafeBufferPointer<UInt8>, keys: APIKeys) -> Grant? {
         guard let token = bearerToken(value) else { return nil }
-        return keys.scope(of: token)
+        return keys.grant(of: token)
     }
 
     /// The token of `Bearer <token>` (scheme case-insensitive, spaces

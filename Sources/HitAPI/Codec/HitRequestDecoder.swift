@@ -155,8 +155,9 @@ public enum HitRequestDecoder {
         return values
     }
 
-    /// A `GET …/hit` query string: `x`, `y`, `trace`, `all`, `pointer`,
-    /// `phase`. Problems point at `/name` of the parameter.
+    /// A `GET …/hit` query string: `x`, `y`, `trace`, `all`; `pointer` and
+    /// `phase` are refused (an issue each). Problems point at `/name` of the
+    /// parameter.
     public static func decodeQueryString(_ query: String?) throws(DecodeFailure) -> HitQuery {
         var issues: [ValidationIssue] = []
         let values = queryParameters(query, allowed: ["x", "y", "trace", "all", "pointer", "phase"], issues: &issues)
@@ -184,14 +185,12 @@ public enum HitRequestDecoder {
         var hit = HitQuery(point: PointQuery(x: number("x") ?? 0, y: number("y") ?? 0))
         hit.trace = flag("trace", default: true)
         hit.all = flag("all", default: false)
-        hit.point.pointer = values["pointer"]
-        if let phase = values["phase"] {
-            hit.point.phase = PointerSessions.Phase(rawValue: phase)
-            if hit.point.phase == nil {
-                issues.append(ValidationIssue(pointer: "/phase", message: "must be one of \"down\", \"move\", \"up\", \"cancel\""))
-            }
+        // GET and HEAD change nothing (RFC 9110 §9.2.1): pointer phases,
+        // which capture and drag, come with POST.
+        for name in ["pointer", "phase"] where values[name] != nil {
+            issues.append(ValidationIssue(
+                pointer: "/\(name)", message: "pointer phases change the scene: send them with POST …/hit, not GET or HEAD"))
         }
-        issues += pointerIssues(hit.point, at: "")
         guard issues.isEmpty else { throw .invalid(issues) }
         return hit
     }

@@ -52,7 +52,12 @@ struct SceneDecoding: DecodingPass {
         defer { d.returnKeys(seen) }
         while let key = try d.nextMember(&seen) {
             switch key {
-            case "id": scene.id = try d.identifier(maxLength: 128, extraAllowed: "._-")
+            case "id":
+                scene.id = try d.identifier(maxLength: 128, extraAllowed: "._-")
+                if let id = scene.id, !Route.isSceneID(id) {
+                    try d.issue("must not be \"\(id)\" (no URL can name it)")
+                    scene.id = nil
+                }
             case "width": scene.width = try d.nonNegative()
             case "height": scene.height = try d.nonNegative()
             case "layers": scene.layers = try layers(depth: 1)

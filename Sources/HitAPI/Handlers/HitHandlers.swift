@@ -19,7 +19,7 @@ extension Application {
         } catch {
             throw Problem.invalidRequest(error)
         }
-        if query.point.pointer != nil, query.point.phase != nil { try AccessControl.require(.interact, held: granted) }
+        if query.point.pointer != nil, query.point.phase != nil { try requirePointerPhases(granted, request) }
         let (result, captured, snapshot) = try route(query.point, in: id, trace: query.trace, all: query.all)
         counters.countPoints(1, batch: false, loop: request.eventLoop)
         if result.target == nil { counters.countUnrouted(1, batch: false, loop: request.eventLoop) }
@@ -42,7 +42,7 @@ extension Application {
         } catch {
             throw Problem.invalidRequest(error)
         }
-        if !batch.pointerEvents.isEmpty { try AccessControl.require(.interact, held: granted) }
+        if !batch.pointerEvents.isEmpty { try requirePointerPhases(granted, request) }
         // On an event loop a batch without pointer events may read
         // `Configuration.loopBatchWork`, then it starts again on a worker (below). One
         // with events could not start again once an event is applied (and

@@ -4,8 +4,10 @@ import HitRouting
 
 /// SPEC §4.1: creating, reading, replacing, listing, deleting and patching scenes.
 extension Application {
-    func listScenes() throws(Problem) -> HTTPResponse {
-        let scenes = try store.summaries()
+    /// The scenes `grant` reaches (a tenant key's listing holds its prefix's only).
+    func listScenes(_ grant: Grant = .all) throws(Problem) -> HTTPResponse {
+        var scenes = try store.summaries()
+        if grant.scenePrefix != nil { scenes.removeAll { !grant.reaches($0.id) } }
         return json(200) { w in
             w.beginObject()
             w.field("scenes")
@@ -16,8 +18,21 @@ extension Application {
         }
     }
 
-    func createScene(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let snapshot = try store.create(try upload(request))
+    /// A tenant key's scene gets an id of its prefix when the body names
+    /// none (the prefix and 16 random hex digits), and 403 when the body
+    /// names another.
+    func createScene(_ request: HTTPRequest, grant: Grant = .all) throws(Problem) -> HTTPResponse {
+        var upload = try upload(request)
+        if let prefix = grant.scenePrefix {
+            if let id = upload.scene.id {
+                guard grant.reaches(id) else { throw Application.outsideTenant(grant) }
+            } else {
+                var generator = SystemRandomNumberGenerator()
+                let suffix = String(generator.next() as UInt64, radix: 16)
+                upload.scene.id = prefix + String(repeating: "0", count: 16 - suffix.count) + suffix
+            }
+        }
+        let snapshot = try store.create(upload)
         var h = HTTPHeaders()
         h.set("Location", "/scenes/\(snapshot.id)")
         h.set("ETag", etag(snapshot.version))
@@ -26,7 +41,7 @@ extension Application {
 
     func putScene(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         guard Route.isSceneID(id) else {
-            throw Problem(422, "invalid-scene", "Invalid scene", "the scene id in the path must match [A-Za-z0-9._-]{1,128}")
+            throw Problem(422, "invalid-scene", "Invalid scene", "the scene id in the path must match [A-Za-z0-9._-]{1,128} and not be . or ..")
         }
         let upload = try upload(request)
         if let bodyID = upload.scene.id, bodyID != id {
@@ -122,9 +137,10 @@ extension Application {
 }
 
 extension Route {
-    /// `[A-Za-z0-9._-]{1,128}` (SPEC §2).
+    /// `[A-Za-z0-9._-]{1,128}`, but not `.` or `..`, which no URL can name
+    /// (clients resolve them as path segments).
     static func isSceneID(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.count <= 128 && s.utf8.allSatisfy { c in
+        !s.isEmpty && s.utf8.count <= 128 && s != "." && s != ".." && s.utf8.allSatisfy { c in
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
                 || c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
         }

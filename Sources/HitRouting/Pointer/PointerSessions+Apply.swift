@@ -57,9 +57,15 @@ extension PointerSessions {
         var outcome: Outcome
         if phase != .down, let capture = state.capture, let layer = compiled.indexByID[capture.layer].map(Int.init) {
             var moved = false
-            if phase != .cancel && compiled.isDraggable(layer) && point != state.last,
-                let toParent = compiled.parentToScene(layer).inverse
-            {
+            if phase != .cancel && compiled.isDraggable(layer) && point != state.last {
+                // A parent patched to a singular transform since the capture
+                // began leaves the move no size in the parent's space: refused
+                // like a move past the finite range, not silently dropped.
+                guard let toParent = compiled.parentToScene(layer).inverse else {
+                    throw .moveOverflows(layer: compiled.ids[layer], NumericProblem(
+                        layerPath: [], field: [.key("transform")],
+                        message: "the layer's parent transform is not invertible: the move has no finite size in its space"))
+                }
                 let delta = toParent.applyLinear(point - state.last)
                 if let problem = scene.numericProblem(translatingLayer: layer, by: delta, work: &work) {
                     throw .moveOverflows(layer: compiled.ids[layer], problem)
