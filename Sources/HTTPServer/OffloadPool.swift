@@ -20,10 +20,9 @@ final class OffloadPool: Sendable {
     private let wakeups = DispatchSemaphore(value: 0)
     private let threads: Int
     /// Added to the threads' nice value: lower priority than the loops.
-    /// +19 (CFS weight 15 against the loops' 1024) leaves a busy loop about
-    /// 98.5% of a shared core, where +10 (weight 110) left it about 90%;
-    /// an upload still progresses under full load. (SCHED_IDLE, weight 3,
-    /// measured no better for hits on a shared 2-core machine.)
+    /// +19 is CFS weight 15 against the loops' 1024, so a busy loop keeps
+    /// about 98.5% of a shared core while an upload still progresses under
+    /// full load.
     static let niceness: Int32 = 19
 
     init(threads: Int) {

@@ -69,8 +69,7 @@ public struct RequestID: Sendable, Equatable, CustomStringConvertible {
 
     /// The 20 hex digits of a generated id: the process prefix's 8, known
     /// once, then 12 for the loop and the serial (`value48`), written as
-    /// whole words (no loop over digits: ~20 instructions, where a digit at
-    /// a time cost ~170 a request).
+    /// whole words, without a loop over the digits.
     @inline(__always)
     private func writeGenerated(into out: UnsafeMutablePointer<UInt8>) {
         let raw = UnsafeMutableRawPointer(out)

@@ -44,7 +44,7 @@ enum ResponseEncoder {
         // Written on the stack (a usual head is well under the 1 KiB that
         // `withUnsafeTemporaryAllocation` keeps there), then copied once into
         // the output with an inline body: the output's array is never
-        // zero-filled to the bound and trimmed back (~460 instructions a hit).
+        // zero-filled to the bound and trimmed back.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { room in
             let head = room.baseAddress!
             var w = ByteCursor(head)

@@ -2,7 +2,7 @@ import TestSupport
 import XCTest
 @testable import HTTPServer
 
-/// The HTTP edges of issue 14 (RFC 9112 §3.2, §7.1.1; RFC 3986 §3.2.2):
+/// HTTP edges (RFC 9112 §3.2, §7.1.1; RFC 3986 §3.2.2):
 /// the Host field's grammar, a header block of many ordinary fields, and
 /// chunk extensions that leave their grammar. Each input is parsed whole,
 /// byte by byte and in random splits (`parseEverySplit`), and every
@@ -47,8 +47,8 @@ final class HTTPRequestParserEdgeTests: XCTestCase {
         }
     }
 
-    /// Issue 14: 100 ordinary fields (about 5 KB) were a 431 from a field
-    /// count cap of 100; the cap is now 512 and a flag.
+    /// 100 ordinary fields (about 5 KB) are accepted: the default field
+    /// count cap is 512 (`--max-header-fields`).
     func testAHundredOrdinaryFieldsAreAccepted() {
         var raw = "GET / HTTP/1.1\r\nHost: h\r\n"
         for i in 0..<100 { raw += "X-Custom-Field-\(i): some ordinary value \(i)\r\n" }
@@ -77,9 +77,8 @@ final class HTTPRequestParserEdgeTests: XCTestCase {
 
     let chunkedHead = "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
 
-    /// Issue 14: `5;a="unterminated` was accepted and the body handed on
-    /// (a 422 from the handler); it is a framing error, reported at the
-    /// chunk line before any chunk data.
+    /// `5;a="unterminated` is a framing error, reported at the chunk line
+    /// before any chunk data (the body never reaches a handler).
     func testUnterminatedQuotedChunkExtensionIsAFramingError() {
         let line = chunkedHead + "5;a=\"unterminated\r\n"
         let e = error(parseEverySplit(Array(line), randomSplits: 5))

@@ -2,7 +2,8 @@ import TestSupport
 import XCTest
 @testable import HTTPServer
 
-/// Issue 14's HTTP edges over a real socket: each on a fresh connection.
+/// HTTP edges over a real socket (the Host field's grammar, many header
+/// fields, chunk extensions), each on a fresh connection.
 final class LiveHTTPEdgeTests: XCTestCase {
     func testHostsThatAreNotURIHostAndPortAre400AndClose() throws {
         try withServer { _, port in

@@ -122,10 +122,10 @@ final class MaskRoutesTests: XCTestCase {
         XCTAssertEqual(try Configuration.parse(arguments: ["--max-mask-pixels", "99"], environment: [:]).scene.maxMaskPixels, 99)
     }
 
-    /// Found by review: each mask was bounded, a scene's masks together
-    /// were not, and they are decoded before the store weighs the scene
-    /// (a PNG of 4096 × 4096 pixels of one value is a few kilobytes: one
-    /// 16 MiB upload could ask for 90 GB of alpha planes).
+    /// A scene's masks together are bounded (`--max-scene-mask-pixels`),
+    /// counted before they are decoded, since they are decoded before the
+    /// store weighs the scene (a PNG of 4096 × 4096 pixels of one value is a
+    /// few kilobytes).
     func testTheSceneMaskPixelLimit() throws {
         let sixteen = Data(repeating: 255, count: 16).base64EncodedString()
         let mask = #"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(sixteen)","columns":4,"rows":4}"#

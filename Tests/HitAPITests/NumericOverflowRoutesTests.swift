@@ -145,8 +145,8 @@ final class NumericOverflowRoutesTests: XCTestCase {
     func testHitAt1e308InAShearedPolygonsCoverWithoutTraceIsTheSameMissAsWithTrace() {
         // Eight siblings build the root's index and the polygon's cover. Its inverse
         // (x = 2x' - 2y') is finite, but at (1.05e308, 5.2e307) the term 2x' overflows:
-        // the cover called the point a hit and the answer wrote its local x, inf, which
-        // trapped in JSONWriter.number. Found by a read-only review, not the fuzzer.
+        // the cover must not call the point a hit, and no answer may hold a local x
+        // of inf (JSONWriter.number traps on it).
         let rects = (0..<7).map { #"{"id":"a\#($0)","shape":{"type":"rect","x":0,"y":0,"width":1,"height":1}}"# }
         let sheared = #"""
             {"id":"big","transform":{"matrix":[0.5,0,1,1,0,0]},"shape":{"type":"polygon",

@@ -79,9 +79,9 @@ final class PNGMaskRoutesTests: XCTestCase {
     }
 }
 
-/// The README's sprite walk-through, from `examples/sprite-with-pass-through.json`.
+/// The sprite walk-through of docs/scenes.md, from `examples/sprite-with-pass-through.json`.
 final class SpriteExampleTests: XCTestCase {
-    func testTheSpriteExampleRoutesAsTheReadmeSays() throws {
+    func testTheSpriteExampleRoutesAsTheManualSays() throws {
         let app = Application.testing()
         let scene = try String(contentsOf: repositoryRoot.appendingPathComponent("examples/sprite-with-pass-through.json"), encoding: .utf8)
         XCTAssertEqual(app.call("PUT", "/scenes/sprite-demo", scene).status, 201)

@@ -140,10 +140,10 @@ final class LiveRenderTests: XCTestCase {
         }
     }
 
-    /// Found by review: a path's short commands (`t.1.1`, 4 bytes) draw
-    /// some 76 bytes of SVG each, and the overlays draw the geometry again:
-    /// one 16 MiB scene could ask for gigabytes. Past `--max-render-bytes`
-    /// the render is a 422, and the writer never held much more than that.
+    /// A path's short commands (`t.1.1`, 4 bytes) draw many times their
+    /// size in SVG, and the overlays draw the geometry again. Past
+    /// `--max-render-bytes` the render is a 422, and the writer never held
+    /// much more than that.
     func testARenderLongerThanTheLimitIsA422() {
         let d = "M0 0" + String(repeating: "t.1.1", count: 2000)
         let scene = #"{"layers":[{"id":"p","shape":{"type":"path","d":"\#(d)"}}]}"#

@@ -63,9 +63,9 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(try JSONValue.parse(bytes[5...10]), .array([.bool(true)]))
     }
 
-    /// Regression: partial arrays and objects were copied on every append
-    /// (copy-on-write with a second reference), making parsing quadratic; a
-    /// document this size then took minutes instead of milliseconds.
+    /// Partial arrays and objects are appended in place (one reference, no
+    /// copy-on-write copy per append), so parsing a document of 300,000
+    /// elements is linear in its length.
     func testLargeDocumentsParseInLinearTime() throws {
         let n = 300_000
         let array = "[" + (0..<n).map { String($0 % 1000) }.joined(separator: ",") + "]"

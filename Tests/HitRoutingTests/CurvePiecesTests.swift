@@ -69,10 +69,9 @@ final class CurvePiecesTests: XCTestCase {
         }
     }
 
-    /// The cost the issue measured, on a coherent path: a loop of 2,000
-    /// cubics. The plain loop read every piece for every point; through the
-    /// runs a point reads the groups' boxes, the runs' boxes of a group or
-    /// two, and one or two runs.
+    /// A coherent path, a loop of 2,000 cubics: through the runs a point
+    /// reads the groups' boxes, the runs' boxes of a group or two, and one
+    /// or two runs, not every piece.
     func testAPointReadsOnlyTheRunsItsRayCanMeet() throws {
         var rng = SplitMix64(seed: 9)
         let c = try curves(try path(wavyLoop(2000, depth: 20, using: &rng)))

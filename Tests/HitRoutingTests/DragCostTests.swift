@@ -3,9 +3,8 @@ import XCTest
 @testable import HitRouting
 
 /// What a drag reads: its subtree, and every layer only when the dragged
-/// layer's old bounds reached an edge of the scene's. Found by review: a
-/// batch of moves over 100,000 layers copied the scene and scanned it
-/// twice a move (30 ms each, uncounted); now a move is counted as work.
+/// layer's old bounds reached an edge of the scene's; each move counts
+/// what it reads as routing work.
 final class DragCostTests: XCTestCase {
     /// `count` unit squares on a grid, and a draggable knob with a child in the middle.
     func scene(_ count: Int) -> LiveScene {

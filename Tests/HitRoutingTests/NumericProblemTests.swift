@@ -85,12 +85,11 @@ final class NumericProblemTests: XCTestCase {
         XCTAssertEqual(scene.targetID(199 * 3e6 + 1e6, 0), "c199")
     }
 
-    /// Found by review: a patch compiled the layer's region, and on a
-    /// change of scale every descendant's, each with a fresh budget of its
-    /// own. One patch scaling a group of 80,000 stroked compounds of
-    /// circles (cheap at upload, once the scene's budget was spent) would
-    /// have flattened some 2·10^10 points. Now every region draws from the
-    /// scene's budget and gives back what it held when it is replaced.
+    /// A patch compiles the layer's region, and on a change of scale every
+    /// descendant's: each draws from the scene's flattening budget (not a
+    /// fresh one of its own) and gives back what it held when it is
+    /// replaced, so rescaling a group of stroked circles stays within the
+    /// scene's bound.
     func testRescalingAGroupKeepsToTheScenesFlatteningBudget() {
         let circles = (0..<200).map { k in Layer(id: "c\(k)", shape: Shape(.circle(cx: Double(k) * 3e6, cy: 0, r: 1e6), stroke: 1)) }
         var live = LiveScene(Scene(layers: [Layer(id: "g", children: circles)]))
@@ -104,9 +103,9 @@ final class NumericProblemTests: XCTestCase {
         }
     }
 
-    /// Found by review: a patch that took a layer's shape away left its
-    /// region slot empty, and giving it back added a new slot: alternating
-    /// patches grew the scene without bound. Freed slots are used again.
+    /// A patch that takes a layer's shape away frees its region slot, and
+    /// giving it back uses that slot again: alternating patches do not
+    /// grow the scene.
     func testTakingAShapeAwayAndBackReusesItsRegionSlot() {
         let shape = Shape(.rect(x: 0, y: 0, width: 10, height: 10, cornerRadius: nil))
         var live = LiveScene(Scene(layers: [Layer(id: "a", shape: shape), Layer(id: "b", shape: shape)]))

@@ -35,13 +35,11 @@ final class RoutingWorkTests: XCTestCase {
         XCTAssertEqual(rects, 2, "a rectangle: one layer, one test")
     }
 
-    /// Found by review: 3,000 rectangles stacked over one another, the
+    /// 3,000 rectangles stacked over one another, the
     /// front ones further left, and one far away so that the siblings get
-    /// a tree, not a grid. A point inside all of them drew all 3,000 from
-    /// the tree in nearly the reverse of front-to-back order and sorted
-    /// them by insertion (k²/2 moves: at the 200,000 an upload can hold,
-    /// about 10^10 per point), and counted nothing for it. Now they cost
-    /// their number and an O(k log k) sort.
+    /// a tree, not a grid. A point inside all of them draws all 3,000 from
+    /// the tree in nearly the reverse of front-to-back order: they are
+    /// counted as work, and sorted in O(k log k), not by insertion.
     func testAPointInsideThousandsOfStackedSiblingsCountsThem() {
         let n = 3000
         var layers = (0..<n).map { i in Layer(id: "r\(i)", shape: rect(Double(n - i), 0, 1e6, 10)) }
@@ -77,11 +75,9 @@ final class RoutingWorkTests: XCTestCase {
         }
     }
 
-    /// Found by review: a path of thousands of thin subpaths, the point
-    /// between two of them. Each contour's bounds turn the point away at
-    /// once, but there are as many as the path has subpaths, and none was
-    /// counted: a batch over 30 such layers read 600,000 contours a point
-    /// as a few dozen units of work.
+    /// A path of thousands of thin subpaths, the point between two of them.
+    /// Each contour's bounds turn the point away at once, but there are as
+    /// many as the path has subpaths, and each counts as work.
     func testContoursTheirBoundsTurnAwayAreCounted() throws {
         let d = (0..<2000).map { "M0 \($0 * 4)h100v1H0z" }.joined(separator: " ")
         let scene = CompiledScene(Scene(layers: [Layer(id: "bars", shape: try path(d))]))
@@ -93,9 +89,9 @@ final class RoutingWorkTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(work, 2000, "a fill reads every contour's winding")
     }
 
-    /// Found by review: a grid cell can list many siblings whose boxes miss
-    /// the point (small ones packed into one cell, beside bigger ones that
-    /// set the cell size). Reading past them was not counted.
+    /// A grid cell can list many siblings whose boxes miss the point (small
+    /// ones packed into one cell, beside bigger ones that set the cell
+    /// size). Reading past them counts as work.
     func testGridEntriesPassedOverAreCounted() {
         var layers: [Layer] = []
         for i in 0..<25 {
@@ -133,8 +129,7 @@ final class RoutingWorkTests: XCTestCase {
         XCTAssertEqual(work, 1 + 1 + 20)
     }
 
-    /// The case (a path of thousands of random cubics, then a big
-    /// batch), made small: the batch stops once over its limit, after at
+    /// A path of thousands of random cubics and a big batch, made small: the batch stops once over its limit, after at
     /// most one more point's work.
     func testABatchStopsSoonAfterItsWorkLimit() throws {
         let scene = try randomCurves(1000, seed: 2)

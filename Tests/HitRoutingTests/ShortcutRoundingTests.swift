@@ -5,8 +5,9 @@ import XCTest
 
 /// The shortcuts of an untraced hit (sibling indexes, covers, batches)
 /// decide only what the exact, traced visit decides, however the two maps
-/// of a layer round: each case below was a point where they differed
-/// (found by a read-only review; the API fuzzer now asks every hit both ways).
+/// of a layer round: each case below is a point where a shortcut that
+/// ignored rounding would differ (the API fuzzer also asks every hit both
+/// ways).
 final class ShortcutRoundingTests: XCTestCase {
     /// Seven rects far away, so that `layer` is one of eight indexed siblings.
     func indexed(_ layer: Layer) -> CompiledScene {
@@ -55,7 +56,7 @@ final class ShortcutRoundingTests: XCTestCase {
     }
 
     /// A map whose entries differ by 2¹¹⁰⁰ (det 3·2¹⁰⁰): dividing by the
-    /// largest entry underflowed, and the bound gave up (a second review).
+    /// largest entry would underflow; the bound still pads it.
     func testAScaleOf3Times2To600By2ToMinus500IsPaddedToo() {
         var s = Layer(id: "S", shape: rect(-1, -1, 2, 2))
         s.transform = .matrix(Affine(a: 3 * 0x1p600, b: 0, c: 0, d: 0x1p-500, e: 0, f: 0))
@@ -63,7 +64,7 @@ final class ShortcutRoundingTests: XCTestCase {
     }
 
     /// Subnormal geometry under a scale of 3: the visit rounds by absolute
-    /// steps, which a bound of relative terms alone missed (a second review).
+    /// steps, which a bound of relative terms alone would miss.
     func testASubnormalRectUnderScale3IsPaddedByAbsoluteSteps() {
         let t = Double.leastNonzeroMagnitude
         var s = Layer(id: "S", shape: rect(2025 * t, 2025 * t, 2025 * t, 2025 * t))
@@ -71,8 +72,8 @@ final class ShortcutRoundingTests: XCTestCase {
         XCTAssertEqual(agreed(indexed(s), Point(6074 * t, 9112 * t)), 7)
     }
 
-    /// A polygon 4e-308 wide: 8 / width is infinite, and the cover called
-    /// every point outside.
+    /// A polygon 4e-308 wide: 8 / width is infinite, so it gets no cover
+    /// (one would call every point outside).
     func testAPolygonTooSmallForItsPartsScaleGetsNoCover() {
         let tiny = Layer(id: "T", shape: Shape(.polygon([
             Point(0, 0), Point(4e-308, 0), Point(4e-308, 4e-308), Point(0, 4e-308), Point(0, 2e-308),
@@ -85,8 +86,8 @@ final class ShortcutRoundingTests: XCTestCase {
     /// A shear a few orders of magnitude from singular (det 1.5e-11 with
     /// entries about 1) has no rounding bound (`roundingReach` is nil). The
     /// stored inverse maps this point, 0.018 outside the rect's mapped box,
-    /// onto the rect's corner (1000, 1000): the index skipped it (a third
-    /// review's case).
+    /// onto the rect's corner (1000, 1000), so the index must not skip the
+    /// layer.
     func testANearSingularShearIsNeverSkippedByTheIndex() {
         let scene = indexed(nearSingularShear())
         let p = Point(2399.982, 799.99400000999990)

@@ -109,10 +109,9 @@ final class RedisClientTests: XCTestCase {
     }
 
     /// A server that sends its reply a byte just inside every timeout
-    /// (`$94`, then a byte every 0.15 s against a timeout of 0.2 s) held
-    /// its caller for the 14 s the reply took, and every other caller of
-    /// that scene behind it. Now the exchange gives up about a timeout after
-    /// it began, with most of the reply unsent.
+    /// (`$94`, then a byte every 0.15 s against a timeout of 0.2 s) is cut
+    /// off: the exchange's deadline counts from its start, not from the
+    /// last byte, so it gives up with most of the reply unsent.
     func testATricklingServerIsCutOff() throws {
         let (listener, port) = listenOnLoopback()
         defer { close(listener) }
@@ -142,8 +141,8 @@ final class RedisClientTests: XCTestCase {
 
     /// A subscriber between messages may wait past its timeout (nil: idle);
     /// one whose message stopped halfway may not. The reader consumes a
-    /// message's complete parts as they come, so an empty buffer no longer
-    /// meant "between messages": a stall after `*3 $7 message` was idle.
+    /// message's complete parts as they come, so an empty buffer does not
+    /// mean "between messages": a stall after `*3 $7 message` is a timeout.
     func testAMessageThatStopsHalfwayIsATimeoutNotIdle() throws {
         let (listener, port) = listenOnLoopback()
         defer { close(listener) }

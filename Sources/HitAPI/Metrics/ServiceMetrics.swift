@@ -3,7 +3,7 @@ import HitMetrics
 
 /// The service's metric families (SPEC §8), each read where it is counted:
 /// the server's loops, the API's counters, the store, the key file, the
-/// process. See README "Operating hitroute" for the list.
+/// process. docs/operations.md lists them.
 enum ServiceMetrics {
     /// The version in `hitroute_build_info` (as in openapi.yaml).
     static let version = "0.1.0"

@@ -1,16 +1,9 @@
 /// Many points routed in the order of the root grid's cells (row by row)
 /// rather than as given: points in one cell, or in cells next to each
 /// other, read the same entries and often the same layers, which the
-/// first of them brought into cache.
-///
-/// Measured with `inproc-ab.py` on `hitroute-bench generate N` maps,
-/// uniformly random points, against the given order. 100,000 points:
-/// 0.80× the time a point at N = 2.5·10⁵ (71,824 cells, through the batch
-/// pipeline of the time), 0.81× at 10⁴ and 0.78× at 10³ (in cache: fewer
-/// misses in the first levels, and branches that repeat). At 2.5·10⁵
-/// layers 50,000 points took 0.83×, 25,000 0.94×; but 10,000 and 2,048
-/// points took 1.2× (they share too little, and the sorted sweep did worse
-/// than the random order), hence `minimumPoints`: a quarter of the cells.
+/// first of them brought into cache. Fewer points than a quarter of the
+/// cells share too little to pay for the sort (`minimumPoints`); the
+/// figures behind that bound are in Benchmarks/README.md.
 ///
 /// A counting sort by cell (cells merged in runs of 2 or 4 so that there
 /// are no more buckets than points): O(points + cells), two passes.

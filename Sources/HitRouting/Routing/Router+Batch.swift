@@ -111,20 +111,15 @@ extension Tables {
 /// A walk takes exactly the steps of `Tables.target(at:rootIndex:_:)`
 /// through a root grid: the same siblings (`SiblingGrid.View.Cursor`),
 /// the same cover verdicts, the same visits; only their order in time
-/// differs. The requests are hints: answers never depend on them.
-///
-/// Measured with `Benchmarks/inproc-ab.py` (100,000 random points) against
-/// the prefetch pipeline it replaced, which requested each group's memory
-/// stages ahead and then routed the group from scratch: 0.76× the time a
-/// point at 2.5·10⁵ layers, 0.80× at 10⁵. Tuned there: 16 walks (8, 24
-/// and 32 within 2%); requests into the second-level cache
-/// (`hitroute_prefetch_l2`; into the first, 1.03×).
+/// differs. The requests are hints: answers never depend on them. They
+/// go into the second-level cache (`hitroute_prefetch_l2`). The width and
+/// the threshold below were chosen with `Benchmarks/inproc-ab.py`; its
+/// figures are in Benchmarks/README.md.
 private struct InterleavedWalks {
     /// Walks in flight.
     static let width = 16
     /// Root siblings below which the walks are not interleaved: smaller
-    /// scenes stay in cache, where the steps only add work (forced on,
-    /// 1.5× the time a point at 10⁴ layers, 1.9× at 10³).
+    /// scenes stay in cache, where the steps only add work.
     static let minimumSiblings = 32_768
 
     /// What a walk does at its next step.

@@ -132,8 +132,8 @@ struct Walk {
     /// candidate a sibling index yields or passes over, and in regions
     /// (`Region.test`) 1 per region tested and per contour, plus each
     /// vertex, edge, curve piece, bisection step, run box or mask line
-    /// read. A deterministic measure of routing work, 1–16 ns each as
-    /// measured: what bounds a batch
+    /// read. A deterministic measure of routing work, each unit a few
+    /// nanoseconds: what bounds a batch
     /// (`CompiledScene.targets(at:into:workLimit:)`).
     var work = 0
 
