@@ -12,7 +12,8 @@ into the same file) must be one of that file's headings, slugged as GitHub
 does. Links inside fenced code blocks and inline code are not links.
 No file may mention SPEC.md or cite "the SPEC" (the word in capitals): the
 manual is written in the project's own words and sends no reader to a file
-a clone does not hold.
+a clone does not hold. And every flag that Sources/HitAPI/Configuration.swift
+defines must be named (as `--flag`) somewhere in docs/.
 
 Prints one line per problem and exits 1 if there is any, else prints a
 summary and exits 0.
@@ -115,6 +116,25 @@ def documents(root):
     return sorted(docs)
 
 
+FLAG = re.compile(r'(?:\b(?:text|int|seconds)\(|flag:\s*)"(--[a-z0-9-]+)"')
+
+
+def undocumented_flags(root, docs):
+    """The flags of Configuration.swift that no docs/ page names as `--flag`."""
+    source = os.path.join(root, "Sources", "HitAPI", "Configuration.swift")
+    if not os.path.exists(source):
+        return []
+    with open(source, encoding="utf-8") as f:
+        flags = sorted(set(FLAG.findall(f.read())))
+    manual = ""
+    for doc in docs:
+        if doc.startswith("docs" + os.sep) or doc.startswith("docs/"):
+            with open(os.path.join(root, doc), encoding="utf-8") as f:
+                manual += f.read()
+    return [f"Sources/HitAPI/Configuration.swift: {flag} is not documented in docs/ (say it as `{flag}`)"
+            for flag in flags if f"`{flag}`" not in manual and f"`{flag} " not in manual]
+
+
 def main():
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
     tracked = repository_files(root)
@@ -164,12 +184,13 @@ def main():
                 if anchor and resolved.endswith(".md") and os.path.isfile(resolved):
                     if unquote(anchor).lower() not in anchors(resolved):
                         problems.append(f"{where}: no heading with anchor #{anchor} in {rel}")
+    problems += undocumented_flags(root, docs)
     for p in problems:
         print(p)
     if problems:
         print(f"check-links: {len(problems)} problem(s) in {len(docs)} file(s)")
         return 1
-    print(f"check-links: {links} relative links in {len(docs)} file(s) resolve; no mention of SPEC.md")
+    print(f"check-links: {links} relative links in {len(docs)} file(s) resolve; no mention of SPEC.md; every flag is in docs/")
     return 0
 
 
