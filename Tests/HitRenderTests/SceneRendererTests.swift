@@ -194,8 +194,8 @@ final class SceneRendererTests: XCTestCase {
         XCTAssertEqual(elements(svg(scene, x: 500, y: 500)).first { $0.attributes["class"] == "label" }?.text, "nothing here")
     }
 
-    /// The legend's box never covers the routed point: (10, 10) in the ring
-    /// scene sits where the top-left legend used to be.
+    /// The legend's box never covers the routed point, wherever it is:
+    /// (10, 10) in the ring scene lies under the top-left corner.
     func testTheLegendLeavesThePointUncovered() {
         for (x, y) in [(10.0, 10.0), (120, 120), (5, 235), (235, 5), (235, 235), (60, 20), (20, 200)] {
             let all = elements(svg(ringOverButton(), x: x, y: y))
