@@ -6,8 +6,10 @@
 #   bash .ci/deploy.sh shipped    # the release binary as the Dockerfile and
 #                                 # deploy/k8s start it (.ci/shipped.py)
 #   bash .ci/deploy.sh topology   # deploy/local.sh start, .ci/replicas.py,
-#                                 # promtool on a replica's scrape, nginx's
-#                                 # problem+json with the replicas gone, stop
+#                                 # promtool on a replica's scrape, readiness
+#                                 # after Redis is stopped and continued,
+#                                 # nginx's problem+json with the replicas
+#                                 # gone, stop
 #
 # Installs what it needs (apt-get nginx redis-server curl; pip
 # kubernetes-validate yamllint into $VENV, default .ci/.venv). Everything
@@ -83,10 +85,35 @@ topology() {
     curl -fsS --max-time 10 -o "$scrape" "http://127.0.0.1:$((${HITROUTE_LOCAL_PORT:-25080} + 1))/metrics"
     promtool check metrics <"$scrape"
     for name in hitroute_scenes hitroute_layers hitroute_store_bytes hitroute_pointer_captures \
-        hitroute_cache_capacity_bytes hitroute_cache_evictions_total hitroute_cache_loads_total 'hitroute_store_ready{backend="redis"} 1'; do
+        hitroute_cache_capacity_bytes hitroute_cache_evictions_total hitroute_cache_loads_total hitroute_redis_exchange_duration_seconds_count hitroute_redis_errors_total hitroute_redis_recoveries_total hitroute_redis_pubsub_messages_total 'hitroute_store_ready{backend="redis"} 1'; do
         grep -q "^$name" "$scrape" || { echo "FAIL: no $name in a replica's scrape" >&2; return 1; }
     done
     echo "a replica's scrape: promtool ok, $(grep '^hitroute_scenes ' "$scrape")"
+
+    # Redis paused with a write in flight: the write is a 503; once Redis
+    # continues, every live replica's /readyz is 200 again with nothing but
+    # probes arriving (the store's health check reconnects).
+    local redis_pid port ready
+    redis_pid=$(bash deploy/local.sh pid redis)
+    curl -fsS -o /dev/null -X PUT --data-binary @examples/ring-over-button.json \
+        "http://127.0.0.1:${HITROUTE_LOCAL_PORT:-25080}/scenes/ring-demo"
+    kill -STOP "$redis_pid"
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 30 -X PATCH -H 'Content-Type: application/json' \
+        --data-binary '{"action":"paused"}' "http://127.0.0.1:${HITROUTE_LOCAL_PORT:-25080}/scenes/ring-demo/layers/ring")
+    echo "PATCH while Redis is stopped -> $code"
+    kill -CONT "$redis_pid"
+    [[ "$code" == 503 ]] || { echo "FAIL: the write in flight answered $code, not 503" >&2; return 1; }
+    for k in 1 2 3; do
+        [[ -f "$HITROUTE_LOCAL_DIR/replica-$k.pid" ]] || continue
+        port=$((${HITROUTE_LOCAL_PORT:-25080} + k))
+        ready=""
+        for _ in $(seq 1 300); do
+            if [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz") == 200 ]]; then ready=yes; break; fi
+            sleep 0.1
+        done
+        [[ -n "$ready" ]] || { echo "FAIL: replica $k's /readyz did not come back" >&2; return 1; }
+        echo "replica $k: /readyz 200 again after Redis continued"
+    done
 
     # The replicas gone: nginx answers problem+json, not its HTML pages.
     # (.ci/replicas.py has stopped one already.)

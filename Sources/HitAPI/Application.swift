@@ -48,6 +48,8 @@ public final class Application: Sendable {
             metrics.register { ServiceMetrics.store(held.stats(), compileTimes: held.compileTimes) }
         } else if let redis = self.store as? RedisSceneStore {
             metrics.register { ServiceMetrics.store(redis.stats(), compileTimes: redis.compileTimes) + ServiceMetrics.cache(of: redis) }
+            let statistics = redis.client.statistics
+            metrics.register { ServiceMetrics.redis(statistics.snapshot()) }
         }
         metrics.register { ServiceMetrics.access(access) }
         let store = self.store

@@ -308,6 +308,44 @@ final class RedisReplicaTests: XCTestCase {
         XCTAssertEqual(try stores[0].client.send("EXISTS", key).int, 0, "nothing left after the delete")
     }
 
+    /// SPEC §10: Redis paused (SIGSTOP) during a write on a live replica:
+    /// the write is a 503 and /readyz goes 503; after SIGCONT /readyz is 200
+    /// again with nothing but probes arriving (they run on an event loop,
+    /// which never waits on Redis: the store's health check heals it).
+    /// /metrics counts the timeout and the recovery.
+    func testReadinessHealsAfterAPauseWithOnlyProbesArriving() throws {
+        var config = Configuration()
+        config.storeURL = redis.url
+        config.server.port = 0
+        config.server.logRequests = false
+        let store = RedisSceneStore(try XCTUnwrap(RedisEndpoint(url: redis.url)), cacheBytes: 1 << 30, timeout: 0.5)
+        stores.append(store)
+        try waitUntil("subscribed") { store.health() == .ready }
+        let (server, _) = Application.makeServer(config, store: store)
+        let port = try server.start()
+        defer { server.shutdown(); server.waitUntilStopped() }
+        let client = try TestClient(port: port)
+        func status(_ method: String, _ path: String, _ body: String = "") throws -> Int {
+            try client.send(request(method, path, body))
+            return try client.readResponse().status
+        }
+        XCTAssertEqual(try status("PUT", "/scenes/ring-demo", ringScene), 201)
+        XCTAssertEqual(try status("GET", "/readyz"), 200)
+        redis.pause()
+        XCTAssertEqual(try status("PATCH", "/scenes/ring-demo/layers/ring", #"{"action":"during"}"#), 503, "the write in flight")
+        XCTAssertEqual(try status("GET", "/readyz"), 503)
+        XCTAssertEqual(try status("GET", "/scenes/ring-demo/hit?x=210&y=120"), 200, "a cached hit goes on")
+        redis.resume()
+        try waitUntil("/readyz is 200 again, with only probes arriving") { try status("GET", "/readyz") == 200 }
+        try client.send(request("GET", "/metrics"))
+        let parsed = try ParsedExposition(String(decoding: try client.readResponse().body, as: UTF8.self))
+        XCTAssertGreaterThanOrEqual(parsed.value("hitroute_redis_errors_total", ["kind": "timeout"]), 1)
+        XCTAssertGreaterThanOrEqual(parsed.value("hitroute_redis_recoveries_total"), 1)
+        XCTAssertGreaterThanOrEqual(parsed.value("hitroute_redis_exchange_duration_seconds_count"), 3)
+        XCTAssertGreaterThanOrEqual(parsed.value("hitroute_redis_pubsub_messages_total"), 1, "its own PUT's announcement")
+        XCTAssertGreaterThanOrEqual(parsed.value("hitroute_redis_subscriptions_total"), 1)
+    }
+
     /// Through real sockets: writes, misses and drags, which must wait on
     /// Redis, are run again off the event loop (HTTPResponse.runOnWorker)
     /// and answer as in-process; hits on cached scenes answer on the loop.

@@ -1,5 +1,6 @@
 import HTTPServer
 import HitMetrics
+import RESPClient
 
 /// The service's metric families (SPEC §8), each read where it is counted:
 /// the server's loops, the API's counters, the store, the key file, the
@@ -112,6 +113,27 @@ enum ServiceMetrics {
             .single("hitroute_cache_capacity_bytes", .gauge, "The bound of this replica's scene cache (--cache-bytes).", unit: "bytes", Double(store.cacheCapacity)),
             .single("hitroute_cache_evictions", .counter, "Scenes evicted from this replica's cache to make room.", Double(store.cacheEvictions)),
             .single("hitroute_cache_loads", .counter, "Scenes fetched from Redis and compiled after a cache miss (concurrent misses of one scene share a load).", Double(store.cacheLoads)),
+        ]
+    }
+
+    /// This replica's traffic with Redis: round trips, failures by kind,
+    /// connections opened, recoveries after a failure, subscriptions made
+    /// and announcements received (pub/sub).
+    static func redis(_ s: RedisStatistics.Snapshot) -> [MetricFamily] {
+        [
+            MetricFamily(
+                name: "hitroute_redis_exchange_duration_seconds",
+                help: "Round trips to Redis (a connection borrowed or opened, the commands written, every reply read), failed ones included.",
+                kind: .histogram, unit: "seconds",
+                histograms: [HistogramSample(labels: [], upperBounds: s.upperBounds, bucketCounts: s.bucketCounts, sum: s.sumSeconds)]),
+            MetricFamily(
+                name: "hitroute_redis_errors", help: "Exchanges with Redis that got no reply, by kind (fast failures while backing off not counted).",
+                kind: .counter,
+                samples: zip(RedisStatistics.errorKinds, s.errors).map { Sample(Double($1), labels: [Label("kind", $0)]) }),
+            .single("hitroute_redis_connections_opened", .counter, "Connections to Redis opened for commands (the subscription's not included).", Double(s.connectionsOpened)),
+            .single("hitroute_redis_recoveries", .counter, "Returns to health: the first good exchange after a failed one (a reconnect).", Double(s.recoveries)),
+            .single("hitroute_redis_subscriptions", .counter, "Subscriptions to the announcement channel made (1, plus one per resubscription).", Double(s.subscriptions)),
+            .single("hitroute_redis_pubsub_messages", .counter, "Announcements of changes received over pub/sub (this replica's own included).", Double(s.messages)),
         ]
     }
 

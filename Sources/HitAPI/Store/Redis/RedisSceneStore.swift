@@ -71,18 +71,22 @@ public final class RedisSceneStore: SceneStoring {
         self.clock = clock
         let subscriber = RedisSubscriber(
             endpoint, channels: [keys.channel], timeout: timeout,
-            onConnect: { [weak self] in self?.revalidate() }
+            onConnect: { [weak self] in self?.revalidate() }, statistics: client.statistics
         ) { [weak self] _, payload in
             guard let self, let a = Announcement(payload) else { return }
             self.announced(a)
         }
         subscriberBox.withLock { $0 = subscriber }
         subscriber.start()
+        // After a failed exchange, /readyz (answered on an event loop, which
+        // never waits on Redis) is healed by this check, not by traffic.
+        client.startHealthCheck(every: 0.5)
     }
 
-    /// Stops the subscriber thread and closes idle connections.
+    /// Stops the subscriber and health-check threads and closes idle connections.
     public func close() {
         subscriberBox.withLock { $0?.stop() }
+        client.stopHealthCheck()
         client.closeIdle()
     }
 
@@ -93,7 +97,7 @@ public final class RedisSceneStore: SceneStoring {
     public func health() -> StoreHealth {
         let subscribed = subscriberBox.withLock { $0?.isSubscribed ?? false }
         // Subscribed again but no exchange since a failure: try one (not
-        // on an event loop; the subscriber's reconnection tries too).
+        // on an event loop; there the client's health check tries).
         if subscribed && !client.isHealthy && !LoopThread.isCurrent { _ = try? client.send("PING") }
         if !subscribed || !client.isHealthy {
             let why = client.lastError.map { ": \($0.message)" } ?? ""
