@@ -217,16 +217,20 @@ public final class Application: Sendable {
     /// With `*`, every answer carries the same CORS fields. With a list of
     /// origins, whether an answer may be read depends on the request's
     /// `Origin`, so every answer says `Vary: Origin` (a shared cache must not
-    /// hand one origin's answer, or one without `Origin`, to another).
+    /// hand one origin's answer, or one without `Origin`, to another). So
+    /// does, while the service is open, every answer to a method that may
+    /// change state: a foreign page's is refused (``checkOrigin(_:)``).
     func addCORS(to response: inout HTTPResponse, request: HTTPRequest) {
         let origins = configuration.corsOrigins
+        let any = origins.contains("*")
+        let safe = request.method == "GET" || request.method == "HEAD" || request.method == "OPTIONS"
+        if !any || (access.isOpen && !safe) { response.headers.add("Vary", "Origin") }
         // Handlers set none of these but through `jsonHeaders`, which has them all.
         if response.headers.contains("Access-Control-Allow-Origin") { return }
-        if origins.contains("*") {
+        if any {
             response.headers.add(contentsOf: Application.corsAnyOrigin)
             return
         }
-        response.headers.add("Vary", "Origin")
         if let origin = request.headers["Origin"], origins.contains(origin) {
             response.headers.add("Access-Control-Allow-Origin", origin)
             response.headers.add("Access-Control-Expose-Headers", Application.exposedHeaders)

@@ -183,7 +183,7 @@ final class SceneRoutesTests: XCTestCase {
         let cors = ["Access-Control-Allow-Origin: *", "Access-Control-Expose-Headers: ETag, Location, WWW-Authenticate, X-Request-Id"]
         XCTAssertEqual(fields(app.call("GET", "/healthz")), ["Content-Type: application/json; charset=utf-8"] + cors)
         let created = fields(app.call("PUT", "/scenes/cors", #"{"layers":[]}"#))
-        XCTAssertEqual(Array(created.suffix(3)), ["Content-Type: application/json; charset=utf-8"] + cors, "\(created)")
+        XCTAssertEqual(Array(created.suffix(4)), ["Content-Type: application/json; charset=utf-8"] + cors + ["Vary: Origin"], "\(created)")
         XCTAssertTrue(created.contains { $0.hasPrefix("ETag: ") }, "\(created)")
         let problem = fields(app.call("GET", "/scenes/none"))
         XCTAssertEqual(Array(problem.suffix(2)), cors, "\(problem)")
@@ -218,6 +218,13 @@ final class SceneRoutesTests: XCTestCase {
         XCTAssertEqual(Set(vary(pre)), ["Origin", "Access-Control-Request-Headers"])
         XCTAssertNil(pre.headers["Access-Control-Allow-Origin"])
         XCTAssertEqual(vary(app.call("GET", "/healthz", headers: [("Origin", "https://a.example")])), [], "* does not depend on Origin")
+        // Open and `*`: a write is refused from a foreign page, so its answer depends on Origin.
+        let foreign = app.call("PUT", "/scenes/w", #"{"layers":[]}"#, headers: [("Origin", "https://evil.example")])
+        XCTAssertEqual(foreign.status, 403)
+        XCTAssertEqual(vary(foreign), ["Origin"])
+        XCTAssertEqual(vary(app.call("PUT", "/scenes/w", #"{"layers":[]}"#)), ["Origin"])
+        XCTAssertEqual(vary(app.call("POST", "/scenes/w/hit", #"{"x":1,"y":1,"pointer":"p","phase":"down"}"#, headers: [("Origin", "https://evil.example")])), ["Origin"])
+        XCTAssertEqual(vary(app.call("GET", "/scenes/w/hit?x=1&y=1", headers: [("Origin", "https://evil.example")])), [])
     }
 }
 
