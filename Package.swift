@@ -12,7 +12,9 @@ import PackageDescription
 //                                  ├───▶ RESPClient ──▶ RESP, HitMetrics   (Redis over sockets and its statistics; the pure RESP2 parser)
 //                                  ├───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
 //                                  │          └─────▶ HitMetrics
-//                                  └───▶ HitMetrics ──▶ CCounters (relaxed atomic loads/stores in C)
+//                                  ├───▶ HitMetrics ──▶ CCounters (relaxed atomic loads/stores in C)
+//                                  └───▶ HitBase  (byte buffer, JSON string escaper, monotonic clock; HTTPServer,
+//                                                  HitJSON, HitRender and RESPClient use it too)
 //
 // HitMetrics (no Foundation) holds the metric model, the Prometheus and
 // OpenMetrics writers, the scrape-time registry, the process collector and
@@ -32,33 +34,36 @@ let package = Package(
         .library(name: "HitRender", targets: ["HitRender"]),
         .library(name: "HitJournal", targets: ["HitJournal"]),
         .library(name: "HitImage", targets: ["HitImage"]),
+        .library(name: "HitBase", targets: ["HitBase"]),
     ],
     targets: [
         .target(name: "CEpoll"),
         .target(name: "CCounters"),
         .target(name: "HitMetrics", dependencies: ["CCounters"]),
-        .target(name: "HTTPServer", dependencies: ["CEpoll", "HitMetrics"]),
-        .target(name: "HitJSON"),
+        .target(name: "HitBase"),
+        .target(name: "HTTPServer", dependencies: ["CEpoll", "HitBase", "HitMetrics"]),
+        .target(name: "HitJSON", dependencies: ["HitBase"]),
         .target(name: "CPrefetch"),
         .target(name: "HitImage"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
-        .target(name: "HitRender", dependencies: ["HitRouting", "HitImage"]),
+        .target(name: "HitRender", dependencies: ["HitBase", "HitRouting", "HitImage"]),
         .target(name: "Playground"),
         .target(name: "HitJournal"),
         .target(name: "RESP"),
-        .target(name: "RESPClient", dependencies: ["RESP", "HitMetrics"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESPClient", "HitMetrics"]),
+        .target(name: "RESPClient", dependencies: ["HitBase", "RESP", "HitMetrics"]),
+        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESPClient", "HitMetrics", "HitBase"]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
         .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HitRender", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HitBase", "HTTPServer", "TestSupport"]),
         .testTarget(name: "HitMetricsTests", dependencies: ["HitMetrics", "TestSupport"]),
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
         .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "HitImage", "TestSupport"]),
         .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
-        .testTarget(name: "RESPTests", dependencies: ["RESP", "RESPClient", "TestSupport"]),
+        .testTarget(name: "RESPTests", dependencies: ["HitBase", "RESP", "RESPClient", "TestSupport"]),
+        .testTarget(name: "HitBaseTests", dependencies: ["HitBase", "TestSupport"]),
         .testTarget(name: "HitImageTests", dependencies: ["HitImage", "TestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 import CEpoll
 import Dispatch
 import Glibc
+import HitBase
 import Synchronization
 
 /// The per-connection I/O cycle: read into the loop's buffer, parse in
@@ -272,7 +273,7 @@ extension EventLoop {
         connection.requestsServed += 1
         connection.idleSince = now
         if framing.close { connection.closeAfterWrite = true }
-        let elapsed = request.start == 0 ? 0 : MonotonicClock.now() &- request.start
+        let elapsed = request.start == 0 ? 0 : MonotonicClock.nanoseconds() &- request.start
         counters.record(route: route, methodSlot: Int(request.methodSlot), status: status,
                         nanoseconds: elapsed, bytesIn: request.bytesIn, bytesOut: bytesOut)
         if context.configuration.logRequests {

@@ -1,6 +1,7 @@
 import CEpoll
 import Dispatch
 import Glibc
+import HitBase
 import HitMetrics
 import Synchronization
 
@@ -72,7 +73,7 @@ final class EventLoop: @unchecked Sendable {
         log = RequestLog(format: context.configuration.logFormat, fd: context.configuration.logDescriptor)
         counters = context.metrics.loopCounters(index)
         outputShard = context.outputBudget.cells.shardPointer(index)
-        now = MonotonicClock.now()
+        now = MonotonicClock.nanoseconds()
         do {
             try control(EPOLL_CTL_ADD, wakeFD, events: CEPOLL_IN, token: Self.wakeToken)
             try control(EPOLL_CTL_ADD, listenFD, events: CEPOLL_IN, token: Self.listenToken)
@@ -113,7 +114,7 @@ final class EventLoop: @unchecked Sendable {
         let timeout = Int32(clamping: context.tick / 1_000_000)
         while true {
             let count = epoll_wait(epollFD, events, Self.maxEvents, timeout)
-            now = MonotonicClock.now()
+            now = MonotonicClock.nanoseconds()
             date.update()
             if count < 0 && errno != EINTR {
                 let code = errno

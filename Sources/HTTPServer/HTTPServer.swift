@@ -1,6 +1,7 @@
 import CEpoll
 import Dispatch
 import Glibc
+import HitBase
 import Synchronization
 
 /// An HTTP/1.1 server: one epoll event loop per core, no thread per
@@ -122,7 +123,7 @@ public final class HTTPServer: Sendable {
     public func shutdown() {
         guard context.shuttingDown.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
         else { return }
-        let deadline = MonotonicClock.now() &+ configuration.shutdownGracePeriod.nanoseconds
+        let deadline = MonotonicClock.nanoseconds() &+ configuration.shutdownGracePeriod.nanoseconds
         let loops = state.withLock { $0.loops }
         for loop in loops { loop.post(.shutdown(deadline: deadline)) }
         context.offload.stop()

@@ -1,3 +1,5 @@
+import HitBase
+
 /// Hand-written RFC 9457 problem-details JSON (no Foundation).
 enum ProblemJSON {
     /// `{"type":"/problems/<slug>","title":"…","status":N,"detail":"…"}`
@@ -25,30 +27,10 @@ enum ProblemJSON {
         out.append(contentsOf: raw.utf8)
     }
 
-    /// Appends `s` as a quoted JSON string: `"` and `\` escaped, control
-    /// characters as `\n`, `\r`, `\t` or `\u00XX`; everything else verbatim UTF-8.
+    /// Appends `s` as a quoted JSON string (``JSONString``: `"` and `\`
+    /// escaped, control characters by name or as `\u00XX`; everything
+    /// else verbatim UTF-8).
     static func appendString(_ s: String, to out: inout [UInt8]) {
-        appendString(bytes: s.utf8, to: &out)
-    }
-
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// Appends UTF-8 `bytes` as a quoted JSON string (see `appendString(_:to:)`).
-    static func appendString<S: Sequence<UInt8>>(bytes: S, to out: inout [UInt8]) {
-        let hex = ProblemJSON.hex
-        out.append(UInt8(ascii: "\""))
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONString.append(s, to: &out)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import HitBase
 
 /// How the request log writes each line (SPEC §8).
 public enum LogFormat: String, Sendable, CaseIterable {
@@ -92,7 +93,7 @@ struct RequestLog {
         buffer.append(contentsOf: #"Z","method":"#.utf8)
         ProblemJSON.appendString(e.method, to: &buffer)
         buffer.append(contentsOf: #","path":"#.utf8)
-        ProblemJSON.appendString(bytes: e.path.utf8.prefix(1024), to: &buffer)
+        appendPath(e.path)
         buffer.append(contentsOf: #","route":"#.utf8)
         ProblemJSON.appendString(e.route, to: &buffer)
         buffer.append(contentsOf: #","status":"#.utf8)
@@ -119,6 +120,12 @@ struct RequestLog {
             buffer.append(UInt8(ascii: "\""))
         }
         buffer.append(contentsOf: "}\n".utf8)
+    }
+
+    /// The path's first 1,024 bytes as a JSON string.
+    private mutating func appendPath(_ path: String) {
+        var path = path
+        path.withUTF8 { JSONString.append(UnsafeBufferPointer(rebasing: $0.prefix(1024)), to: &buffer) }
     }
 
     /// `value` as exactly `count` decimal digits (leading zeros).

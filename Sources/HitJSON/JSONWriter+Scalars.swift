@@ -1,3 +1,5 @@
+import HitBase
+
 // The writer's number and string encodings.
 
 extension JSONWriter {
@@ -53,49 +55,12 @@ extension JSONWriter {
         }
     }
 
-    /// Appends `s` in quotes, escaping `"` and `\` as `\"` and `\\`,
-    /// `\b \f \n \r \t` by name and other control characters as `\u00XX`.
-    /// All other UTF-8 (including `/` and non-ASCII) is copied as is.
+    /// Appends `s` in quotes, escaped by ``JSONString`` (`"` and `\` as
+    /// `\"` and `\\`, `\b \f \n \r \t` by name, other control characters
+    /// as `\u00XX`; all other UTF-8, `/` and non-ASCII included, as is).
     /// - Complexity: O(s.utf8.count).
     @usableFromInline
     mutating func appendQuoted(_ s: String) {
-        append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { utf8 in
-            var runStart = 0
-            for i in 0..<utf8.count {
-                let b = utf8[i]
-                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") { continue }
-                if runStart < i { append(UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-                appendEscape(b)
-                runStart = i + 1
-            }
-            if runStart < utf8.count {
-                append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
-            }
-        }
-        append(UInt8(ascii: "\""))
-    }
-
-    @usableFromInline
-    mutating func appendEscape(_ b: UInt8) {
-        append(UInt8(ascii: "\\"))
-        switch b {
-        case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
-        case 0x08: append(UInt8(ascii: "b"))
-        case 0x0C: append(UInt8(ascii: "f"))
-        case 0x0A: append(UInt8(ascii: "n"))
-        case 0x0D: append(UInt8(ascii: "r"))
-        case 0x09: append(UInt8(ascii: "t"))
-        default:
-            // Only bytes < 0x20 get here: \u00 then two lower-case hex digits.
-            let low = b & 0xF
-            append(UInt8(ascii: "u"))
-            append(UInt8(ascii: "0"))
-            append(UInt8(ascii: "0"))
-            append(UInt8(ascii: "0") + (b >> 4))
-            append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
-        }
+        JSONString.append(s, to: &buffer)
     }
 }

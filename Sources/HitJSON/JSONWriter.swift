@@ -1,3 +1,5 @@
+import HitBase
+
 /// Appends compact JSON to a byte buffer; commas and colons are placed automatically.
 ///
 ///     var w = JSONWriter()
@@ -10,27 +12,21 @@
 /// The writer trusts its caller to nest correctly (a key before each object
 /// member's value, matching begin/end calls); it does not check.
 ///
-/// It owns its buffer outright (it cannot be copied), so a write is a
-/// capacity check and a store: no reference counting and no uniqueness
-/// check per append, which an array would make. ``finish()`` hands the
-/// JSON out as an array (one copy, once).
+/// It writes into a ``ByteBuffer`` it owns outright (it cannot be copied),
+/// so a write is a capacity check and a store. ``finish()`` hands the JSON
+/// out as an array (one copy, once). Strings are escaped by ``JSONString``.
 public struct JSONWriter: ~Copyable {
-    @usableFromInline var base: UnsafeMutablePointer<UInt8>
-    @usableFromInline var written = 0
-    @usableFromInline var capacity: Int
+    @usableFromInline var buffer: ByteBuffer
     /// True when the next key or value must be preceded by a comma.
     @usableFromInline var needsComma = false
 
     /// Creates an empty writer reserving `capacity` bytes.
     public init(capacity: Int = 256) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        buffer = ByteBuffer(capacity: capacity)
     }
 
-    deinit { base.deallocate() }
-
     /// Bytes written.
-    public var count: Int { written }
+    public var count: Int { buffer.count }
 
     /// The JSON written so far (a copy).
     public var bytes: [UInt8] {
@@ -39,12 +35,12 @@ public struct JSONWriter: ~Copyable {
 
     /// The JSON written, as an array; the writer is gone afterwards.
     public consuming func finish() -> [UInt8] {
-        bytes
+        buffer.finish()
     }
 
     /// Runs `body` over the JSON written so far.
     public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(start: base, count: written))
+        try buffer.withBytes(body)
     }
 
     // MARK: Raw appends
@@ -52,36 +48,22 @@ public struct JSONWriter: ~Copyable {
     /// Room for `n` more bytes; returns where they go. Call `advance(n)` after writing them.
     @inlinable @inline(__always)
     mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
-        if _slowPath(written &+ n > capacity) { grow(n) }
-        return base + written
+        buffer.reserve(n)
     }
 
     @inlinable @inline(__always)
     mutating func advance(_ n: Int) {
-        written &+= n
-    }
-
-    @usableFromInline
-    mutating func grow(_ n: Int) {
-        let newCapacity = max(capacity * 2, written + n)
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: written)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
+        buffer.advance(n)
     }
 
     @inlinable @inline(__always)
     mutating func append(_ byte: UInt8) {
-        reserve(1).pointee = byte
-        advance(1)
+        buffer.append(byte)
     }
 
     @inlinable @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress else { return }
-        reserve(bytes.count).update(from: source, count: bytes.count)
-        advance(bytes.count)
+        buffer.append(bytes)
     }
 
     @inlinable @inline(__always)

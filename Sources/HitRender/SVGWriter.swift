@@ -1,7 +1,9 @@
-/// Appends SVG (XML) text to one growing byte buffer that it owns outright
-/// (it cannot be copied), so an append is a capacity check and a store: no
-/// reference counting or uniqueness check per byte. The document is built
-/// once, in place; `finish()` hands it out as an array (one `memcpy`).
+import HitBase
+
+/// Appends SVG (XML) text to a ``ByteBuffer`` it owns outright (it cannot
+/// be copied), so an append is a capacity check and a store. The document
+/// is built once, in place; `finish()` hands it out as an array (one
+/// `memcpy`).
 ///
 /// Text from a scene (ids, actions, colours) goes through `text(_:)` or
 /// `attribute(_:_:)`, which escape `& < > " '` and drop the characters XML
@@ -9,14 +11,7 @@
 /// Numbers are written exactly (they read back to the same double) and
 /// never as `nan` or `inf`.
 public struct SVGWriter: ~Copyable {
-    @usableFromInline var base: UnsafeMutablePointer<UInt8>
-    @usableFromInline var written = 0
-    @usableFromInline var capacity: Int
-    /// The most the document may hold (`init(capacity:limit:)`).
-    @usableFromInline let limit: Int
-    /// Whether the document outgrew `limit`: writing then goes on over the
-    /// start of the buffer, which stops growing, and the text is garbage.
-    public private(set) var overflowed = false
+    @usableFromInline var buffer: ByteBuffer
     /// Whether the path data being written has a subpath yet (so the next
     /// one is set off by a space). Reset by `beginPathData()`.
     var pathStarted = false
@@ -33,48 +28,28 @@ public struct SVGWriter: ~Copyable {
     /// document of at most `limit` bytes: past it the writer holds no more
     /// than `limit` plus one write, and `overflowed` says so.
     public init(capacity: Int = 4096, limit: Int = .max) {
-        self.limit = max(limit, 64)
-        self.capacity = min(max(capacity, 64), self.limit)
-        base = .allocate(capacity: self.capacity)
+        buffer = ByteBuffer(capacity: capacity, minimum: 64, limit: limit)
     }
 
-    deinit { base.deallocate() }
+    /// Whether the document outgrew its limit: writing then goes on over
+    /// the start of the buffer, which stops growing, and the text is garbage.
+    public var overflowed: Bool { buffer.overflowed }
 
     /// Bytes written so far.
-    public var count: Int { written }
+    public var count: Int { buffer.count }
 
     /// The document; the writer is gone afterwards.
     public consuming func finish() -> [UInt8] {
-        let n = written, source = base
-        return [UInt8](unsafeUninitializedCapacity: n) { buffer, count in
-            if n > 0, let target = buffer.baseAddress { target.update(from: source, count: n) }
-            count = n
-        }
+        buffer.finish()
     }
 
     /// The text written so far (for tests).
-    public var string: String { String(decoding: UnsafeBufferPointer(start: base, count: written), as: UTF8.self) }
+    public var string: String { buffer.withBytes { String(decoding: $0, as: UTF8.self) } }
 
     /// Room for `n` more bytes; returns where they go. Call `advance(n)` after writing them.
     @inlinable @inline(__always)
     mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
-        if _slowPath(written &+ n > capacity) { grow(n) }
-        return base + written
-    }
-
-    @usableFromInline
-    mutating func grow(_ n: Int) {
-        if written &+ n > limit {
-            overflowed = true
-            written = 0
-            if n <= capacity { return }
-        }
-        let newCapacity = min(max(capacity * 2, written + n), max(limit, n))
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: written)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
+        buffer.reserve(n)
     }
 
     // MARK: Raw text
@@ -82,26 +57,17 @@ public struct SVGWriter: ~Copyable {
     /// Appends markup the caller wrote (never scene text).
     @inlinable @inline(__always)
     public mutating func raw(_ s: StaticString) {
-        if s.hasPointerRepresentation {
-            let n = s.utf8CodeUnitCount
-            reserve(n).update(from: s.utf8Start, count: n)
-            written &+= n
-        } else {
-            s.withUTF8Buffer { b in bytes(b) }
-        }
+        buffer.append(s)
     }
 
     @inlinable @inline(__always)
     mutating func byte(_ b: UInt8) {
-        reserve(1).pointee = b
-        written &+= 1
+        buffer.append(b)
     }
 
     @inlinable
     mutating func bytes(_ b: UnsafeBufferPointer<UInt8>) {
-        guard let start = b.baseAddress else { return }
-        reserve(b.count).update(from: start, count: b.count)
-        written &+= b.count
+        buffer.append(b)
     }
 
     mutating func bytes(_ s: String) {
@@ -229,7 +195,7 @@ public struct SVGWriter: ~Copyable {
             out[i] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
             magnitude /= 10
         }
-        written &+= digits
+        buffer.advance(digits)
     }
 
     /// Appends `x,y`.

@@ -1,4 +1,5 @@
 import Glibc
+import HitBase
 import RESP
 import Synchronization
 
@@ -68,7 +69,7 @@ public final class RedisClient: Sendable {
     /// Counted in ``statistics`` unless it failed fast during a backoff
     /// (then nothing was tried).
     public func pipeline(_ commands: [[[UInt8]]]) throws(RedisError) -> [RESPValue] {
-        let started = monotonic()
+        let started = MonotonicClock.seconds()
         let connection: RedisConnection
         switch take(now: started) {
         case .idle(let c):
@@ -98,7 +99,7 @@ public final class RedisClient: Sendable {
     }
 
     private func count(since started: Double, _ error: RedisError?) {
-        statistics.exchange(nanoseconds: UInt64(max(0, (monotonic() - started) * 1e9)))
+        statistics.exchange(nanoseconds: UInt64(max(0, (MonotonicClock.seconds() - started) * 1e9)))
         if let error { statistics.failure(error.kind) }
     }
 
@@ -176,7 +177,7 @@ public final class RedisClient: Sendable {
         // A reply that is not RESP (or too big) breaks one connection, not
         // the server: that connection is gone, the others stay.
         if error.kind == .protocolError { return }
-        let now = monotonic()
+        let now = MonotonicClock.seconds()
         let idle = state.withLock { s -> [RedisConnection] in
             s.lastError = error
             s.backoff = s.backoff == 0 ? minBackoff : min(maxBackoff, s.backoff * 2)

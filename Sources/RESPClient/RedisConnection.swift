@@ -1,4 +1,5 @@
 import Glibc
+import HitBase
 import RESP
 
 /// One blocking TCP connection to Redis, used by one thread at a time
@@ -61,7 +62,7 @@ public final class RedisConnection: @unchecked Sendable {
     public func pipeline(_ commands: [[[UInt8]]]) throws(RedisError) -> [RESPValue] {
         var out: [UInt8] = []
         for c in commands { RESPEncoder.appendCommand(c, to: &out) }
-        var deadline = ExchangeDeadline(start: monotonic(), timeout: timeout)
+        var deadline = ExchangeDeadline(start: MonotonicClock.seconds(), timeout: timeout)
         try write(out, deadline: &deadline)
         var replies: [RESPValue] = []
         replies.reserveCapacity(commands.count)
@@ -76,7 +77,7 @@ public final class RedisConnection: @unchecked Sendable {
 
     /// Sends without reading (the subscriber's SUBSCRIBE).
     public func write(_ command: [[UInt8]]) throws(RedisError) {
-        var deadline = ExchangeDeadline(start: monotonic(), timeout: timeout)
+        var deadline = ExchangeDeadline(start: MonotonicClock.seconds(), timeout: timeout)
         try write(RESPEncoder.command(command), deadline: &deadline)
     }
 
@@ -84,7 +85,7 @@ public final class RedisConnection: @unchecked Sendable {
     /// monotonic time in seconds); nil when nothing complete came by then
     /// and `idleOK` (a subscriber between messages).
     public func next(until deadline: Double, idleOK: Bool) throws(RedisError) -> RESPValue? {
-        var deadline = ExchangeDeadline(start: monotonic(), timeout: timeout, until: deadline)
+        var deadline = ExchangeDeadline(start: MonotonicClock.seconds(), timeout: timeout, until: deadline)
         do {
             return try read(deadline: &deadline)
         } catch let e where e.kind == .timeout && idleOK && inputStart == input.count && !reader.isMidReply {
@@ -123,7 +124,7 @@ public final class RedisConnection: @unchecked Sendable {
             let n = recv(fd, scratch.baseAddress, scratch.count, 0)
             if n > 0 {
                 input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
-                deadline.moved(n, now: monotonic())
+                deadline.moved(n, now: MonotonicClock.seconds())
             } else {
                 if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
                 let why = n == 0 ? "the server closed the connection" : String(cString: strerror(errno))
@@ -140,7 +141,7 @@ public final class RedisConnection: @unchecked Sendable {
             let n = bytes.withUnsafeBufferPointer { b in Glibc.send(fd, b.baseAddress! + sent, b.count - sent, Int32(MSG_NOSIGNAL)) }
             if n > 0 {
                 sent += n
-                deadline.moved(n, now: monotonic())
+                deadline.moved(n, now: MonotonicClock.seconds())
                 continue
             }
             if n < 0 && errno == EINTR { continue }
@@ -154,7 +155,7 @@ public final class RedisConnection: @unchecked Sendable {
     private func wait(for events: Int16, until deadline: Double) throws(RedisError) {
         guard fd >= 0 else { throw RedisError(.connectionLost, "connection closed") }
         while true {
-            let left = deadline - monotonic()
+            let left = deadline - MonotonicClock.seconds()
             if left <= 0 {
                 throw RedisError(.timeout, "no reply within \(timeout) s")
             }
@@ -180,7 +181,7 @@ public final class RedisConnection: @unchecked Sendable {
         defer { freeaddrinfo(list) }
         var lastError = "no address"
         var ai: UnsafeMutablePointer<addrinfo>? = first
-        let deadline = monotonic() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         while let a = ai {
             ai = a.pointee.ai_next
             let s = socket(a.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -209,11 +210,4 @@ public final class RedisConnection: @unchecked Sendable {
         }
         throw RedisError(.unreachable, "\(endpoint): \(lastError)")
     }
-}
-
-/// Seconds on the monotonic clock.
-func monotonic() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

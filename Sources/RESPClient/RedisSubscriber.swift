@@ -1,4 +1,5 @@
 import Glibc
+import HitBase
 import RESP
 import Synchronization
 
@@ -63,7 +64,7 @@ public final class RedisSubscriber: Sendable {
                 let c = try RedisConnection(endpoint, timeout: timeout)
                 try c.write([Array("SUBSCRIBE".utf8)] + channels.map { Array($0.utf8) })
                 for _ in channels {
-                    guard let confirm = try c.next(until: monotonic() + timeout, idleOK: false),
+                    guard let confirm = try c.next(until: MonotonicClock.seconds() + timeout, idleOK: false),
                           confirm.elements?.first?.string == "subscribe"
                     else { throw RedisError(.protocolError, "SUBSCRIBE not confirmed") }
                 }
@@ -74,12 +75,12 @@ public final class RedisSubscriber: Sendable {
                 // A silent connection (a cut without a reset) is found by
                 // PING: sent after `pingAfter` seconds without a message,
                 // it must be answered within `timeout`.
-                var lastHeard = monotonic()
+                var lastHeard = MonotonicClock.seconds()
                 var pinged = false
                 while !stopped.load(ordering: .acquiring) {
                     // Wake at least every half second to notice stop().
-                    guard let v = try c.next(until: monotonic() + min(timeout, 0.5), idleOK: true) else {
-                        let idle = monotonic() - lastHeard
+                    guard let v = try c.next(until: MonotonicClock.seconds() + min(timeout, 0.5), idleOK: true) else {
+                        let idle = MonotonicClock.seconds() - lastHeard
                         if !pinged && idle > pingAfter {
                             try c.write([Array("PING".utf8)])
                             pinged = true
@@ -89,7 +90,7 @@ public final class RedisSubscriber: Sendable {
                         }
                         continue
                     }
-                    lastHeard = monotonic()
+                    lastHeard = MonotonicClock.seconds()
                     pinged = false
                     if let e = v.elements, e.count == 3, e[0].string == "message", let ch = e[1].string, let payload = e[2].bytes {
                         statistics?.message()

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HitBase
 import TestSupport
 import XCTest
 @testable import HTTPServer
@@ -43,5 +44,5 @@ extension XCTestCase {
 
 /// Seconds since an arbitrary origin (monotonic).
 func seconds() -> Double {
-    Double(MonotonicClock.now()) / 1e9
+    Double(MonotonicClock.nanoseconds()) / 1e9
 }

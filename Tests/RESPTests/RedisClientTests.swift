@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import HitBase
 import RESP
 @testable import RESPClient
 import Synchronization
@@ -161,10 +162,10 @@ final class RedisClientTests: XCTestCase {
             release.wait()
         }.start()
         let connection = try RedisConnection(RedisEndpoint(host: "127.0.0.1", port: port), timeout: 0.2)
-        XCTAssertNil(try connection.next(until: monotonic() + 0.3, idleOK: true))
+        XCTAssertNil(try connection.next(until: MonotonicClock.seconds() + 0.3, idleOK: true))
         release.signal()
         sent.wait()
-        XCTAssertThrowsError(try connection.next(until: monotonic() + 0.3, idleOK: true)) { e in
+        XCTAssertThrowsError(try connection.next(until: MonotonicClock.seconds() + 0.3, idleOK: true)) { e in
             XCTAssertEqual((e as? RedisError)?.kind, .timeout)
         }
         release.signal()

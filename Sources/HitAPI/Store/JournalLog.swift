@@ -1,4 +1,5 @@
 import Glibc
+import HitBase
 import HitJournal
 import HitRouting
 import Synchronization
@@ -51,11 +52,11 @@ final class JournalLog: ChangeLog, @unchecked Sendable {
     /// Runs `body` with every write held off (the snapshot barrier).
     /// - Returns: what `body` returns, and the seconds writes were held off.
     func exclusive<R>(_ body: () throws(JournalIOError) -> R) throws(JournalIOError) -> (R, pause: Double) {
-        let start = monotonicSeconds()
+        let start = MonotonicClock.seconds()
         pthread_rwlock_wrlock(barrier)
         defer { pthread_rwlock_unlock(barrier) }
         let r = try body()
-        return (r, monotonicSeconds() - start)
+        return (r, MonotonicClock.seconds() - start)
     }
 
     func append(_ change: StoreChange) throws(Problem) -> UInt64 {

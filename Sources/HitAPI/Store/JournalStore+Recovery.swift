@@ -1,4 +1,5 @@
 import Glibc
+import HitBase
 import HitJournal
 import HitJSON
 import HitRouting
@@ -37,7 +38,7 @@ extension JournalStore {
     /// - Throws: `RecoveryError` naming file and offset of a damaged record
     ///   (without `--repair`), or an I/O error.
     public func recover() throws {
-        let start = monotonicSeconds()
+        let start = MonotonicClock.seconds()
         var names = try Files.list(directory)
         for name in names where name.hasSuffix(".tmp") { Files.remove(path(name)) }
         names = try Files.list(directory)
@@ -92,7 +93,7 @@ extension JournalStore {
         log.writer.withLock { $0 = JournalWriter(fd: fd, path: p, existingBytes: bytes, mode: options.fsync, io: io) }
         log.status.withLock { $0 = .ready }
         loaded.store(true, ordering: .releasing)
-        let seconds = monotonicSeconds() - start
+        let seconds = MonotonicClock.seconds() - start
         let mb = Double(progress.done) / 1e6
         say("journal: recovered \(memory.all().count) scenes from \(directory) (\(format(mb)) MB in \(format(seconds)) s, \(format(mb / max(seconds, 1e-9))) MB/s); appending to \(JournalFiles.segmentName(next)) with --fsync \(options.fsync.rawValue)")
         startMaintenance()
@@ -103,12 +104,12 @@ extension JournalStore {
         let total: Int
         let say: @Sendable (String) -> Void
         var done = 0
-        var lastReport = monotonicSeconds()
+        var lastReport = MonotonicClock.seconds()
 
         mutating func advance(to bytes: Int, in file: String) {
             done = bytes
             guard total >= 64 << 20 else { return }
-            let now = monotonicSeconds()
+            let now = MonotonicClock.seconds()
             if now - lastReport >= 2 {
                 lastReport = now
                 say("journal: recovery at \(done >> 20) of \(total >> 20) MiB (\(file))")

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import HitBase
 import HitJournal
 import HitJSON
 import HitRouting
@@ -14,7 +15,7 @@ extension JournalStore {
             var backoff = 0.5
             while !stopping.load(ordering: .acquiring) {
                 usleep(50_000)
-                let now = monotonicSeconds()
+                let now = MonotonicClock.seconds()
                 guard let writer = log.writer.withLock({ $0 }) else { continue }
                 if let failure = writer.failure {
                     log.markFailed(failure)
@@ -62,7 +63,7 @@ extension JournalStore {
     /// files it replaces are removed.
     public func snapshot() throws {
         guard let writer = log.writer.withLock({ $0 }) else { return }
-        let started = monotonicSeconds()
+        let started = MonotonicClock.seconds()
         let next = segment.withLock { $0 } + 1
         let (fd, p, bytes) = try JournalFiles.createSegment(directory, next, io: io)
         let (taken, pause) = try log.exclusive { () throws(JournalIOError) -> (old: Int32, scenes: [SceneSnapshot]) in
@@ -81,7 +82,7 @@ extension JournalStore {
         Glibc.close(taken.old)
         let written = try writeSnapshot(taken.scenes, sequence: next)
         removeFiles(before: next)
-        let report = SnapshotReport(scenes: taken.scenes.count, bytes: written, seconds: monotonicSeconds() - started, pause: pause)
+        let report = SnapshotReport(scenes: taken.scenes.count, bytes: written, seconds: MonotonicClock.seconds() - started, pause: pause)
         lastSnapshot.withLock { $0 = report }
         say("journal: snapshot \(JournalFiles.snapshotName(next)): \(report.scenes) scenes, \(written) bytes in \(format(report.seconds)) s; writes held off \(format(pause * 1000)) ms")
     }

@@ -1,3 +1,4 @@
+import HitBase
 import HitRouting
 
 extension SceneStore {
@@ -39,9 +40,9 @@ extension SceneStore {
 extension CompileTimes {
     /// Compiles `scene`, recording how long it took.
     func compile(_ scene: Scene) -> LiveScene {
-        let start = monotonicSeconds()
+        let start = MonotonicClock.seconds()
         let live = LiveScene(scene)
-        let seconds = max(0, monotonicSeconds() - start)
+        let seconds = max(0, MonotonicClock.seconds() - start)
         record(nanoseconds: UInt64(min(seconds, 1e9) * 1e9))
         return live
     }

@@ -1,4 +1,5 @@
 import Glibc
+import HitBase
 import HitJournal
 import HitRouting
 import Synchronization
@@ -178,13 +179,13 @@ public final class SceneStore: SceneStoring {
     /// Where changes are journaled (nil: memory only).
     let log: (any ChangeLog)?
 
-    public init(limits: Limits = Limits(), clock: @escaping @Sendable () -> Double = monotonicSeconds) {
+    public init(limits: Limits = Limits(), clock: @escaping @Sendable () -> Double = MonotonicClock.seconds) {
         self.limits = limits
         self.clock = clock
         self.log = nil
     }
 
-    init(limits: Limits, clock: @escaping @Sendable () -> Double = monotonicSeconds, log: any ChangeLog) {
+    init(limits: Limits, clock: @escaping @Sendable () -> Double = MonotonicClock.seconds, log: any ChangeLog) {
         self.limits = limits
         self.clock = clock
         self.log = log
@@ -538,12 +539,4 @@ public final class SceneStore: SceneStoring {
     }
 
 
-}
-
-/// Seconds since an arbitrary point, never going backwards.
-@Sendable
-public func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import HitBase
 import HitJSON
 import HitRouting
 import RESP
@@ -60,7 +61,7 @@ public final class RedisSceneStore: SceneStoring {
     public init(
         _ endpoint: RedisEndpoint, cacheBytes: Int, limits: SceneStore.Limits = SceneStore.Limits(),
         sceneLimits: SceneLimits = SceneLimits(), maxBulkBytes: Int = 512 << 20, maxReplyElements: Int = 1 << 20,
-        timeout: Double = 2, prefix: String = "hitroute", clock: @escaping @Sendable () -> Double = monotonicSeconds
+        timeout: Double = 2, prefix: String = "hitroute", clock: @escaping @Sendable () -> Double = MonotonicClock.seconds
     ) {
         client = RedisClient(endpoint, timeout: timeout, maxBulkBytes: maxBulkBytes, maxElements: maxReplyElements)
         listPage = max(1, min(1_000, maxReplyElements / 8))

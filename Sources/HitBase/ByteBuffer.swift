@@ -1,0 +1,107 @@
+/// A growing byte buffer that owns its storage outright (it cannot be
+/// copied), so an append is a capacity check and a store: no reference
+/// counting and no uniqueness check per byte, which an array would make.
+/// ``finish()`` hands the bytes out as an array (one copy, once).
+///
+/// With a `limit` the buffer never holds more than `limit` bytes plus one
+/// write: an append that would pass it sets ``overflowed`` and writing goes
+/// on over the start of the buffer (the text is garbage from then on; the
+/// caller checks ``overflowed`` before using it).
+///
+/// The JSON writer (`HitJSON.JSONWriter`) and the SVG writer
+/// (`HitRender.SVGWriter`) are both this buffer with their own grammar on top.
+public struct ByteBuffer: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var written = 0
+    @usableFromInline var capacity: Int
+    /// The most the buffer may hold (`Int.max`: no bound).
+    @usableFromInline let limit: Int
+    /// Whether an append would have passed `limit`.
+    public private(set) var overflowed = false
+
+    /// An empty buffer reserving `capacity` bytes (at least `minimum`, at
+    /// most `limit`).
+    public init(capacity: Int, minimum: Int = 16, limit: Int = .max) {
+        self.limit = max(limit, minimum)
+        self.capacity = min(max(capacity, minimum), self.limit)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Bytes written.
+    public var count: Int { written }
+
+    /// The bytes written, as an array; the buffer is gone afterwards.
+    /// - Complexity: O(count), one copy.
+    public consuming func finish() -> [UInt8] {
+        let n = written, source = base
+        return [UInt8](unsafeUninitializedCapacity: n) { buffer, written in
+            if n > 0, let target = buffer.baseAddress { target.update(from: source, count: n) }
+            written = n
+        }
+    }
+
+    /// Runs `body` over the bytes written so far.
+    @inlinable @inline(__always)
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: written))
+    }
+
+    /// Room for `n` more bytes; returns where they go. Call `advance(n)`
+    /// after writing them.
+    @inlinable @inline(__always)
+    public mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(written &+ n > capacity) { grow(n) }
+        return base + written
+    }
+
+    /// Counts `n` bytes written at `reserve(n)`'s pointer.
+    @inlinable @inline(__always)
+    public mutating func advance(_ n: Int) {
+        written &+= n
+    }
+
+    /// Makes room for `n` more bytes: doubles the storage (or more), up to
+    /// `limit`; past `limit`, notes the overflow and starts over at 0.
+    /// - Complexity: O(count), amortised O(1) per byte.
+    @usableFromInline
+    mutating func grow(_ n: Int) {
+        if written &+ n > limit {
+            overflowed = true
+            written = 0
+            if n <= capacity { return }
+        }
+        let newCapacity = min(max(capacity * 2, written + n), max(limit, n))
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: written)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// Appends one byte.
+    @inlinable @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        reserve(1).pointee = byte
+        advance(1)
+    }
+
+    /// Appends `bytes`.
+    @inlinable @inline(__always)
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count).update(from: source, count: bytes.count)
+        advance(bytes.count)
+    }
+
+    /// Appends text known when the program is built.
+    @inlinable @inline(__always)
+    public mutating func append(_ text: StaticString) {
+        if text.hasPointerRepresentation {
+            append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        } else {
+            text.withUTF8Buffer { append($0) }
+        }
+    }
+}
