@@ -1,27 +1,28 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Module graph (arrows point at dependencies):
+// Module graph: each arrow points at a dependency declared below, and every
+// module a target imports is declared (scripts/check-imports.py, CI).
 //
-//   hitroute (executable) ──▶ HitAPI ──▶ HitRouting ──▶ CPrefetch   (core: no I/O, no Foundation)
-//                                  ├───▶ HitRender ──▶ HitRouting, HitImage   (SVG of a scene, masks as PNG; no I/O, no Foundation)
-//                                  ├───▶ Playground   (the page's files, embedded by scripts/embed-playground.sh)
-//                                  ├───▶ HitJSON      (byte-level JSON, no Foundation)
-//                                  ├───▶ HitImage     (PNG + zlib inflate → alpha planes; no I/O, no Foundation)
-//                                  ├───▶ HitJournal   (journal records, CRC-32C, snapshots, group commit; no Foundation)
-//                                  ├───▶ RESPClient ──▶ RESP, HitMetrics   (Redis over sockets and its statistics; the pure RESP2 parser)
-//                                  ├───▶ HTTPServer ──▶ CEpoll (C shim exposing epoll)
-//                                  │          └─────▶ HitMetrics
-//                                  ├───▶ HitMetrics ──▶ CCounters (relaxed atomic loads/stores in C)
-//                                  └───▶ HitBase  (byte buffer, JSON string escaper, monotonic clock; HTTPServer,
-//                                                  HitJSON, HitRender and RESPClient use it too)
+//   hitroute (executable) ──▶ HitAPI, HTTPServer, HitJournal
+//   HitAPI ──┬─▶ HitRouting ──▶ CPrefetch        core: model, geometry, regions, router (no I/O, no Foundation)
+//            ├─▶ HitRender ──▶ HitRouting, HitImage, HitBase   SVG of a scene, masks as PNG (no I/O, no Foundation)
+//            ├─▶ HitImage                          PNG + zlib inflate → alpha planes (no I/O, no Foundation)
+//            ├─▶ HitJSON ──▶ HitBase               byte-level JSON reader and writer (no Foundation)
+//            ├─▶ HitJournal                        journal records, CRC-32C, snapshots, group commit
+//            ├─▶ RESPClient ──▶ RESP, HitMetrics, HitBase   Redis over sockets and its statistics; RESP: the RESP2 parser
+//            ├─▶ HTTPServer ──▶ CEpoll, HitMetrics, HitBase   HTTP/1.1 over epoll; knows nothing of scenes
+//            ├─▶ HitMetrics ──▶ CCounters          metric model, exposition, per-thread counter cells
+//            ├─▶ Playground                        the page's files (scripts/embed-playground.sh)
+//            └─▶ HitBase, RESP
+//   HitBase: the byte buffer both writers grow, the JSON string escaper, the
+//   monotonic clock (no dependencies, no Foundation).
 //
-// HitMetrics (no Foundation) holds the metric model, the Prometheus and
-// OpenMetrics writers, the scrape-time registry, the process collector and
-// the per-thread counter cells that the server's loops count into.
-// The core, the JSON and the image modules never import Foundation; the server knows
-// nothing of scenes. CPrefetch is two inline C functions, cache prefetch
-// hints, which Swift cannot emit itself.
+// The core, the JSON and the image modules never import Foundation; the
+// server knows nothing of scenes. CPrefetch is two inline C functions, cache
+// prefetch hints, which Swift cannot emit itself; CCounters is relaxed
+// atomic loads and stores in C. hitroute-bench and the test targets sit
+// beside the executable (TestSupport: test clients, the Redis process).
 let package = Package(
     name: "hitroute",
     products: [
@@ -51,15 +52,21 @@ let package = Package(
         .target(name: "HitJournal"),
         .target(name: "RESP"),
         .target(name: "RESPClient", dependencies: ["HitBase", "RESP", "HitMetrics"]),
-        .target(name: "HitAPI", dependencies: ["HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESPClient", "HitMetrics", "HitBase"]),
-        .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal"]),
-        .executableTarget(name: "hitroute-bench", dependencies: ["HitAPI", "HitRender", "HTTPServer", "TestSupport"]),
+        .target(name: "HitAPI", dependencies: [
+            "HitBase", "HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESP",
+            "RESPClient", "HitMetrics",
+        ]),
+        .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal", "HTTPServer"]),
+        .executableTarget(
+            name: "hitroute-bench", dependencies: ["CEpoll", "HitAPI", "HitJSON", "HitRender", "HitRouting", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HitBase", "HTTPServer", "TestSupport"]),
         .testTarget(name: "HitMetricsTests", dependencies: ["HitMetrics", "TestSupport"]),
         .testTarget(name: "HitJSONTests", dependencies: ["HitJSON", "TestSupport"]),
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
-        .testTarget(name: "HitAPITests", dependencies: ["HitAPI", "TestSupport"]),
+        .testTarget(
+            name: "HitAPITests",
+            dependencies: ["HitAPI", "HTTPServer", "HitJSON", "HitJournal", "HitRouting", "Playground", "RESP", "RESPClient", "TestSupport"]),
         .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "HitImage", "TestSupport"]),
         .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
         .testTarget(name: "RESPTests", dependencies: ["HitBase", "RESP", "RESPClient", "TestSupport"]),
