@@ -16,23 +16,24 @@ source "$(dirname "$0")/modules.sh"
 
 # In Package.swift's order, each after its dependencies; a new module goes
 # here and, when HitAPI depends on it, into HitAPI's list.
+swift_module HitBase "" $(sources HitBase)
 swift_module HitMetrics "" $(sources HitMetrics)
-swift_module HTTPServer "HitMetrics" $(sources HTTPServer)
-SANITIZE="${san[*]}" swift_module HitJSON "" $(sources HitJSON)
+swift_module HTTPServer "HitMetrics HitBase" $(sources HTTPServer)
+SANITIZE="${san[*]}" swift_module HitJSON "HitBase" $(sources HitJSON)
 swift_module HitImage "" $(sources HitImage)
 swift_module HitRouting "" $(sources HitRouting)
-swift_module HitRender "HitRouting" $(sources HitRender)
+swift_module HitRender "HitRouting HitBase" $(sources HitRender)
 swift_module Playground "" $(sources Playground)
 swift_module HitJournal "" $(sources HitJournal)
 swift_module RESP "" $(sources RESP)
-swift_module RESPClient "RESP" $(sources RESPClient)
-SANITIZE="${san[*]}" swift_module HitAPI "HitMetrics HTTPServer HitJSON HitImage HitRouting HitRender Playground HitJournal RESP RESPClient" $(sources HitAPI)
+swift_module RESPClient "RESP HitBase" $(sources RESPClient)
+SANITIZE="${san[*]}" swift_module HitAPI "HitBase HitMetrics HTTPServer HitJSON HitImage HitRouting HitRender Playground HitJournal RESP RESPClient" $(sources HitAPI)
 # The harness's judge of answers: HitJSON's parser once more, as a module of
 # its own with ASan but no coverage, so that parsing an answer (up to a few
 # hundred KiB for a batch) neither costs coverage callbacks nor adds
 # features of the answer's text to the corpus. The service's own HitJSON
 # stays instrumented.
-SANITIZE="${check[*]:-}" swift_module FuzzCheckJSON "" $(sources HitJSON)
+SANITIZE="${check[*]:-}" swift_module FuzzCheckJSON "HitBase" $(sources HitJSON)
 
 swiftc "${san[@]}" -parse-as-library "$opt" -g -module-name APIFuzz \
     -I "$mods" "${maps[@]}" \

@@ -17,9 +17,14 @@ out=${FUZZ_OUT:-/tmp/hitjson-fuzz}
 seconds=${1:-60}
 mkdir -p "$out/corpus"
 
+# HitBase (the JSON writer's buffer and escaper) as a module of its own.
+mkdir -p "$out/modules"
+(cd "$out/modules" && swiftc -sanitize=address -parse-as-library ${FUZZ_OPT:--Onone} -g -wmo \
+    -module-name HitBase -emit-module -emit-module-path "$out/modules/HitBase.swiftmodule" \
+    -c "$root"/Sources/HitBase/*.swift -o "$out/modules/HitBase.o")
 swiftc -sanitize=fuzzer,address -parse-as-library ${FUZZ_OPT:--Onone} -g \
-    -module-name HitJSONFuzz \
-    "$root"/Sources/HitJSON/*.swift "$here/JSONReaderFuzz.swift" \
+    -module-name HitJSONFuzz -I "$out/modules" \
+    "$root"/Sources/HitJSON/*.swift "$here/JSONReaderFuzz.swift" "$out/modules/HitBase.o" \
     -o "$out/json-reader-fuzz"
 
 cd "$out"
