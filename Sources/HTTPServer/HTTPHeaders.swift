@@ -178,10 +178,19 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     }
 
     /// `forEachField` over the fields named `name` (case-insensitive), with their values.
+    /// A stored field's value is read only when its name matches, and its
+    /// name only when its length does (the fields of a response).
     private func forEachField(named name: String, _ body: (_ value: UnsafeBufferPointer<UInt8>) -> Bool) {
         Self.withUTF8(name) { wanted in
-            forEachField { name, value in
-                asciiCaseInsensitiveEquals(name, wanted) ? body(value) : true
+            guard received.isEmpty else {
+                forEachField { name, value in asciiCaseInsensitiveEquals(name, wanted) ? body(value) : true }
+                return
+            }
+            for i in storage.indices where storage[i].name.utf8.count == wanted.count {
+                let more = Self.withUTF8(storage[i].name) { name in
+                    asciiCaseInsensitiveEquals(name, wanted) ? Self.withUTF8(storage[i].value, body) : true
+                }
+                if !more { return }
             }
         }
     }

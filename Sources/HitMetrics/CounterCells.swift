@@ -27,8 +27,8 @@ public final class CounterCells: @unchecked Sendable {
     public var sharedShard: Int { shards }
     /// Cells between the starts of two shards: `cells` rounded up to a
     /// whole number of 64-byte lines, so two writers never share a line.
-    private let stride: Int
-    private let base: UnsafeMutablePointer<UInt64>
+    @usableFromInline let stride: Int
+    @usableFromInline let base: UnsafeMutablePointer<UInt64>
 
     /// `shards` single-writer shards plus the shared one, every cell 0.
     public init(shards: Int, cells: Int) {
@@ -47,14 +47,14 @@ public final class CounterCells: @unchecked Sendable {
 
     /// Adds `n` to `cell` of `shard`: only ever from the one thread that
     /// owns `shard`. Indices are not checked beyond a debug assertion.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func bump(shard: Int, cell: Int, by n: UInt64 = 1) {
         assert(shard >= 0 && shard < shards && cell >= 0 && cell < cells)
         ccounter_bump(base + (shard &* stride &+ cell), n)
     }
 
     /// Adds `n` to `cell` of the shared shard, from any thread.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func addShared(cell: Int, by n: UInt64 = 1) {
         assert(cell >= 0 && cell < cells)
         ccounter_add_shared(base + (shards &* stride &+ cell), n)

@@ -4,11 +4,11 @@ import CCounters
 /// owns the shard: ``bump(_:by:)`` is a relaxed load and store. The owner
 /// keeps the ``CounterCells`` alive for as long as it uses this.
 public struct ShardPointer: @unchecked Sendable {
-    let base: UnsafeMutablePointer<UInt64>
+    @usableFromInline let base: UnsafeMutablePointer<UInt64>
 
     init(_ base: UnsafeMutablePointer<UInt64>) { self.base = base }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func bump(_ cell: Int, by n: UInt64 = 1) {
         ccounter_bump(base + cell, n)
     }
