@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -11,6 +12,20 @@
 
 int cepoll_accept4(int fd, void *addr, void *len, int flags) {
     return accept4(fd, (struct sockaddr *)addr, (socklen_t *)len, flags);
+}
+
+int cepoll_affinity_count(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+    return CPU_COUNT(&set);
+}
+
+int cepoll_pin_to_first_cpu(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    return sched_setaffinity(0, sizeof set, &set);
 }
 
 void cepoll_set_thread_name(const char *name) {

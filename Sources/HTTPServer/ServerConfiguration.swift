@@ -15,8 +15,8 @@ public struct ServerConfiguration: Sendable {
     /// it). Default 8080.
     public var port: Int = 8080
     /// Event-loop threads, each with its own epoll instance and its own
-    /// `SO_REUSEPORT` listening socket. Default: the number of online cores.
-    public var eventLoops: Int = ServerConfiguration.onlineCores
+    /// `SO_REUSEPORT` listening socket. Default: ``usableCores``.
+    public var eventLoops: Int = ServerConfiguration.usableCores
     /// Parser size limits. Default ``HTTPLimits/init()``.
     public var limits: HTTPLimits = HTTPLimits()
     /// Time allowed for a whole request head, from its first byte to its
@@ -97,10 +97,10 @@ public struct ServerConfiguration: Sendable {
         self.port = port
     }
 
-    /// The number of online processors (at least 1).
-    public static var onlineCores: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    }
+    /// The cores this process may run on at once (at least 1): the online
+    /// cores, fewer when its CPU affinity or its cgroup's CPU quota allows
+    /// fewer (``UsableCores``).
+    public static var usableCores: Int { UsableCores.count }
 }
 
 extension Duration {

@@ -89,7 +89,7 @@ public struct Configuration: Sendable {
     static let options: [Option] = [
         text("--host", "address to listen on (`::` for IPv6, `0.0.0.0` in containers); default 127.0.0.1") { $0.server.host = $1 },
         int("--port", "TCP port (0 picks a free one); default 8080", 0...65535) { $0.server.port = $1 },
-        int("--threads", "event-loop threads; default: one per core", 1...256) { $0.server.eventLoops = $1 },
+        int("--threads", "event-loop threads; default: one per core this process may use (its CPU affinity and cgroup CPU quota count)", 1...256) { $0.server.eventLoops = $1 },
         text("--cors-origin", "allowed CORS origins, comma-separated, or *; default *") {
             $0.corsOrigins = $1.split(separator: ",").map { String($0).trimmed }
         },

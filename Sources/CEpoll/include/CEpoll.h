@@ -13,6 +13,14 @@
 /// CEpoll.c.
 int cepoll_accept4(int fd, void *addr, void *len, int flags);
 
+/// The CPUs in the calling thread's affinity mask (`sched_getaffinity`,
+/// GNU-only), or -1 when it cannot be read. Defined in CEpoll.c.
+int cepoll_affinity_count(void);
+
+/// Restricts the calling thread to CPU 0 (`sched_setaffinity`); 0 on
+/// success. For tests of the affinity count. Defined in CEpoll.c.
+int cepoll_pin_to_first_cpu(void);
+
 /// Names the calling thread (`pthread_setname_np`, also GNU-only); at most
 /// 15 bytes are kept. Defined in CEpoll.c.
 void cepoll_set_thread_name(const char *name);
