@@ -83,6 +83,32 @@ def request(port, method, path, body=None, key=None):
         return e.code, dict(e.headers), e.read()
 
 
+def server_pids(wrapper):
+    """The processes `timeout` started (and their children: nginx's worker)."""
+    pids, pending = [], [wrapper.pid]
+    while pending:
+        pid = pending.pop()
+        try:
+            kids = open(f"/proc/{pid}/task/{pid}/children").read().split()
+        except OSError:
+            kids = []
+        pids += [int(k) for k in kids]
+        pending += [int(k) for k in kids]
+    return pids
+
+
+def cpu_ns(pids):
+    """On-CPU time of every thread of `pids` so far (schedstat, nanoseconds)."""
+    total = 0
+    for pid in pids:
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                total += int(open(f"/proc/{pid}/task/{task}/schedstat").read().split()[0])
+        except OSError:
+            pass
+    return total
+
+
 def nginx_string(body):
     """`body` as an nginx single-quoted string (no variables: `$` escaped)."""
     return "'" + body.replace("\\", "\\\\").replace("'", "\\'").replace("$", "${dollar}") + "'"
@@ -111,6 +137,8 @@ def main():
         procs.append(p)
         wait_port(port, p, what)
         return p
+
+    wrappers = {}
 
     def stop_all(*_):
         for p in procs:
@@ -145,7 +173,7 @@ def main():
         ports = {}
         for name, (extra, _, write_key) in variants.items():
             port = free_port()
-            start([binary, "--port", str(port), "--quiet"] + extra, port, f"hitroute ({name})")
+            wrappers[name] = start([binary, "--port", str(port), "--quiet"] + extra, port, f"hitroute ({name})")
             for _ in range(100):  # a store that is still starting answers 503
                 status, _, body = request(port, "PUT", "/scenes/ring-demo", ring, write_key)
                 if status != 503:
@@ -210,30 +238,34 @@ http {{
             status, _, data = request(port, "POST", "/scenes/ring-demo/hit", b"{}")
             if status != 200 or data != answers[label][1]:
                 raise SystemExit(f"nginx ({label}) serves other bytes: {data[:200]!r}")
+        wrappers["nginx"] = nginx_proc
+        pids = {name: server_pids(w) for name, w in wrappers.items()}
         print(f"same bytes: untraced {len(answers['untraced'][1])} B, traced {len(answers['traced'][1])} B "
               f"(every hitroute and nginx checked)", flush=True)
 
         # Ordered so that each row's two configurations run next to each
         # other (odd rounds reverse the order, which keeps them adjacent).
-        configs = {  # name → (port, request body, key)
-            "journal untraced": (ports["journal"], UNTRACED, None),
-            "redis untraced": (ports["redis"], UNTRACED, None),
-            "one loop untraced": (ports["one loop"], UNTRACED, None),
-            "keys untraced": (ports["keys"], UNTRACED, READ_KEY),
-            "nginx untraced": (nginx_ports["untraced"], UNTRACED, None),
-            "two loops untraced": (ports["two loops"], UNTRACED, None),
-            "two loops traced": (ports["two loops"], TRACED, None),
-            "nginx traced": (nginx_ports["traced"], TRACED, None),
-            "one loop traced": (ports["one loop"], TRACED, None),
+        configs = {  # name → (port, request body, key, server)
+            "journal untraced": (ports["journal"], UNTRACED, None, "journal"),
+            "redis untraced": (ports["redis"], UNTRACED, None, "redis"),
+            "one loop untraced": (ports["one loop"], UNTRACED, None, "one loop"),
+            "keys untraced": (ports["keys"], UNTRACED, READ_KEY, "keys"),
+            "nginx untraced": (nginx_ports["untraced"], UNTRACED, None, "nginx"),
+            "two loops untraced": (ports["two loops"], UNTRACED, None, "two loops"),
+            "two loops traced": (ports["two loops"], TRACED, None, "two loops"),
+            "nginx traced": (nginx_ports["traced"], TRACED, None, "nginx"),
+            "one loop traced": (ports["one loop"], TRACED, None, "one loop"),
         }
         results = {name: [] for name in configs}
         for r in range(args.rounds):
             order = list(configs) if r % 2 == 0 else list(configs)[::-1]
             for name in order:
-                port, body, key = configs[name]
+                port, body, key, server = configs[name]
                 env = {"HIT_BODY": body, "HIT_KEY": key or ""}
-                results[name].append(harness.wrk(f"http://127.0.0.1:{port}", "one-hit.lua", args.connections,
-                                                 args.seconds, env=env))
+                before = cpu_ns(pids[server])
+                res = harness.wrk(f"http://127.0.0.1:{port}", "one-hit.lua", args.connections, args.seconds, env=env)
+                res["cpu_us"] = (cpu_ns(pids[server]) - before) / 1e3 / max(1, res["requests"])
+                results[name].append(res)
                 if results[name][-1]["errors"]:
                     print(f"  {name}: {results[name][-1]['errors']} errors", flush=True)
             print(f"round {r + 1}: " + ", ".join(f"{n} {results[n][-1]['rps'] or 0:.0f}" for n in configs), flush=True)
@@ -241,8 +273,8 @@ http {{
         stop_all()
         shutil.rmtree(work, ignore_errors=True)
 
-    def med(name):
-        return statistics.median(x["rps"] or 0 for x in results[name])
+    def med(name, key="rps"):
+        return statistics.median(x[key] or 0 for x in results[name])
 
     rows = [
         ("untraced hit / nginx serving the untraced answer", "one loop untraced", "nginx untraced"),
@@ -254,14 +286,18 @@ http {{
         ("Redis mode (cached scene) / memory, untraced", "redis untraced", "one loop untraced"),
         ("journal (`--data-dir`) / memory, untraced", "journal untraced", "one loop untraced"),
     ]
-    print(f"\nwrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} interleaved rounds; req/s medians:")
+    print(f"\nwrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} interleaved rounds; medians of "
+          "req/s and of the server's on-CPU time per request (every thread, user and kernel, from schedstat):")
     for name in configs:
         samples = ", ".join(f"{x['rps'] or 0:.0f}" for x in results[name])
-        print(f"  {name}: {med(name):,.0f} ({samples})")
-    print("\n| measure | ratio of medians | per-round ratios: median (range) |\n| --- | --- | --- |")
+        print(f"  {name}: {med(name):,.0f} req/s ({samples}); {med(name, 'cpu_us'):.2f} µs CPU a request")
+    print("\n| measure | req/s: ratio of medians | per-round ratios: median (range) | CPU a request: inverse ratio |"
+          "\n| --- | --- | --- | --- |")
     for label, a, b in rows:
         per = [(x["rps"] or 0) / y["rps"] for x, y in zip(results[a], results[b]) if y["rps"]]
-        print(f"| {label} | {med(a) / med(b):.2f} | {statistics.median(per):.2f} ({min(per):.2f}–{max(per):.2f}) |")
+        cpu = med(b, "cpu_us") / med(a, "cpu_us") if med(a, "cpu_us") else 0
+        print(f"| {label} | {med(a) / med(b):.2f} | {statistics.median(per):.2f} ({min(per):.2f}–{max(per):.2f}) "
+              f"| {cpu:.2f} |")
 
 
 if __name__ == "__main__":
