@@ -22,8 +22,9 @@ enum ServiceMetrics {
     }
 
     /// A gauge in both formats, as the Prometheus client libraries expose
-    /// build information: OpenMetrics' `info` type is valid but promtool
-    /// 2.42 (`check metrics`) rejects it as an unknown type.
+    /// build information (`go_build_info`), so the family reads the same in
+    /// both; OpenMetrics' `info` type is valid, but tools that read the
+    /// text format (promtool 2.42) reject it as an unknown type.
     static func buildInfo() -> [MetricFamily] {
         [MetricFamily(
             name: "hitroute_build_info", help: "The running build: its version and Swift compiler (value 1).", kind: .gauge,
