@@ -3,20 +3,23 @@
 # and seeds (new inputs go to a fresh work corpus):
 #   api   the whole API in process (Fuzz/run-api.sh: Fuzz/api-corpus, Fuzz/api-seeds)
 #   http  the HTTP request parser (Fuzz/run-http.sh: Fuzz/http-corpus, Fuzz/http-seeds)
+#   ws    the WebSocket frame decoder (Fuzz/run-ws.sh: Fuzz/ws-seeds)
 # The toolchain's clang ships libFuzzer and ASan (libclang_rt.fuzzer,
 # libclang_rt.asan), so nothing is installed; the step fails when
 # libFuzzer reports a failing input, and prints its reproducer.
 #
-#   bash .ci/fuzz.sh [api|http] [seconds]   # default api; seconds: $HITROUTE_CI_FUZZ_SECONDS or 180
-#                                           # (api), $HITROUTE_CI_HTTP_FUZZ_SECONDS or 60 (http)
+#   bash .ci/fuzz.sh [api|http|ws] [seconds]  # default api; seconds: $HITROUTE_CI_FUZZ_SECONDS or 180
+#                                             # (api), $HITROUTE_CI_HTTP_FUZZ_SECONDS or 60 (http),
+#                                             # $HITROUTE_CI_WS_FUZZ_SECONDS or 30 (ws)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 target=api
-if [[ ${1:-} == api || ${1:-} == http ]]; then target=$1; shift; fi
+if [[ ${1:-} == api || ${1:-} == http || ${1:-} == ws ]]; then target=$1; shift; fi
 case $target in
     api) binary=api-fuzz replay="APIFUZZ_PRINT=1 " seconds=${1:-${HITROUTE_CI_FUZZ_SECONDS:-180}} ;;
     http) binary=http-parser-fuzz replay="" seconds=${1:-${HITROUTE_CI_HTTP_FUZZ_SECONDS:-60}} ;;
+    ws) binary=ws-frame-fuzz replay="" seconds=${1:-${HITROUTE_CI_WS_FUZZ_SECONDS:-30}} ;;
 esac
 out=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/hitroute-ci.XXXXXX")}/$target-fuzz
 mkdir -p "$out"

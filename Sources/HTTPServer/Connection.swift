@@ -55,6 +55,9 @@ final class Connection {
     /// The epoll events currently registered.
     @exclusivity(unchecked) var interest: UInt32 = 0
     @exclusivity(unchecked) var inflight: ResponseContext?
+    /// Set once the connection has switched to WebSocket: it reads frames
+    /// from then on, never HTTP.
+    @exclusivity(unchecked) var stream: WebSocketStream?
 
     // Timekeeping (monotonic nanoseconds).
     let openedAt: UInt64
@@ -88,7 +91,9 @@ final class Connection {
 
     /// Whether more requests may be parsed now.
     var canProcess: Bool {
-        state == .open && !closeAfterWrite && output.count < highWater
+        guard state == .open && !closeAfterWrite else { return false }
+        if let stream { return !stream.paused }  // a stream's session bounds its own output
+        return output.count < highWater
     }
 
     /// Whether to ask epoll for readability.
@@ -102,6 +107,6 @@ final class Connection {
 
     /// Idle between requests with nothing in flight: safe to close at shutdown.
     var isQuiescent: Bool {
-        state == .open && parser.isIdle && output.isEmpty && stash.isEmpty
+        state == .open && parser.isIdle && output.isEmpty && stash.isEmpty && stream == nil
     }
 }

@@ -83,6 +83,10 @@ extension EventLoop {
     /// whatever cannot be parsed yet (a handler is running, output is
     /// backed up) is stashed.
     func process(_ connection: Connection, _ input: UnsafeRawBufferPointer) {
+        if let stream = connection.stream {
+            streamProcess(connection, stream, input)
+            return
+        }
         var rest = input
         while !rest.isEmpty {
             guard connection.canProcess else {
@@ -119,6 +123,11 @@ extension EventLoop {
                 let reserved = connection.bodyReserved
                 connection.bodyReserved = 0
                 handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn, bodyReserved: reserved)
+                if let stream = connection.stream {
+                    // Upgraded: what follows the handshake is frames.
+                    streamProcess(connection, stream, rest)
+                    return
+                }
             case .error(let error):
                 answerAndClose(connection) { error.response(requestID: $0) }
                 return
@@ -211,7 +220,14 @@ extension EventLoop {
     /// output budget is full.
     @inline(__always)
     private func respond(_ connection: Connection, _ response: HTTPResponse, _ request: Connection.ResponseContext) {
-        if response.body.count > OutputBudget.freeBytes, context.outputBudget.isFull {
+        if let upgrade = response.upgrade, response.status == 101 {
+            if let refusal = refusalOfUpgrade(requestID: request.requestID) {
+                queue(connection, refusal, request)
+            } else {
+                queue(connection, response, request)
+                becomeStream(connection, upgrade)
+            }
+        } else if response.body.count > OutputBudget.freeBytes, context.outputBudget.isFull {
             queue(connection, busyResponse(requestID: request.requestID), request)  // the big body is freed
         } else {
             queue(connection, response, request)
@@ -296,7 +312,12 @@ extension EventLoop {
                 stashed.withUnsafeBytes { process(connection, $0) }
             }
             if !connection.output.isEmpty {
+                let before = connection.output.count
                 guard flush(connection) else { return }
+                if let stream = connection.stream, connection.output.count < before, let session = stream.session {
+                    session.wrote(stream)  // it may queue more: written on the next pass
+                    if !connection.output.isEmpty, connection.output.count < before { continue }
+                }
             }
             if connection.output.isEmpty,
                connection.closeAfterWrite || (connection.peerClosed && connection.state == .open && connection.stash.isEmpty)
@@ -363,6 +384,10 @@ extension EventLoop {
     /// The next moment something must happen to this connection if nothing
     /// else does. See ``ServerConfiguration`` for each timeout.
     func updateDeadline(_ connection: Connection) {
+        if connection.state == .open, let stream = connection.stream {
+            connection.deadline = streamDeadline(connection, stream)
+            return
+        }
         switch connection.state {
         case .open:
             if !connection.output.isEmpty {
@@ -389,6 +414,10 @@ extension EventLoop {
     /// A deadline passed: idle connections close silently, a request that
     /// stalled mid-head or mid-body gets a 408 first.
     func expire(_ connection: Connection) {
+        if connection.state == .open, let stream = connection.stream {
+            streamExpire(connection, stream)
+            return
+        }
         switch connection.state {
         case .open where connection.output.isEmpty && connection.parser.phase != .idle:
             connection.stash = []

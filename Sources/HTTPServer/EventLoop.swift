@@ -16,6 +16,10 @@ final class EventLoop: @unchecked Sendable {
         case response(fd: Int32, serial: UInt32, HTTPResponse)
         /// Stop accepting and drain until `deadline` (monotonic ns).
         case shutdown(deadline: UInt64)
+        /// A job for a stream, from a ``WebSocketStreamHandle``.
+        case streamTask(fd: Int32, serial: UInt32, @Sendable (WebSocketStream) -> Void)
+        /// A stream's offloaded work finished with `result`.
+        case streamWork(fd: Int32, serial: UInt32, result: any Sendable)
     }
 
     private struct Inbox {
@@ -152,6 +156,10 @@ final class EventLoop: @unchecked Sendable {
                 handlerFinished(fd: fd, serial: serial, response: response)
             case let .shutdown(deadline):
                 beginDrain(deadline: deadline)
+            case let .streamTask(fd, serial, job):
+                streamTask(fd: fd, serial: serial, job)
+            case let .streamWork(fd, serial, result):
+                streamWork(fd: fd, serial: serial, result: result)
             }
         }
     }
@@ -254,6 +262,7 @@ final class EventLoop: @unchecked Sendable {
         for connection in active.reversed() where connection.isQuiescent || connection.state == .lingering {
             close(connection)
         }
+        closeStreamsForShutdown()
     }
 
     /// Closes every descriptor the loop owns; it must not run afterwards.
@@ -274,6 +283,7 @@ final class EventLoop: @unchecked Sendable {
     func close(_ connection: Connection) {
         guard connection.state != .closed else { return }
         connection.state = .closed
+        if let stream = connection.stream { streamConnectionClosed(connection, stream) }
         context.bodyBudget.release(connection.bodyReserved)
         connection.bodyReserved = 0
         if connection.output.held > 0 { outputShard.bump(OutputBudget.drainedCell, by: UInt64(connection.output.held)) }

@@ -8,8 +8,8 @@
 /// Bodies of responses to `HEAD` and of 204 and 304 responses are not
 /// sent.
 public struct HTTPResponse: Sendable, Equatable {
-    /// The status code, 200…999. Anything else, 1xx included (this server
-    /// does no protocol upgrades), is sent as 500.
+    /// The status code, 200…999. Anything else, 1xx included, is sent as
+    /// 500, but for the `101` of ``webSocketUpgrade(_:subprotocol:headers:session:)``.
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
@@ -17,6 +17,9 @@ public struct HTTPResponse: Sendable, Equatable {
     /// ``ServerConfiguration/routeLabels`` (0: none), for the metrics and
     /// the log. Not sent.
     public var routeLabel: Int
+    /// Set by ``webSocketUpgrade(_:subprotocol:headers:session:)``: the
+    /// connection switches to WebSocket after this response.
+    public var upgrade: WebSocketUpgrade?
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], routeLabel: Int = 0) {
         self.status = status

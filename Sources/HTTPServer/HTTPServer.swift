@@ -101,11 +101,14 @@ public final class HTTPServer: Sendable {
     /// The number of connections open right now, across all loops.
     public var openConnections: Int { context.openConnections.load(ordering: .relaxed) }
 
+    /// The WebSocket streams open right now, across all loops.
+    public var openStreams: Int { context.openStreams.load(ordering: .relaxed) }
+
     /// What the server has counted so far, summed over its event loops
     /// (for a metrics scrape; from any thread).
     /// - Complexity: O(loops × route labels × methods × codes).
     public func statistics() -> ServerStatistics {
-        var s = context.metrics.snapshot(openConnections: openConnections)
+        var s = context.metrics.snapshot(openConnections: openConnections, openStreams: openStreams)
         let budget = context.bodyBudget
         s.bodyBuffer = (budget.inUse, budget.capacity, budget.refusals)
         let output = context.outputBudget

@@ -25,8 +25,10 @@ enum ResponseEncoder {
         _ response: HTTPResponse, framing: inout Framing, date: [UInt8], requestID: RequestID? = nil,
         into out: inout OutboundBuffer
     ) -> Int {
-        let status = (200...999).contains(response.status) ? response.status : 500
-        let bodyAllowed = status != 204 && status != 304
+        // A WebSocket upgrade's 101: no body, no Content-Length, `Connection: Upgrade`.
+        let switching = response.status == 101 && response.upgrade != nil
+        let status = (200...999).contains(response.status) || switching ? response.status : 500
+        let bodyAllowed = status != 204 && status != 304 && !switching
         let sendBody = bodyAllowed && !framing.isHead
         let body = response.body
         let keepLength = body.isEmpty && !sendBody && status != 204
@@ -77,7 +79,10 @@ enum ResponseEncoder {
                 w.putDecimal(body.count)
                 w.put("\r\n")
             }
-            if close {
+            if switching {
+                w.put("Connection: Upgrade\r\n")
+                close = false
+            } else if close {
                 w.put("Connection: close\r\n")
             } else if framing.version == .http1_0 {
                 w.put("Connection: keep-alive\r\n")

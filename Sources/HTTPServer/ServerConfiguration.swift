@@ -89,6 +89,13 @@ public struct ServerConfiguration: Sendable {
     /// requests, timeouts). Default `["unmatched"]`.
     public var routeLabels: [String] = ["unmatched"]
 
+    /// WebSocket streams open at once across all loops; an upgrade past it
+    /// is answered 503 with `Retry-After`. Default 10 000.
+    public var maxStreams: Int = 10_000
+    /// Every stream's message size, idle and closing timeouts and output
+    /// bound. Default ``WebSocketLimits/init()``.
+    public var webSocket = WebSocketLimits()
+
     /// The defaults documented on each property.
     public init() {}
 

@@ -12,6 +12,9 @@ final class ServerContext: Sendable {
     let configuration: ServerConfiguration
     let handler: HTTPHandler
     let openConnections = Atomic<Int>(0)
+    /// WebSocket streams open across all loops (counted at the upgrade,
+    /// against ``ServerConfiguration/maxStreams``).
+    let openStreams = Atomic<Int>(0)
     /// Set by ``HTTPServer/shutdown()``; read (relaxed) when encoding each
     /// response so a request answered during shutdown says `Connection: close`
     /// even before its loop has seen the shutdown message.
@@ -48,7 +51,8 @@ final class ServerContext: Sendable {
         bodyTimeout = configuration.bodyReadTimeout.nanoseconds
         idleTimeout = configuration.idleTimeout.nanoseconds
         writeTimeout = configuration.writeTimeout.nanoseconds
-        let shortest = min(headerTimeout, bodyTimeout, idleTimeout, writeTimeout)
+        let shortest = min(headerTimeout, bodyTimeout, idleTimeout, writeTimeout,
+                           configuration.webSocket.idleTimeout / 2, configuration.webSocket.closingTimeout)
         tick = min(250_000_000, max(10_000_000, shortest / 4))
     }
 }

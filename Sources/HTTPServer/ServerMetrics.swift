@@ -50,6 +50,12 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
     /// Offloaded requests whose connection closed before their handler
     /// returned: started, never answered.
     let abandoned: Int
+    /// WebSocket upgrades completed, and refused at `maxStreams`.
+    let streamsOpened: Int
+    let streamsRefused: Int
+    /// Text messages received on streams, and sent.
+    let streamMessagesIn: Int
+    let streamMessagesOut: Int
 
     init(routeLabels: [String], loops: Int) {
         self.routeLabels = routeLabels.isEmpty ? ["unmatched"] : routeLabels
@@ -64,7 +70,11 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
         refusedConnections = accepted + 1
         timeouts = refusedConnections + 1
         abandoned = timeouts + 1
-        cells = CounterCells(shards: loops, cells: abandoned + 1)
+        streamsOpened = abandoned + 1
+        streamsRefused = streamsOpened + 1
+        streamMessagesIn = streamsRefused + 1
+        streamMessagesOut = streamMessagesIn + 1
+        cells = CounterCells(shards: loops, cells: streamMessagesOut + 1)
         // Padded with UInt64.max to `paddedBounds`, for `LoopCounters.bucket`.
         precondition(buckets.nanoseconds.count < Self.paddedBounds, "too many histogram bounds")  // internal constant
         boundStorage = .allocate(capacity: Self.paddedBounds)
@@ -96,6 +106,10 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
         let refusedConnections: Int
         let timeouts: Int
         let abandoned: Int
+        let streamsOpened: Int
+        let streamsRefused: Int
+        let streamMessagesIn: Int
+        let streamMessagesOut: Int
         /// Bucket bounds (nanoseconds), then UInt64.max up to
         /// ``ServerMetrics/paddedBounds``; kept alive by the loop's `ServerMetrics`.
         let bounds: UnsafePointer<UInt64>
@@ -153,7 +167,8 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
             shard: cells.shardPointer(loop), routes: routeLabels.count, requestsBase: requestsBase,
             bucketsBase: bucketsBase, sumBase: sumBase, bucketCount: buckets.count, started: started,
             bytesIn: bytesIn, bytesOut: bytesOut, accepted: accepted, refusedConnections: refusedConnections,
-            timeouts: timeouts, abandoned: abandoned, bounds: boundStorage, codeSlots: codeSlotStorage)
+            timeouts: timeouts, abandoned: abandoned, streamsOpened: streamsOpened, streamsRefused: streamsRefused,
+            streamMessagesIn: streamMessagesIn, streamMessagesOut: streamMessagesOut, bounds: boundStorage, codeSlots: codeSlotStorage)
     }
 
     deinit {
@@ -162,7 +177,7 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
     }
 
     /// A snapshot summed over the loops.
-    func snapshot(openConnections: Int) -> ServerStatistics {
+    func snapshot(openConnections: Int, openStreams: Int = 0) -> ServerStatistics {
         let sums = cells.sums()
         let routes = routeLabels.count
         var requests: [ServerStatistics.RequestCount] = []
@@ -201,7 +216,9 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
             inFlight: started > answered ? Int(started - answered) : 0,
             openConnections: max(0, openConnections),
             acceptedConnections: sums[accepted], refusedConnections: sums[refusedConnections],
-            timeouts: sums[timeouts], bytesIn: sums[bytesIn], bytesOut: sums[bytesOut])
+            timeouts: sums[timeouts], bytesIn: sums[bytesIn], bytesOut: sums[bytesOut],
+            streams: .init(open: max(0, openStreams), opened: sums[streamsOpened], refused: sums[streamsRefused],
+                           messagesIn: sums[streamMessagesIn], messagesOut: sums[streamMessagesOut]))
     }
 }
 
@@ -244,6 +261,16 @@ public struct ServerStatistics: Sendable {
     /// Bytes of requests parsed and of responses queued (heads and bodies).
     public var bytesIn: UInt64
     public var bytesOut: UInt64
+    /// WebSocket streams: open now, opened and refused (at `maxStreams`)
+    /// since start, text messages received and sent.
+    public struct Streams: Sendable, Equatable {
+        public var open = 0
+        public var opened: UInt64 = 0
+        public var refused: UInt64 = 0
+        public var messagesIn: UInt64 = 0
+        public var messagesOut: UInt64 = 0
+    }
+    public var streams = Streams()
     /// Bytes of request bodies being received or handled, counted against
     /// ``ServerConfiguration/maxBufferedBodyBytes`` (``capacity``); bodies
     /// refused for want of room (503).

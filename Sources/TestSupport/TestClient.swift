@@ -22,7 +22,7 @@ public final class TestClient {
     }
 
     public let fd: Int32
-    private var buffer: [UInt8] = []
+    var buffer: [UInt8] = []
 
     /// Connects to `host:port` (IPv4 or IPv6 literal) with `timeout` on every read and write.
     /// The timeout only keeps a broken test from hanging: it is long
@@ -65,7 +65,7 @@ public final class TestClient {
 
     /// Reads more bytes into the buffer; false on EOF, throws on timeout or error.
     @discardableResult
-    private func fill() throws -> Bool {
+    func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if n > 0 {
