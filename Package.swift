@@ -7,6 +7,7 @@ import PackageDescription
 //   hitroute (executable) ──▶ HitAPI, HTTPServer, HitJournal
 //   HitAPI ──┬─▶ HitRouting ──▶ CPrefetch        core: model, geometry, regions, router (no I/O, no Foundation)
 //            ├─▶ HitRender ──▶ HitRouting, HitImage, HitBase   SVG of a scene, masks as PNG (no I/O, no Foundation)
+//            ├─▶ HitAnalysis ──▶ HitRouting        sample grids: audit, reach, diff (no I/O, no Foundation)
 //            ├─▶ HitImage                          PNG + zlib inflate → alpha planes (no I/O, no Foundation)
 //            ├─▶ HitJSON ──▶ HitBase               byte-level JSON reader and writer (no Foundation)
 //            ├─▶ HitJournal                        journal records, CRC-32C, snapshots, group commit
@@ -36,6 +37,7 @@ let package = Package(
         .library(name: "HitJournal", targets: ["HitJournal"]),
         .library(name: "HitImage", targets: ["HitImage"]),
         .library(name: "HitBase", targets: ["HitBase"]),
+        .library(name: "HitAnalysis", targets: ["HitAnalysis"]),
     ],
     targets: [
         .target(name: "CEpoll"),
@@ -48,6 +50,7 @@ let package = Package(
         .target(name: "HitImage"),
         .target(name: "HitRouting", dependencies: ["CPrefetch"]),
         .target(name: "HitRender", dependencies: ["HitBase", "HitRouting", "HitImage"]),
+        .target(name: "HitAnalysis", dependencies: ["HitRouting"]),
         .target(name: "Playground"),
         .target(name: "HitJournal"),
         .target(name: "RESP"),
@@ -72,5 +75,6 @@ let package = Package(
         .testTarget(name: "RESPTests", dependencies: ["HitBase", "RESP", "RESPClient", "TestSupport"]),
         .testTarget(name: "HitBaseTests", dependencies: ["HitBase", "TestSupport"]),
         .testTarget(name: "HitImageTests", dependencies: ["HitImage", "TestSupport"]),
+        .testTarget(name: "HitAnalysisTests", dependencies: ["HitAnalysis", "HitRouting", "TestSupport"]),
     ]
 )
