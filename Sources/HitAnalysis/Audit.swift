@@ -139,7 +139,7 @@ public enum Audit {
             if work > workLimit { throw .tooMuchWork(limit: workLimit) }
         }
         let blockers = try Covering.find(
-            scene, grid: grid, routed: routed, labels: labels, targetLayers: targetLayers, audits: &audits,
+            scene, grid: grid, routed: routed, labels: labels, targetLayers: targetLayers, order: order, audits: &audits,
             work: &work, workLimit: workLimit)
         return AuditReport(grid: grid, minSize: minSize, spacing: spacing, targets: audits, blockers: blockers, work: work)
     }

@@ -15,7 +15,7 @@ enum Covering {
     /// - Complexity: O(Σ over targets of those samples · (depth + region
     ///   test)) time; memory a bit a sample plus O(groups).
     static func find(
-        _ scene: CompiledScene, grid: SampleGrid, routed: [Int32], labels: [Int32], targetLayers: [Int32],
+        _ scene: CompiledScene, grid: SampleGrid, routed: [Int32], labels: [Int32], targetLayers: [Int32], order: VisitingOrder,
         audits: inout [TargetAudit], work: inout Int, workLimit: Int
     ) throws(AnalysisError) -> [Blocker] {
         struct Group {
@@ -29,14 +29,20 @@ enum Covering {
         for (a, n) in targetLayers.enumerated() {
             let chain = scene.chain(to: Int(n))
             guard scene.mayBeInStack(chain), let box = scene.searchBox(of: Int(n)) else { continue }
+            // A layer in the stack that is not pass-through is the target or
+            // behind it: where the target comes later in decision order, or
+            // there is none, it is not in the stack.
+            let opaque = !scene.isPassThrough(Int(n))
+            let rank = order.rank[Int(n)]
             var groups: [Int32: Group] = [:]
             for j in grid.rows(from: box.minY, to: box.maxY) {
                 for i in grid.columns(from: box.minX, to: box.maxX) {
                     let s = j * columns + i
                     let label = labels[s]
                     guard label != Int32(a) else { continue }
-                    guard scene.follow(chain, grid.sample(i, j), work: &work).inStack else { continue }
                     let target = routed[s]
+                    if opaque && (target < 0 || order.rank[Int(target)] > rank) { continue }
+                    guard scene.follow(chain, grid.sample(i, j), work: &work).inStack else { continue }
                     groups[target, default: Group()].cells += 1
                     if groups[target]!.first == .max { groups[target]!.first = s }
                     guard label < 0, target >= 0 else { continue }

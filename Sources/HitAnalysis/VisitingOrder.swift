@@ -12,6 +12,8 @@ public struct VisitingOrder: Sendable {
     /// Per layer, `begin` plus the size of its subtree: the layers whose
     /// `begin` lies in `begin[n]..<end[n]` are `n` and its descendants.
     public let end: [Int32]
+    /// Per layer, its place in `decisions`.
+    public let rank: [Int32]
 
     /// - Complexity: O(layers).
     public init(_ scene: CompiledScene) {
@@ -33,6 +35,9 @@ public struct VisitingOrder: Sendable {
             stack.append((k, true))
             for child in scene.childrenBackToFront(of: Int(k)) { stack.append((child, false)) }
         }
+        var rank = [Int32](repeating: 0, count: n)
+        for (r, k) in decisions.enumerated() { rank[Int(k)] = Int32(r) }
+        self.rank = rank
         self.decisions = decisions
         self.begin = begin
         self.end = end

@@ -147,3 +147,8 @@ extension CompiledScene {
         return true
     }
 }
+
+extension CompiledScene {
+    /// Whether layer `n` is `passThrough`.
+    public func isPassThrough(_ n: Int) -> Bool { nodes[n].passThrough }
+}
