@@ -56,12 +56,12 @@ let package = Package(
         .target(name: "RESP"),
         .target(name: "RESPClient", dependencies: ["HitBase", "RESP", "HitMetrics"]),
         .target(name: "HitAPI", dependencies: [
-            "HitBase", "HitRouting", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESP",
+            "HitBase", "HitRouting", "HitAnalysis", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESP",
             "RESPClient", "HitMetrics",
         ]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal", "HTTPServer"]),
         .executableTarget(
-            name: "hitroute-bench", dependencies: ["CEpoll", "HitAPI", "HitJSON", "HitRender", "HitRouting", "HTTPServer", "TestSupport"]),
+            name: "hitroute-bench", dependencies: ["CEpoll", "HitAnalysis", "HitAPI", "HitJSON", "HitRender", "HitRouting", "HTTPServer", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HitBase", "HTTPServer", "TestSupport"]),
         .testTarget(name: "HitMetricsTests", dependencies: ["HitMetrics", "TestSupport"]),

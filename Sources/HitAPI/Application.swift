@@ -170,6 +170,9 @@ public final class Application: Sendable {
         case (.index, _): return index(request)
         case (.asset(let k), _): return asset(k)
         case (.render(let id), _): return try render(id, request)
+        case (.audit(let id), _): return try audit(id, request)
+        case (.reach(let id, let layer), _): return try reach(id, layer, request)
+        case (.diff(let id), _): return try diff(id, request)
         }
     }
 

@@ -18,6 +18,10 @@ public struct Configuration: Sendable {
     /// region tests, vertices, edges, curve pieces, bisection steps, each
     /// a few nanoseconds): past it the batch is a 422. Default 10⁸.
     public var maxBatchWork = 100_000_000
+    /// Samples one whole-scene question (audit, reach, diff; SPEC §12)
+    /// may route: a finer grid is a 422 naming `resolution`. Its routing
+    /// and tests count toward `maxBatchWork`. Default 4,194,304 (2048²).
+    public var maxAnalysisSamples = 4_194_304
     /// Bytes one `render.svg` answer may hold: a scene draws several times
     /// its JSON with `regions=1` and a point's overlay, and short path
     /// commands draw up to some 20 bytes of SVG per byte of JSON. Past it
@@ -130,6 +134,9 @@ public struct Configuration: Sendable {
         int("--max-batch-points", "points per batch request; default 100000", 1...10_000_000) { $0.maxBatchPoints = $1 },
         int("--max-batch-work", "routing work one batch request may take (region elements read, a few ns each); default 100000000", 1...Int.max) {
             $0.maxBatchWork = $1
+        },
+        int("--max-analysis-samples", "samples one audit, reach or diff request may route (more: 422 naming resolution); default 4194304", 1...1 << 28) {
+            $0.maxAnalysisSamples = $1
         },
         int("--max-render-bytes", "bytes of one render.svg answer; default 8 × --max-body-bytes (128 MiB)", 4096...Int.max) { $0.maxRenderBytes = $1 },
         int("--max-scenes", "scenes in the store; default 10000", 1...10_000_000) { $0.store.maxScenes = $1 },

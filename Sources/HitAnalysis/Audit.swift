@@ -5,6 +5,13 @@ import HitRouting
 public struct CellBox: Sendable, Equatable {
     public var x: Double, y: Double, width: Double, height: Double
 
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
     /// The centre, `(x + width / 2, y + height / 2)`.
     public var centre: Point { Point(x + width / 2, y + height / 2) }
 }

@@ -33,7 +33,7 @@ extension Route {
         // The playground's page and files hold no scene data: a browser must
         // load them to be given a key at all.
         case .healthz, .readyz, .openAPI, .index, .asset: return nil
-        case .render: return .read
+        case .render, .audit, .reach, .diff: return .read
         case .metrics: return .read
         case .scenes, .scene: return method == "GET" ? .read : .write
         case .hit, .hits: return .read

@@ -16,9 +16,15 @@ enum Route: Equatable {
     /// One of the playground's embedded files (`/hitroute.js`, `/examples/…`): its index in `PlaygroundFiles.all`.
     case asset(Int)
     case render(String)
+    /// `GET /scenes/{id}/audit` (SPEC §12.1).
+    case audit(String)
+    /// `GET /scenes/{id}/layers/{layerId}/reach` (SPEC §12.2).
+    case reach(scene: String, layer: String)
+    /// `GET /scenes/{id}/diff?against={otherId}` (SPEC §12.3).
+    case diff(String)
 
     /// Matches a raw path (percent-encoded segments are decoded); nil for an unknown path.
-    /// - Complexity: O(path length), at most four segments looked at; only
+    /// - Complexity: O(path length), at most five segments looked at; only
     ///   the ids become strings.
     init?(path: String) {
         var path = path
@@ -29,19 +35,20 @@ enum Route: Equatable {
     /// The route of a path's bytes, split on "/" after the leading slash.
     private static func match(_ bytes: UnsafeBufferPointer<UInt8>) -> Route? {
         guard bytes.first == UInt8(ascii: "/") else { return nil }
-        // The segments' bounds: at most four.
-        var segments = (0..<0, 0..<0, 0..<0, 0..<0)
+        // The segments' bounds: at most five.
+        var segments = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
         var count = 0
         var start = 1
         while true {
-            guard count < 4 else { return nil }
+            guard count < 5 else { return nil }
             var end = start
             while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
             switch count {
             case 0: segments.0 = start..<end
             case 1: segments.1 = start..<end
             case 2: segments.2 = start..<end
-            default: segments.3 = start..<end
+            case 3: segments.3 = start..<end
+            default: segments.4 = start..<end
             }
             count += 1
             guard end < bytes.count else { break }
@@ -74,8 +81,12 @@ enum Route: Equatable {
         case 3 where named(segments.2, "hit"): return .hit(scene)
         case 3 where named(segments.2, "hits"): return .hits(scene)
         case 3 where named(segments.2, "render.svg"): return .render(scene)
+        case 3 where named(segments.2, "audit"): return .audit(scene)
+        case 3 where named(segments.2, "diff"): return .diff(scene)
         case 4 where named(segments.2, "layers"):
             return id(segments.3).map { .layer(scene: scene, layer: $0) }
+        case 5 where named(segments.2, "layers") && named(segments.4, "reach"):
+            return id(segments.3).map { .reach(scene: scene, layer: $0) }
         default: return nil
         }
     }
@@ -89,7 +100,7 @@ enum Route: Equatable {
         case .hit: return Route.hitMethods
         case .hits: return Route.hitsMethods
         case .layer: return Route.layerMethods
-        case .index, .asset, .render: return Route.readOnly
+        case .index, .asset, .render, .audit, .reach, .diff: return Route.readOnly
         }
     }
 
@@ -99,7 +110,8 @@ enum Route: Equatable {
     static let templates = [
         "unmatched", "/healthz", "/readyz", "/openapi.yaml", "/metrics", "/scenes", "/scenes/{id}",
         "/scenes/{id}/hit", "/scenes/{id}/hits", "/scenes/{id}/layers/{layerId}",
-        "/", "/{file}", "/scenes/{id}/render.svg",
+        "/", "/{file}", "/scenes/{id}/render.svg", "/scenes/{id}/audit", "/scenes/{id}/layers/{layerId}/reach",
+        "/scenes/{id}/diff",
     ]
 
     /// This route's index in ``templates`` (never an id: labels stay bounded).
@@ -117,6 +129,9 @@ enum Route: Equatable {
         case .index: return 10
         case .asset: return 11
         case .render: return 12
+        case .audit: return 13
+        case .reach: return 14
+        case .diff: return 15
         }
     }
 
