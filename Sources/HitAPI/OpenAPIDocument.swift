@@ -91,6 +91,8 @@ tags:
     description: Route points to layers.
   - name: render
     description: See a scene (SPEC §7) — its SVG drawn from the geometry that routes, the playground, the browser module.
+  - name: analysis
+    description: Questions about the whole scene over a sample grid — target audit, why a layer is not reached, routing diff.
   - name: operations
     description: Health, readiness, metrics and this document.
 
@@ -657,6 +659,151 @@ paths:
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
 
+  /scenes/{id}/audit:
+    parameters:
+      - $ref: '#/components/parameters/SceneId'
+    get:
+      tags: [analysis]
+      operationId: auditScene
+      security: [{apiKey: [read]}, {}]
+      summary: Every target's size, reach point, cover and verdict
+      description: |
+        A target is a layer with an `action`; a sample belongs to the target
+        whose action routing it triggers (its `actionLayer`), or to none. The
+        answer is computed over a sample grid (see `resolution`) whose every
+        sample is routed exactly as `POST /scenes/{id}/hits` routes a point
+        without a pointer: exact at the samples. Areas are cell counts × r²;
+        "first" means first in row-major order (row, then column). Runs on a
+        worker thread; the routing and the stack tests count toward
+        `--max-batch-work` (422 at `/resolution` past it).
+      parameters:
+        - $ref: '#/components/parameters/GridX'
+        - $ref: '#/components/parameters/GridY'
+        - $ref: '#/components/parameters/GridWidth'
+        - $ref: '#/components/parameters/GridHeight'
+        - $ref: '#/components/parameters/Resolution'
+        - name: standard
+          in: query
+          required: false
+          description: |
+            Sets `minSize` and `spacing`: `wcag-2.5.8` 24 and 24 (the
+            default), `wcag-2.5.5` 44 and none, `android` 48 and none,
+            `apple` 44 and none. An explicit `minSize` or `spacing` wins.
+          schema: {type: string, enum: [wcag-2.5.8, wcag-2.5.5, android, apple]}
+        - name: minSize
+          in: query
+          required: false
+          description: The least side (scene units) of a target's largest square for `size` to pass. Default 24.
+          schema: {type: number, minimum: 0}
+        - name: spacing
+          in: query
+          required: false
+          description: |
+            The spacing exception (scene units) for targets whose size
+            fails, or `none`. Default 24.
+          schema:
+            oneOf:
+              - {type: number, minimum: 0}
+              - {type: string, const: none}
+      responses:
+        '200':
+          description: The audit.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Audit'}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '422': {$ref: '#/components/responses/InvalidRequest'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
+
+  /scenes/{id}/layers/{layerId}/reach:
+    parameters:
+      - $ref: '#/components/parameters/SceneId'
+      - $ref: '#/components/parameters/LayerId'
+    get:
+      tags: [analysis]
+      operationId: layerReach
+      security: [{apiKey: [read]}, {}]
+      summary: Where a layer is reached, and who takes the rest of its region and why
+      description: |
+        For any layer: the area, reach point and clearance of the samples
+        routed to it, and `lost`, the samples inside its own hit region
+        (mapped to scene space whatever its flags, the clips above it and
+        the layers in front) that are routed elsewhere, grouped by the layer
+        that took them and why this one did not: its own trace reason where
+        it was visited (`hidden`, `pointer-events-none`, `transparent`,
+        `children-only`, `pass-through`), `ancestor-<reason>` where an
+        ancestor decided it (`ancestor-hidden`, `ancestor-clipped`,
+        `ancestor-self-only`, …), or `covered` where visiting stopped
+        before reaching it. Largest first (ties: first sample first). A layer
+        with a singular transform or without a region answers area 0 with
+        `reason` `singular-transform` or `no-shape`. Runs on a worker thread;
+        counts toward `--max-batch-work`.
+      parameters:
+        - $ref: '#/components/parameters/GridX'
+        - $ref: '#/components/parameters/GridY'
+        - $ref: '#/components/parameters/GridWidth'
+        - $ref: '#/components/parameters/GridHeight'
+        - $ref: '#/components/parameters/Resolution'
+      responses:
+        '200':
+          description: The layer's reach.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Reach'}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '422': {$ref: '#/components/responses/InvalidRequest'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
+
+  /scenes/{id}/diff:
+    parameters:
+      - $ref: '#/components/parameters/SceneId'
+    get:
+      tags: [analysis]
+      operationId: diffScenes
+      security: [{apiKey: [read]}, {}]
+      summary: Where routing differs between two stored scenes
+      description: |
+        The samples where the routed `layer` (by id) or `action` differ
+        from this scene to the other, grouped by `from` and `to`, largest
+        first (ties: first sample first). The default region is the union of
+        both scenes' bounds. Runs on a worker thread; both scenes' routing
+        counts toward `--max-batch-work`.
+      parameters:
+        - name: against
+          in: query
+          required: true
+          description: The other scene's id.
+          schema: {$ref: '#/components/schemas/SceneId'}
+        - $ref: '#/components/parameters/GridX'
+        - $ref: '#/components/parameters/GridY'
+        - $ref: '#/components/parameters/GridWidth'
+        - $ref: '#/components/parameters/GridHeight'
+        - $ref: '#/components/parameters/Resolution'
+      responses:
+        '200':
+          description: The changed samples, grouped.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Diff'}
+        '400': {$ref: '#/components/responses/MalformedRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '414': {$ref: '#/components/responses/RequestLineTooLong'}
+        '422': {$ref: '#/components/responses/InvalidRequest'}
+        '431': {$ref: '#/components/responses/HeaderTooLarge'}
+        '503': {$ref: '#/components/responses/ShuttingDown'}
+
   /:
     get:
       tags: [render]
@@ -834,6 +981,46 @@ components:
         the least it needs: `read` < `interact` < `write`.
 
   parameters:
+    GridX:
+      name: x
+      in: query
+      required: false
+      description: |
+        The grid's region, `x, y, width, height` in scene units, given
+        together (422 naming the first missing); default the scene's summary
+        `bounds`. Its end (`x + width`, `y + height`) must be finite.
+      schema: {type: number}
+    GridY:
+      name: y
+      in: query
+      required: false
+      description: The region's top (with `x`, `width`, `height`).
+      schema: {type: number}
+    GridWidth:
+      name: width
+      in: query
+      required: false
+      description: The region's width, ≥ 0 (with `x`, `y`, `height`).
+      schema: {type: number, minimum: 0}
+    GridHeight:
+      name: height
+      in: query
+      required: false
+      description: The region's height, ≥ 0 (with `x`, `y`, `width`).
+      schema: {type: number, minimum: 0}
+    Resolution:
+      name: resolution
+      in: query
+      required: false
+      description: |
+        The spacing r of the samples: they are `(x + (i + ½)·r, y + (j + ½)·r)`
+        for `0 ≤ i < ⌈width / r⌉`, `0 ≤ j < ⌈height / r⌉`, each standing for
+        its r × r cell. Default the region's larger side ÷ 512 (1 for an
+        empty region). A finite number > 0; more than
+        `--max-analysis-samples` samples (4,194,304 by default), or cells
+        whose edges or total area are not finite, are a 422 at
+        `/resolution`.
+      schema: {type: number, exclusiveMinimum: 0}
     SceneId:
       name: id
       in: path
@@ -1122,6 +1309,135 @@ components:
           schema: {$ref: '#/components/schemas/Problem'}
 
   schemas:
+    GridAnswer:
+      type: object
+      description: The sample grid an answer was computed over.
+      required: [scene, version, resolution, region, samples]
+      properties:
+        scene: {$ref: '#/components/schemas/SceneId'}
+        version: {$ref: '#/components/schemas/Version'}
+        resolution: {type: number, description: The samples' spacing r.}
+        region: {$ref: '#/components/schemas/Bounds'}
+        samples: {type: integer, description: The number of samples.}
+    AnalysisPoint:
+      type: object
+      required: [x, y]
+      properties:
+        x: {type: number}
+        y: {type: number}
+    Audit:
+      allOf:
+        - $ref: '#/components/schemas/GridAnswer'
+        - type: object
+          required: [minSize, spacing, targets, blockers]
+          properties:
+            minSize: {type: number}
+            spacing: {type: [number, 'null']}
+            targets:
+              type: array
+              description: Every layer with an action, in visiting order (children before their parent, siblings front to back).
+              items:
+                type: object
+                required: [layer, action, area, box, reachable, largestSquare, size, reachPoint, clearance, coveredBy, verdict]
+                properties:
+                  layer: {$ref: '#/components/schemas/LayerId'}
+                  action: {type: string}
+                  area: {type: number, description: Cells belonging to it × r².}
+                  box:
+                    description: The bounding box of its cells; null when unreachable.
+                    oneOf: [{$ref: '#/components/schemas/Bounds'}, {type: 'null'}]
+                  reachable: {type: boolean, description: area > 0.}
+                  largestSquare:
+                    description: The first largest square of k × k cells all belonging to it (side k·r, top-left corner); null when unreachable.
+                    oneOf:
+                      - type: object
+                        required: [x, y, side]
+                        properties:
+                          x: {type: number}
+                          y: {type: number}
+                          side: {type: number}
+                      - {type: 'null'}
+                  size: {type: string, enum: [pass, fail], description: '`pass` when side ≥ minSize.'}
+                  spacing:
+                    type: string
+                    enum: [pass, fail]
+                    description: |
+                      Only for a reachable target whose size fails, with a spacing: `pass`
+                      when no sample of another target lies closer than spacing/2 to the
+                      centre of `box`, and that centre is at least `spacing` from the centre
+                      of the box of every other reachable target whose size fails.
+                  reachPoint:
+                    description: The first sample belonging to it farthest from every sample not belonging to it (the ring just outside the grid counts as not belonging); null when unreachable.
+                    oneOf: [{$ref: '#/components/schemas/AnalysisPoint'}, {type: 'null'}]
+                  clearance: {type: [number, 'null'], description: That distance, between sample centres.}
+                  coveredBy:
+                    type: array
+                    description: Samples where it is in the `all` stack but that do not belong to it, by routed target (null for none), largest first.
+                    items:
+                      type: object
+                      required: [layer, area]
+                      properties:
+                        layer: {type: [string, 'null']}
+                        area: {type: number}
+                  verdict: {type: string, enum: [pass, too-small, unreachable]}
+            blockers:
+              type: array
+              description: Layers routed at samples belonging to no target while a target is in the `all` stack there, largest first.
+              items:
+                type: object
+                required: [layer, area, covers]
+                properties:
+                  layer: {$ref: '#/components/schemas/LayerId'}
+                  area: {type: number}
+                  covers: {type: array, items: {$ref: '#/components/schemas/LayerId'}, description: Those targets, in visiting order.}
+    Reach:
+      allOf:
+        - $ref: '#/components/schemas/GridAnswer'
+        - type: object
+          required: [layer, area, reachPoint, clearance, lost]
+          properties:
+            layer: {$ref: '#/components/schemas/LayerId'}
+            area: {type: number}
+            reachPoint:
+              oneOf: [{$ref: '#/components/schemas/AnalysisPoint'}, {type: 'null'}]
+            clearance: {type: [number, 'null']}
+            reason: {type: string, enum: [singular-transform, no-shape], description: Only when the layer can take no sample at all.}
+            lost:
+              type: array
+              items:
+                type: object
+                required: [layer, reason, area, point]
+                properties:
+                  layer: {type: [string, 'null'], description: The layer that took the samples; null for none.}
+                  reason: {type: string, example: covered}
+                  area: {type: number}
+                  point: {$ref: '#/components/schemas/AnalysisPoint'}
+    RoutedTo:
+      type: object
+      required: [layer, action]
+      properties:
+        layer: {type: [string, 'null']}
+        action: {type: [string, 'null']}
+    Diff:
+      allOf:
+        - $ref: '#/components/schemas/GridAnswer'
+        - type: object
+          required: [against, againstVersion, changed, groups]
+          properties:
+            against: {$ref: '#/components/schemas/SceneId'}
+            againstVersion: {$ref: '#/components/schemas/Version'}
+            changed: {type: number, description: The groups' total area.}
+            groups:
+              type: array
+              items:
+                type: object
+                required: [from, to, area, box, point]
+                properties:
+                  from: {$ref: '#/components/schemas/RoutedTo'}
+                  to: {$ref: '#/components/schemas/RoutedTo'}
+                  area: {type: number}
+                  box: {$ref: '#/components/schemas/Bounds'}
+                  point: {$ref: '#/components/schemas/AnalysisPoint'}
     SceneId:
       type: string
       description: Not `.` or `..`, which no URL can name (a 422).
