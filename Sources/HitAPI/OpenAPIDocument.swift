@@ -640,6 +640,26 @@ paths:
             Default: one pixel per scene unit, at most 2048 on the longer side.
           schema: {type: number, minimum: 1, maximum: 16384}
           example: 480
+        - name: audit
+          in: query
+          required: false
+          description: |
+            `1`: the target audit (`GET /scenes/{id}/audit` over its default grid
+            and WCAG 2.5.8) over the picture: each target's cells tinted, cells
+            taken by a blocker hatched, failing targets' boxes outlined in red,
+            every reach point marked (red when its target fails).
+          schema:
+            type: string
+            enum: ['0', '1', 'true', 'false']
+            default: '0'
+        - name: diff
+          in: query
+          required: false
+          description: |
+            Another scene's id: the cells where routing differs from that
+            scene's (`GET /scenes/{id}/diff` over its default grid), tinted by
+            group. 404 when that scene does not exist.
+          schema: {$ref: '#/components/schemas/SceneId'}
       responses:
         '200':
           description: The SVG document.

@@ -69,6 +69,10 @@ public struct AuditReport: Sendable {
     public var blockers: [Blocker]
     /// What routing and the stack tests read (`Walk.work`).
     public var work: Int
+    /// With `keepCells`: per sample (row-major) the index in `targets` of
+    /// the target it belongs to, or -1; and the blocked samples, a bit each.
+    public var labels: [Int32]?
+    public var blocked: [UInt64]?
 }
 
 /// SPEC §12.1: every target (a layer with an `action`) over a sample grid.
@@ -89,10 +93,12 @@ public enum Audit {
     ///   their search boxes · depth + layers); memory 12 bytes a sample
     ///   (target, label, column distance) plus a bit for blockers, one
     ///   chunk of points while routing, and O(layers).
+    /// - Parameter keepCells: keep each sample's label and the blocked
+    ///   samples in the report (for a picture of them).
     /// - Throws: `AnalysisError.tooMuchWork` when routing and the stack
     ///   tests read more than `workLimit`.
     public static func run(
-        _ scene: CompiledScene, grid: SampleGrid, minSize: Double, spacing: Double?, workLimit: Int
+        _ scene: CompiledScene, grid: SampleGrid, minSize: Double, spacing: Double?, workLimit: Int, keepCells: Bool = false
     ) throws(AnalysisError) -> AuditReport {
         var work = 0
         let routed = try GridRouting.route(scene, grid, work: &work, workLimit: workLimit)
@@ -145,10 +151,11 @@ public enum Audit {
             }
             if work > workLimit { throw .tooMuchWork(limit: workLimit) }
         }
-        let blockers = try Covering.find(
+        let (blockers, blocked) = try Covering.find(
             scene, grid: grid, routed: routed, labels: labels, targetLayers: targetLayers, order: order, audits: &audits,
             work: &work, workLimit: workLimit)
-        return AuditReport(grid: grid, minSize: minSize, spacing: spacing, targets: audits, blockers: blockers, work: work)
+        return AuditReport(grid: grid, minSize: minSize, spacing: spacing, targets: audits, blockers: blockers, work: work,
+                           labels: keepCells ? labels : nil, blocked: keepCells ? blocked : nil)
     }
 }
 

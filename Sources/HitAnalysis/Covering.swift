@@ -5,7 +5,8 @@ import HitRouting
 enum Covering {
     /// Fills each target's `coveredBy` in `audits` (indexed by label) and
     /// returns the blockers, largest first (ties: the one whose first
-    /// sample comes first in row-major order).
+    /// sample comes first in row-major order), and the blocked samples
+    /// (a bit each, row-major).
     ///
     /// Each target is tested (`CompiledScene.follow`) only at the samples
     /// inside its region's search box that do not belong to it, row-major,
@@ -17,7 +18,7 @@ enum Covering {
     static func find(
         _ scene: CompiledScene, grid: SampleGrid, routed: [Int32], labels: [Int32], targetLayers: [Int32], order: VisitingOrder,
         audits: inout [TargetAudit], work: inout Int, workLimit: Int
-    ) throws(AnalysisError) -> [Blocker] {
+    ) throws(AnalysisError) -> (blockers: [Blocker], blocked: [UInt64]) {
         struct Group {
             var cells = 0
             var first = Int.max
@@ -59,7 +60,8 @@ enum Covering {
             audits[a].coveredBy = groups.sorted { $0.value.cells != $1.value.cells ? $0.value.cells > $1.value.cells : $0.value.first < $1.value.first }
                 .map { (layer: $0.key >= 0 ? Int($0.key) : nil, area: grid.area($0.value.cells)) }
         }
-        return blockers.sorted { $0.value.cells != $1.value.cells ? $0.value.cells > $1.value.cells : $0.value.first < $1.value.first }
+        let sorted = blockers.sorted { $0.value.cells != $1.value.cells ? $0.value.cells > $1.value.cells : $0.value.first < $1.value.first }
             .map { Blocker(layer: Int($0.key), area: grid.area($0.value.cells), covers: covers[$0.key, default: []].sorted().map { Int(targetLayers[Int($0)]) }) }
+        return (sorted, blocked)
     }
 }

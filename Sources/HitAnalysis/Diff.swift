@@ -18,6 +18,9 @@ public struct DiffReport: Sendable {
     public var changedCells: Int
     public var changed: Double
     public var work: Int
+    /// With `keepCells`: per sample (row-major) the index in `groups` of
+    /// its group, or -1 where nothing changed.
+    public var cellGroups: [Int32]?
 }
 
 /// SPEC §12.3: where routing differs between two scenes.
@@ -34,7 +37,9 @@ public enum Diff {
     /// (ties: the group whose first sample comes first in row-major order).
     /// - Complexity: O(samples · routing in each scene + layers); memory
     ///   8 bytes a sample (both answers) plus O(groups).
-    public static func run(_ a: CompiledScene, _ b: CompiledScene, grid: SampleGrid, workLimit: Int) throws(AnalysisError) -> DiffReport {
+    public static func run(
+        _ a: CompiledScene, _ b: CompiledScene, grid: SampleGrid, workLimit: Int, keepCells: Bool = false
+    ) throws(AnalysisError) -> DiffReport {
         var work = 0
         let ra = try GridRouting.route(a, grid, work: &work, workLimit: workLimit)
         let rb = try GridRouting.route(b, grid, work: &work, workLimit: workLimit)
@@ -64,8 +69,17 @@ public enum Diff {
             g.maxJ = j
             groups[key] = g
         }
-        let out = groups.sorted { $0.value.cells != $1.value.cells ? $0.value.cells > $1.value.cells : $0.value.first < $1.value.first }
-            .map { entry -> DiffReport.Group in
+        let sorted = groups.sorted { $0.value.cells != $1.value.cells ? $0.value.cells > $1.value.cells : $0.value.first < $1.value.first }
+        var cellGroups: [Int32]?
+        if keepCells {
+            var place: [UInt64: Int32] = [:]
+            for (k, g) in sorted.enumerated() { place[g.key] = Int32(k) }
+            cellGroups = (0..<ra.count).map { s in
+                let key = UInt64(UInt32(bitPattern: ra[s])) << 32 | UInt64(UInt32(bitPattern: rb[s]))
+                return place[key] ?? -1
+            }
+        }
+        let out = sorted.map { entry -> DiffReport.Group in
                 let g = entry.value
                 let from = Int32(bitPattern: UInt32(truncatingIfNeeded: entry.key >> 32))
                 let to = Int32(bitPattern: UInt32(truncatingIfNeeded: entry.key))
@@ -74,6 +88,6 @@ public enum Diff {
                     from: from >= 0 ? Int(from) : nil, to: to >= 0 ? Int(to) : nil, cells: g.cells, area: grid.area(g.cells),
                     box: CellBox(x: b.x, y: b.y, width: b.width, height: b.height), point: grid.sample(g.first))
             }
-        return DiffReport(grid: grid, groups: out, changedCells: changed, changed: grid.area(changed), work: work)
+        return DiffReport(grid: grid, groups: out, changedCells: changed, changed: grid.area(changed), work: work, cellGroups: cellGroups)
     }
 }

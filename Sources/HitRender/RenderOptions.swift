@@ -11,6 +11,8 @@ public struct RenderOptions: Sendable {
     /// The picture's width in pixels (its height follows the view box);
     /// nil: one pixel per scene unit, at most `defaultMaxPixels` on the longer side.
     public var pixelWidth: Double?
+    /// A sample grid's cells drawn over the scene (an audit's or a diff's).
+    public var cells: CellPicture?
 
     public init(routed: (point: Point, result: HitResult)? = nil, regions: Bool = false, pixelWidth: Double? = nil) {
         self.routed = routed

@@ -75,6 +75,7 @@ public enum SceneRenderer {
         }
         w.raw("</g>\n")
         if options.regions { Overlay.regions(model, compiled, &w) }
+        options.cells?.write(&w)
         if let routed = options.routed { Overlay.routing(routed.point, routed.result, model, compiled, view, &w) }
         w.raw("</svg>\n")
     }

@@ -151,6 +151,32 @@ final class AnalysisRoutesTests: XCTestCase {
         XCTAssertEqual(app.call("GET", "/scenes/empty/diff?against=empty").object["changed"] as? Double, 0)
     }
 
+    /// `render.svg?audit=1` tints the targets' cells, hatches blocked ones
+    /// and marks reach points; `?diff=` tints the changed cells.
+    func testRenderOverlays() throws {
+        let app = ringApp()
+        XCTAssertEqual(app.call("PUT", "/scenes/veiled", #"""
+            {"layers": [{"id": "b", "action": "go", "shape": {"type": "rect", "x": 0, "y": 0, "width": 10, "height": 100}},
+                        {"id": "c", "action": "go", "shape": {"type": "rect", "x": 12, "y": 0, "width": 10, "height": 40}},
+                        {"id": "veil", "shape": {"type": "rect", "x": 0, "y": 50, "width": 100, "height": 50}}]}
+            """#).status, 201)
+        let audit = app.call("GET", "/scenes/veiled/render.svg?audit=1")
+        XCTAssertEqual(audit.status, 200, audit.text)
+        XCTAssertTrue(audit.text.contains("<g class=\"audit\" pointer-events=\"none\">"))
+        XCTAssertTrue(audit.text.contains("fill=\"url(#hitroute-hatch)\""), "the veil's cells over b are hatched")
+        XCTAssertEqual(audit.text.components(separatedBy: "<circle").count - 1, 2, "a reach point each")
+        XCTAssertTrue(audit.text.contains("<title>b: too-small</title>"), "b is 10 wide and c close: its box outlined")
+        let nz = ringScene.replacingOccurrences(of: "\"evenodd\"", with: "\"nonzero\"").replacingOccurrences(of: "ring-demo", with: "nz")
+        XCTAssertEqual(app.call("PUT", "/scenes/nz", nz).status, 201)
+        let diff = app.call("GET", "/scenes/ring-demo/render.svg?diff=nz")
+        XCTAssertEqual(diff.status, 200)
+        XCTAssertTrue(diff.text.contains("<g class=\"diff\" pointer-events=\"none\">"))
+        XCTAssertTrue(diff.text.contains("fill-opacity=\"0.35\""), "the hole's cells")
+        XCTAssertFalse(app.call("GET", "/scenes/ring-demo/render.svg?diff=ring-demo").text.contains("fill-opacity=\"0.35\""), "nothing changed")
+        XCTAssertEqual(app.call("GET", "/scenes/ring-demo/render.svg?diff=missing").status, 404)
+        XCTAssertEqual(app.call("GET", "/scenes/ring-demo/render.svg?audit=2").pointers, ["/audit"])
+    }
+
     func testRoutesAndTheirTemplates() {
         XCTAssertEqual(Route(path: "/scenes/a/audit"), .audit("a"))
         XCTAssertEqual(Route(path: "/scenes/a/diff"), .diff("a"))

@@ -6,7 +6,7 @@ import Playground
 
 /// SPEC §7: the scene as SVG, the playground and its files.
 extension Application {
-    /// `GET /scenes/{id}/render.svg[?x=&y=][&regions=1][&width=]`.
+    /// `GET /scenes/{id}/render.svg[?x=&y=][&regions=1][&width=][&audit=1][&diff=]`.
     func render(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         let query: RenderQuery
         do {
@@ -15,6 +15,7 @@ extension Application {
             throw Problem.invalidRequest(error)
         }
         let snapshot = try self.snapshot(id)
+        let other = try query.diff.map { (other) throws(Problem) in try self.snapshot(other) }
         // Every render is written on a worker: one path of 100,000 short
         // commands alone draws megabytes of SVG, which would hold up the
         // hits of every connection on this loop.
@@ -23,6 +24,8 @@ extension Application {
         if let p = query.point {
             options.routed = (p, snapshot.withCompiled { $0.hit(p, trace: true) })
         }
+        if query.audit { options.cells = try auditPicture(snapshot.compiled) }
+        if let other { options.cells = try diffPicture(snapshot.compiled, other.compiled) }
         let maxBytes = configuration.renderByteLimit
         guard let body = SceneRenderer.render(snapshot.live, id: snapshot.id, version: snapshot.version, options: options, maxBytes: maxBytes)
         else {
