@@ -2,7 +2,8 @@
 // and then sends, as the stream decides, hits (GET and POST, at ordinary
 // and extreme points, with and without trace and `all`), batches, pointer
 // down/move/up sequences (which drag `draggable` layers), merge patches,
-// GET, HEAD, DELETE, list, OPTIONS, new scenes, and raw bodies.
+// GET, HEAD, DELETE, list, OPTIONS, new scenes, raw bodies, and the
+// whole-scene questions (audit, reach, diff) at extreme grids.
 
 import HTTPServer
 
@@ -13,7 +14,7 @@ extension FuzzSession {
         var n = 0
         while !d.isExhausted && n < 24 {
             n += 1
-            switch d.below(21) {
+            switch d.below(23) {
             case 0, 1, 2: hitGET(&d)
             case 3, 4, 5: hitPOST(&d, pointer: nil)
             case 6, 7: batch(&d)
@@ -26,6 +27,7 @@ extension FuzzSession {
             case 17: postScene(&d)
             case 18: sendRaw(&d)
             case 19: render(&d)
+            case 20, 21: analysis(&d)
             default: odd(&d)
             }
         }
@@ -200,6 +202,43 @@ extension FuzzSession {
         if d.chance(30) { query.append("width=" + d.pick(["1", "640", "16384", "16385", "0", "-1", "1e308", "x"])) }
         let target = "/scenes/\(scene(&d))/render.svg" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
         send(d.chance(90) ? "GET" : "HEAD", target)
+    }
+
+    /// The whole-scene questions (audit, reach, diff, and their pictures)
+    /// with ordinary and extreme grids: resolutions tiny, huge, zero,
+    /// negative and not numbers; regions at ±1e308, empty or partial;
+    /// unknown layers and scenes.
+    mutating func analysis(_ d: inout Decisions) {
+        var query: [String] = []
+        if d.chance(70) {
+            query.append("resolution=" + (d.chance(60) ? d.pick(["3", "7.5", "16", "40", "300"])
+                : d.pick(["0", "-1", "1e-300", "5e-324", "1e308", "1e154", "nan", "x", "1e999", ""])))
+        }
+        if d.chance(30) {
+            let region = d.chance(50) ? [String(d.below(300) - 20), String(d.below(300) - 20), String(d.below(300)), String(d.below(300))]
+                : (0..<4).map { _ in FuzzNumber.next(&d) }
+            let names = ["x", "y", "width", "height"]
+            for (k, v) in region.enumerated() where d.chance(95) { query.append(names[k] + "=" + v) }
+        }
+        let id = scene(&d)
+        let path: String
+        switch d.below(5) {
+        case 0, 1:
+            if d.chance(40) { query.append("standard=" + d.pick(["wcag-2.5.8", "wcag-2.5.5", "android", "apple", "iso"])) }
+            if d.chance(30) { query.append("minSize=" + d.pick(["0", "24", "1e308", "-1"])) }
+            if d.chance(30) { query.append("spacing=" + d.pick(["none", "24", "0", "1e308", "-2"])) }
+            path = "/scenes/\(id)/audit"
+        case 2:
+            let layer = layers.isEmpty || d.chance(10) ? d.pick(["nope", "%2F", "a%"]) : d.pick(layers)
+            path = "/scenes/\(id)/layers/\(layer)/reach"
+        case 3:
+            if d.chance(95) { query.append("against=" + scene(&d)) }
+            path = "/scenes/\(id)/diff"
+        default:
+            query = [d.chance(50) ? "audit=1" : "diff=" + scene(&d)]
+            path = "/scenes/\(id)/render.svg"
+        }
+        send(d.chance(90) ? "GET" : "HEAD", path + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
     }
 
     /// Methods and paths off the usual track.

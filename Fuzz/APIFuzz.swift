@@ -64,6 +64,9 @@ struct FuzzSession {
         // (its refusal is fuzzed too), and no input's batches take more than a few
         // milliseconds of routing.
         configuration.maxBatchWork = 2_000_000
+        // Audits, reaches and diffs of at most 128² samples (finer grids are
+        // refused, which is fuzzed too): a few milliseconds each.
+        configuration.maxAnalysisSamples = 16_384
         // Low enough that renders with overlays and scenes of a few masks reach
         // their refusals too (--max-render-bytes, --max-scene-mask-pixels).
         configuration.maxRenderBytes = 16_384

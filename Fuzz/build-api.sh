@@ -23,11 +23,12 @@ SANITIZE="${san[*]}" swift_module HitJSON "HitBase" $(sources HitJSON)
 swift_module HitImage "" $(sources HitImage)
 swift_module HitRouting "" $(sources HitRouting)
 swift_module HitRender "HitRouting HitBase" $(sources HitRender)
+swift_module HitAnalysis "HitRouting" $(sources HitAnalysis)
 swift_module Playground "" $(sources Playground)
 swift_module HitJournal "" $(sources HitJournal)
 swift_module RESP "" $(sources RESP)
 swift_module RESPClient "RESP HitBase" $(sources RESPClient)
-SANITIZE="${san[*]}" swift_module HitAPI "HitBase HitMetrics HTTPServer HitJSON HitImage HitRouting HitRender Playground HitJournal RESP RESPClient" $(sources HitAPI)
+SANITIZE="${san[*]}" swift_module HitAPI "HitBase HitMetrics HTTPServer HitJSON HitImage HitRouting HitAnalysis HitRender Playground HitJournal RESP RESPClient" $(sources HitAPI)
 # The harness's judge of answers: HitJSON's parser once more, as a module of
 # its own with ASan but no coverage, so that parsing an answer (up to a few
 # hundred KiB for a batch) neither costs coverage callbacks nor adds
