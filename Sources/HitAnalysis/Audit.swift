@@ -144,12 +144,11 @@ public enum Audit {
             audits.append(t)
         }
         if let spacing {
-            let passes = Spacing.check(audits, labels: labels, grid: grid, spacing: spacing, work: &work)
+            let passes = try Spacing.check(audits, labels: labels, grid: grid, spacing: spacing, work: &work, workLimit: workLimit)
             for (a, p) in passes where audits[a].verdict != .unreachable {
                 audits[a].spacingPasses = p
                 if p { audits[a].verdict = .pass }
             }
-            if work > workLimit { throw .tooMuchWork(limit: workLimit) }
         }
         let (blockers, blocked) = try Covering.find(
             scene, grid: grid, routed: routed, labels: labels, targetLayers: targetLayers, order: order, audits: &audits,
@@ -164,9 +163,13 @@ enum Spacing {
     /// For each target with cells whose size fails: whether no sample of
     /// another target lies closer than `spacing / 2` to its box's centre,
     /// and that centre is at least `spacing` from every other such
-    /// target's. Adds 1 to `work` per sample and centre read.
+    /// target's. Adds 1 to `work` per sample and centre read, and stops
+    /// (throws) once `work` is over `workLimit`: a huge spacing reads the
+    /// whole grid for each failing target.
     /// - Complexity: O(failing · (spacing / r)² + failing · neighbours in x).
-    static func check(_ audits: [TargetAudit], labels: [Int32], grid: SampleGrid, spacing: Double, work: inout Int) -> [(Int, Bool)] {
+    static func check(
+        _ audits: [TargetAudit], labels: [Int32], grid: SampleGrid, spacing: Double, work: inout Int, workLimit: Int
+    ) throws(AnalysisError) -> [(Int, Bool)] {
         let failing = audits.indices.filter { audits[$0].box != nil && !audits[$0].sizePasses }
         let centres = failing.map { audits[$0].box!.centre }
         let half = spacing / 2
@@ -181,6 +184,7 @@ enum Spacing {
             // Other targets' samples within spacing / 2 of the centre.
             let cols = grid.columns(from: c.x - half, to: c.x + half), rows = grid.rows(from: c.y - half, to: c.y + half)
             scan: for j in rows {
+                if work > workLimit { throw .tooMuchWork(limit: workLimit) }
                 for i in cols {
                     work &+= 1
                     let l = labels[j * grid.columns + i]
@@ -199,12 +203,14 @@ enum Spacing {
                     while ok && r >= 0 && r < byX.count {
                         let o = centres[byX[r]]
                         work &+= 1
+                        if work > workLimit { throw .tooMuchWork(limit: workLimit) }
                         if !(abs(o.x - c.x) < spacing) { break }
                         if hypot(o.x - c.x, o.y - c.y) < spacing { ok = false }
                         r += step
                     }
                 }
             }
+            if work > workLimit { throw .tooMuchWork(limit: workLimit) }
             out.append((a, ok))
         }
         return out

@@ -73,3 +73,22 @@ final class AnalysisCasesTests: XCTestCase {
         XCTAssertFalse(report.blockers.isEmpty)
     }
 }
+
+extension AnalysisCasesTests {
+    /// A spacing as large as numbers go reads the whole grid around a lone
+    /// failing target: those reads count toward the work limit.
+    func testAHugeSpacingCountsItsReads() throws {
+        let scene = CompiledScene(Scene(layers: [
+            Layer(id: "small", action: "a", shape: Shape(.rect(x: 0, y: 0, width: 4, height: 4, cornerRadius: nil))),
+            Layer(id: "far", shape: Shape(.rect(x: 290, y: 290, width: 4, height: 4, cornerRadius: nil))),
+        ]))
+        let g = try grid(0, 0, 300, 300, 1)
+        let narrow = try Audit.run(scene, grid: g, minSize: 24, spacing: 24, workLimit: .max)
+        let huge = try Audit.run(scene, grid: g, minSize: 24, spacing: 1e308, workLimit: .max)
+        XCTAssertEqual(huge.targets[0].spacingPasses, true)
+        XCTAssertGreaterThanOrEqual(huge.work - narrow.work, 300 * 300 - 24 * 24, "every sample read once more")
+        XCTAssertThrowsError(try Audit.run(scene, grid: g, minSize: 24, spacing: 1e308, workLimit: huge.work - 1)) {
+            XCTAssertEqual($0 as? AnalysisError, .tooMuchWork(limit: huge.work - 1))
+        }
+    }
+}
