@@ -169,10 +169,10 @@ public final class Application: Sendable {
         case (.layer(let id, let layer), _): return try patchLayer(id, layer, request)
         case (.index, _): return index(request)
         case (.asset(let k), _): return asset(k)
-        case (.render(let id), _): return try render(id, request)
+        case (.render(let id), _): return try render(id, request, grant: grant)
         case (.audit(let id), _): return try audit(id, request)
         case (.reach(let id, let layer), _): return try reach(id, layer, request)
-        case (.diff(let id), _): return try diff(id, request)
+        case (.diff(let id), _): return try diff(id, request, grant: grant)
         }
     }
 

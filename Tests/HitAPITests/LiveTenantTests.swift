@@ -37,8 +37,10 @@ final class LiveTenantTests: XCTestCase {
             let listedB = (json(try s.send("GET", "/scenes", headers: bearer(teamBReadKey)))["scenes"] as? [[String: Any]] ?? [])
                 .compactMap { $0["id"] as? String }
             XCTAssertEqual(listedB, ["team-b-1"])
-            // Its own: read, hit, change.
+            // Its own: read, hit, audit, change.
             XCTAssertEqual(try s.send("GET", "/scenes/team-a-1", headers: a).status, 200)
+            XCTAssertEqual(try s.send("GET", "/scenes/team-a-1/audit?resolution=10", headers: a).status, 200)
+            XCTAssertEqual(try s.send("GET", "/scenes/team-a-1/diff?against=team-a-1&resolution=10", headers: a).status, 200)
             XCTAssertEqual(try s.send("POST", "/scenes/team-a-1/hit", #"{"x":5,"y":5}"#, headers: a).status, 200)
             XCTAssertEqual(try s.send("PATCH", "/scenes/team-a-1/layers/b", #"{"hidden":true}"#, headers: a).status, 200)
             // Another prefix's scene and a scene that does not exist answer alike: 404.
@@ -47,7 +49,12 @@ final class LiveTenantTests: XCTestCase {
                     ("GET", "/scenes/\(id)", ""), ("HEAD", "/scenes/\(id)", ""),
                     ("GET", "/scenes/\(id)/hit?x=5&y=5", ""), ("POST", "/scenes/\(id)/hit", #"{"x":5,"y":5}"#),
                     ("POST", "/scenes/\(id)/hits", #"{"points":[{"x":5,"y":5}]}"#), ("GET", "/scenes/\(id)/render.svg", ""),
-                    ("PATCH", "/scenes/\(id)/layers/b", #"{"hidden":true}"#), ("DELETE", "/scenes/\(id)", ""),
+                    ("PATCH", "/scenes/\(id)/layers/b", #"{"hidden":true}"#),
+                    ("GET", "/scenes/\(id)/audit?resolution=10", ""), ("GET", "/scenes/\(id)/layers/b/reach?resolution=10", ""),
+                    ("GET", "/scenes/\(id)/diff?against=team-a-1&resolution=10", ""),
+                    // A scene of its own compared with another's: as if the other were absent.
+                    ("GET", "/scenes/team-a-1/diff?against=\(id)&resolution=10", ""), ("GET", "/scenes/team-a-1/render.svg?diff=\(id)", ""),
+                    ("DELETE", "/scenes/\(id)", ""),
                 ]
                 for (method, target, body) in requests {
                     let r = try s.send(method, target, body, headers: a)

@@ -57,6 +57,13 @@ extension Application {
             "a page on \(origin.prefix(200)) may not change scenes of an open service: name the origin in --cors-origin, or give the service an --api-keys-file")
     }
 
+    /// The snapshot of `id` when `grant` reaches it, else 404 as if absent:
+    /// for a scene a request names besides its path's (`diff`'s `against`).
+    func snapshot(_ id: String, reachedBy grant: Grant) throws(Problem) -> SceneSnapshot {
+        guard grant.reaches(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+        return try snapshot(id)
+    }
+
     /// A tenant key reaches only its prefix's scenes: others are 404 (as if
     /// absent, so that their existence does not leak), and a `PUT` of an id
     /// outside the prefix is 403 whether or not it exists. A `POST /scenes`
@@ -101,8 +108,8 @@ extension Route {
     /// must say so here: tenant keys are checked through it).
     var sceneID: String? {
         switch self {
-        case .scene(let id), .hit(let id), .hits(let id), .render(let id): return id
-        case .layer(let scene, _): return scene
+        case .scene(let id), .hit(let id), .hits(let id), .render(let id), .audit(let id), .diff(let id): return id
+        case .layer(let scene, _), .reach(let scene, _): return scene
         case .healthz, .readyz, .openAPI, .metrics, .scenes, .index, .asset: return nil
         }
     }

@@ -44,11 +44,12 @@ extension Application {
         }
     }
 
-    /// `GET /scenes/{id}/diff?against={otherId}`.
-    func diff(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+    /// `GET /scenes/{id}/diff?against={otherId}`; a tenant key's
+    /// `against` must be one of its scenes too (else 404).
+    func diff(_ id: String, _ request: HTTPRequest, grant: Grant = .all) throws(Problem) -> HTTPResponse {
         let query = try analysisQuery(request, .diff)
         let snapshot = try self.snapshot(id)
-        let other = try self.snapshot(query.against ?? "")
+        let other = try self.snapshot(query.against ?? "", reachedBy: grant)
         if LoopThread.isCurrent { return .runOnWorker }
         let (a, b) = (snapshot.compiled, other.compiled)
         let grid = try analysisGrid(query, defaultRegion: Diff.defaultRegion(a, b))

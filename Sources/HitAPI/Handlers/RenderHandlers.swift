@@ -7,7 +7,7 @@ import Playground
 /// SPEC §7: the scene as SVG, the playground and its files.
 extension Application {
     /// `GET /scenes/{id}/render.svg[?x=&y=][&regions=1][&width=][&audit=1][&diff=]`.
-    func render(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+    func render(_ id: String, _ request: HTTPRequest, grant: Grant = .all) throws(Problem) -> HTTPResponse {
         let query: RenderQuery
         do {
             query = try RenderQueryDecoder.decode(request.query)
@@ -15,7 +15,7 @@ extension Application {
             throw Problem.invalidRequest(error)
         }
         let snapshot = try self.snapshot(id)
-        let other = try query.diff.map { (other) throws(Problem) in try self.snapshot(other) }
+        let other = try query.diff.map { (other) throws(Problem) in try self.snapshot(other, reachedBy: grant) }
         // Every render is written on a worker: one path of 100,000 short
         // commands alone draws megabytes of SVG, which would hold up the
         // hits of every connection on this loop.
