@@ -47,19 +47,50 @@ public struct AllowedHosts: Sendable, Equatable {
     /// - Complexity: O(names × value length), no allocation.
     public func allows(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let names else { return true }
-        let host = AllowedHosts.withoutPort(value[...])
+        let host = UnsafeBufferPointer(rebasing: value[0..<AllowedHosts.lengthWithoutPort(value)])
         for name in names {
-            if name.first == UInt8(ascii: ".") {
-                // `.example.com` matches `example.com` and `*.example.com`.
-                if AllowedHosts.equalsIgnoringCase(host, name[1...]) { return true }
-                if host.count > name.count, AllowedHosts.equalsIgnoringCase(host[(host.endIndex - name.count)...], name[...]) {
-                    return true
+            let matched = name.withUnsafeBufferPointer { name -> Bool in
+                if name.first == UInt8(ascii: ".") {
+                    // `.example.com` matches `example.com` and `*.example.com`.
+                    if AllowedHosts.equalsLowercase(host, UnsafeBufferPointer(rebasing: name[1...])) { return true }
+                    return host.count > name.count
+                        && AllowedHosts.equalsLowercase(UnsafeBufferPointer(rebasing: host[(host.count - name.count)...]), name)
                 }
-            } else if AllowedHosts.equalsIgnoringCase(host, name[...]) {
-                return true
+                return AllowedHosts.equalsLowercase(host, name)
             }
+            if matched { return true }
         }
         return false
+    }
+
+    /// The length of `value` without a trailing `:port` (an IPv6 literal
+    /// keeps its brackets): ``withoutPort(_:)`` over a buffer, without
+    /// generic collection calls.
+    @inline(__always)
+    static func lengthWithoutPort(_ value: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = value.count
+        if n > 0, value[0] == UInt8(ascii: "[") {
+            for i in 1..<n where value[i] == UInt8(ascii: "]") { return i + 1 }
+            return n
+        }
+        var i = n
+        while i > 0 {
+            i -= 1
+            if value[i] == UInt8(ascii: ":") { return i }
+        }
+        return n
+    }
+
+    /// Whether `a`, ASCII-lowercased, is `lowercase` (on the request path:
+    /// no generic collection walk).
+    @inline(__always)
+    static func equalsLowercase(_ a: UnsafeBufferPointer<UInt8>, _ lowercase: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == lowercase.count else { return false }
+        for i in 0..<a.count {
+            let x = a[i]
+            if (x >= 0x41 && x <= 0x5A ? x | 0x20 : x) != lowercase[i] { return false }
+        }
+        return true
     }
 
     /// `value` without a trailing `:port` (an IPv6 literal keeps its brackets).
@@ -70,15 +101,5 @@ public struct AllowedHosts: Sendable, Equatable {
         }
         if let colon = value.lastIndex(of: UInt8(ascii: ":")) { return value[value.startIndex..<colon] }
         return value[...]
-    }
-
-    static func equalsIgnoringCase<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool
-    where A.Element == UInt8, B.Element == UInt8 {
-        guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) {
-            let lx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
-            if lx != y { return false }
-        }
-        return true
     }
 }

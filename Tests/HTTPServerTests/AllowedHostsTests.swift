@@ -52,4 +52,13 @@ final class AllowedHostsTests: XCTestCase {
             XCTAssertEqual(AllowedHosts.defaultFor(bindAddress: host), .any, host)
         }
     }
+
+    /// The request path's port stripping agrees with the general one.
+    func testLengthWithoutPortIsWithoutPort() {
+        for value in ["", ":", "a", "a:", "a:80", "127.0.0.1:8080", "[::1]", "[::1]:80", "[", "[::1", "x:y:z", "[a]b:1"] {
+            let bytes = Array(value.utf8)
+            let n = bytes.withUnsafeBufferPointer { AllowedHosts.lengthWithoutPort($0) }
+            XCTAssertEqual(Array(bytes[0..<n]), Array(AllowedHosts.withoutPort(bytes[...])), value)
+        }
+    }
 }

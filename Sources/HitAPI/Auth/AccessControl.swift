@@ -58,6 +58,10 @@ public final class AccessControl: Sendable {
     /// Whether any request may be made without a key.
     public var isOpen: Bool { current.load(ordering: .acquiring) == 0 }
 
+    /// Whether the service is open for good (no key file, so no reload can
+    /// put keys in force): every request is authorized without a look.
+    var isAlwaysOpen: Bool { alwaysOpen }
+
     /// Keys in force (0 when open).
     public var keyCount: Int { withKeys { $0?.count ?? 0 } }
 
