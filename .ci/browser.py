@@ -58,6 +58,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -411,6 +412,23 @@ def playground(driver, base, work):
     curl = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#curl li")]
     check(any(c.startswith("curl -sS -X POST") and "/scenes/ring-demo/hit" in c for c in curl),
           "requests are shown as curl: %s" % (curl[0] if curl else None))
+
+    # The audit panel: targets with verdicts; choosing one routes its reach
+    # point and lists its why-not answer; the audit's cells over the picture.
+    driver.find_element(By.ID, "audit").click()
+    check(wait(driver, "audit", lambda d: [r.get_attribute("data-layer") for r in d.find_elements(By.CSS_SELECTOR, "#audit-targets tbody tr")]
+               == ["ring", "button"] and d.find_elements(By.CSS_SELECTOR, "#picture svg g.audit")),
+          "the audit lists ring and button and draws its cells")
+    driver.find_element(By.CSS_SELECTOR, "#audit-targets tbody tr[data-layer='button']").click()
+    check(wait(driver, "why", lambda d: text(d, "result-target") == "button"
+               and "lost to ring (covered)" in text(d, "audit-why")),
+          "choosing the button routes its reach point to it and says the ring covers the rest: %s" % text(driver, "audit-why"))
+    # The diff view against the same scene: nothing differs.
+    Select(driver.find_element(By.ID, "diff-select")).select_by_value("ring-demo")
+    driver.find_element(By.ID, "diff").click()
+    check(wait(driver, "diff", lambda d: "no routing differs" in text(d, "diff-groups")
+               and d.find_elements(By.CSS_SELECTOR, "#picture svg g.diff")),
+          "the diff view against itself shows no group and draws its (empty) cells")
 
     # Dragging the draggable square.
     driver.find_element(By.CSS_SELECTOR, "button[data-example='overlapping-squares']").click()

@@ -95,12 +95,37 @@ export class HitRoute {
     return { down: send("down"), move: send("move"), up: send("up"), cancel: send("cancel") };
   }
 
-  /** The URL of the scene's SVG: `{x, y}` overlays that point's routing, `regions`, `width`. */
-  renderURL(id, { x, y, regions = false, width } = {}) {
+  /**
+   * `GET /scenes/{id}/audit`: every target's size, reach point, cover and
+   * verdict, and the blockers. `params`: `standard`, `minSize`, `spacing`,
+   * `resolution`, `x`, `y`, `width`, `height`.
+   */
+  audit(id, params = {}) {
+    return this.request("GET", `/scenes/${encodeURIComponent(id)}/audit${query(params)}`);
+  }
+
+  /** `GET /scenes/{id}/layers/{layer}/reach`: where a layer is reached, who takes the rest and why. */
+  reach(id, layer, params = {}) {
+    return this.request("GET", `/scenes/${encodeURIComponent(id)}/layers/${encodeURIComponent(layer)}/reach${query(params)}`);
+  }
+
+  /** `GET /scenes/{id}/diff?against=`: where routing differs between two stored scenes. */
+  diff(id, against, params = {}) {
+    return this.request("GET", `/scenes/${encodeURIComponent(id)}/diff${query({ against, ...params })}`);
+  }
+
+  /**
+   * The URL of the scene's SVG: `{x, y}` overlays that point's routing,
+   * `regions`, `width`, `audit` (the audit's cells), `diff` (another
+   * scene's id: the cells whose routing differs).
+   */
+  renderURL(id, { x, y, regions = false, width, audit = false, diff } = {}) {
     const q = new URLSearchParams();
     if (x !== undefined && y !== undefined) { q.set("x", String(x)); q.set("y", String(y)); }
     if (regions) q.set("regions", "1");
     if (width) q.set("width", String(width));
+    if (audit) q.set("audit", "1");
+    if (diff) q.set("diff", diff);
     const s = q.toString();
     return `${this.base}/scenes/${encodeURIComponent(id)}/render.svg${s ? "?" + s : ""}`;
   }
@@ -109,6 +134,14 @@ export class HitRoute {
   render(id, options = {}) {
     return this.request("GET", this.renderURL(id, options).slice(this.base.length));
   }
+}
+
+/** `?a=1&b=2` of the defined entries of `params`, or "". */
+function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? "?" + s : "";
 }
 
 /** The `curl` command equivalent to a request seen by `onRequest`. */

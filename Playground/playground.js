@@ -17,6 +17,8 @@ const DRAW_LIMIT = 20000;
 const state = {
   id: "", version: 0, layers: 0, point: null, answer: null, svg: null, drawAnyway: false,
   pointerDown: false, busy: null, pending: null,
+  /** The audit's or a diff's cells over the picture: `{audit: true}` or `{diff: otherId}`. */
+  overlay: {},
 };
 
 const client = new HitRoute({ key: sessionStorage.getItem("hitroute.key") || "", onRequest: showCurl });
@@ -63,6 +65,9 @@ const sceneLabel = (s) => `${s.id} (${s.layers} layers, v${s.version})`;
 
 async function refreshList(select = state.id) {
   const { scenes } = await client.listScenes();
+  const others = $("diff-select");
+  others.replaceChildren(new Option("(choose a scene)", ""));
+  for (const s of scenes) others.append(new Option(s.id, s.id));
   const menu = $("scene-select");
   menu.replaceChildren();
   const none = new Option("(choose a scene)", "");
@@ -89,6 +94,12 @@ function noteVersion(id, version) {
 /** Loads a scene into the editor and draws it. */
 async function openScene(id, { redraw = true } = {}) {
   const scene = await client.getScene(id);
+  if (id !== state.id) {
+    state.overlay = {};
+    $("audit-targets").tBodies[0].replaceChildren();
+    $("audit-why").replaceChildren();
+    $("diff-groups").replaceChildren();
+  }
   state.id = id;
   const version = scene.version;
   delete scene.version;
@@ -124,7 +135,7 @@ async function draw() {
     setText("picture-note", "Large scene: routing works without the picture.");
     return;
   }
-  const options = { regions: $("regions").checked };
+  const options = { regions: $("regions").checked, ...state.overlay };
   if (state.point && !state.answer) Object.assign(options, state.point);
   const text = await client.render(state.id, options);
   if (ticket !== drawsAsked) return;
@@ -307,6 +318,77 @@ async function upload() {
   await openScene(id);
 }
 
+/** A text cell (never HTML). */
+function cell(row, text) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  row.append(td);
+  return td;
+}
+
+function listItem(list, text) {
+  const li = document.createElement("li");
+  li.textContent = text;
+  list.append(li);
+}
+
+const round = (v) => (v === null || v === undefined ? "–" : String(Math.round(v * 100) / 100));
+
+/** The audit: its targets in a table, its cells over the picture. */
+async function audit() {
+  if (!state.id) return;
+  const answer = await client.audit(state.id, { standard: $("standard").value });
+  const body = $("audit-targets").tBodies[0];
+  body.replaceChildren();
+  $("audit-why").replaceChildren();
+  for (const t of answer.targets) {
+    const row = document.createElement("tr");
+    row.tabIndex = 0;
+    row.dataset.layer = t.layer;
+    cell(row, t.layer);
+    cell(row, t.verdict + (t.spacing ? ` (spacing ${t.spacing})` : ""));
+    cell(row, t.largestSquare ? round(t.largestSquare.side) : "–");
+    cell(row, round(t.clearance));
+    cell(row, t.coveredBy.map((c) => `${c.layer ?? "nothing"} ${round(c.area)}`).join(", ") || "–");
+    const choose = () => why(t).catch(showProblem);
+    row.addEventListener("click", choose);
+    row.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(); });
+    body.append(row);
+  }
+  for (const b of answer.blockers) listItem($("audit-why"), `blocker ${b.layer}: swallows ${round(b.area)} over ${b.covers.join(", ")}`);
+  state.overlay = { audit: true };
+  await draw();
+}
+
+/** One target: its covered part and why-not answer listed, its reach point routed. */
+async function why(target) {
+  const answer = await client.reach(state.id, target.layer);
+  const list = $("audit-why");
+  list.replaceChildren();
+  listItem(list, `${target.layer}: ${target.verdict}, area ${round(target.area)}, reach point ` +
+    (target.reachPoint ? `(${round(target.reachPoint.x)}, ${round(target.reachPoint.y)})` : "none"));
+  for (const c of target.coveredBy) listItem(list, `covered by ${c.layer ?? "nothing"}: ${round(c.area)}`);
+  for (const l of answer.lost) {
+    listItem(list, `lost to ${l.layer ?? "nothing"} (${l.reason}): ${round(l.area)}, e.g. at (${round(l.point.x)}, ${round(l.point.y)})`);
+  }
+  if (answer.reason) listItem(list, `never reached: ${answer.reason}`);
+  if (target.reachPoint) await route(target.reachPoint.x, target.reachPoint.y);
+}
+
+/** The diff against another stored scene: its groups listed, its cells over the picture. */
+async function diff() {
+  const other = $("diff-select").value;
+  if (!state.id || !other) return;
+  const answer = await client.diff(state.id, other);
+  const list = $("diff-groups");
+  list.replaceChildren();
+  const side = (s) => `${s.layer ?? "nothing"}${s.action ? " (" + s.action + ")" : ""}`;
+  for (const g of answer.groups) listItem(list, `${side(g.from)} → ${side(g.to)}: ${round(g.area)}, e.g. at (${round(g.point.x)}, ${round(g.point.y)})`);
+  if (!answer.groups.length) listItem(list, "no routing differs");
+  state.overlay = { diff: other };
+  await draw();
+}
+
 async function loadExample(name) {
   const response = await fetch(`/examples/${name}.json`);
   showCurl({ method: "GET", url: new URL(`/examples/${name}.json`, location.href).href });
@@ -335,6 +417,8 @@ async function start() {
   $("upload").addEventListener("click", () => upload().catch(showProblem));
   $("reload").addEventListener("click", () => state.id && openScene(state.id).catch(showProblem));
   $("regions").addEventListener("change", () => draw().catch(showProblem));
+  $("audit").addEventListener("click", () => audit().catch(showProblem));
+  $("diff").addEventListener("click", () => diff().catch(showProblem));
   $("point-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const x = Number($("px").value), y = Number($("py").value);

@@ -109,12 +109,37 @@ export class HitRoute {
     return { down: send("down"), move: send("move"), up: send("up"), cancel: send("cancel") };
   }
 
-  /** The URL of the scene's SVG: `{x, y}` overlays that point's routing, `regions`, `width`. */
-  renderURL(id, { x, y, regions = false, width } = {}) {
+  /**
+   * `GET /scenes/{id}/audit`: every target's size, reach point, cover and
+   * verdict, and the blockers. `params`: `standard`, `minSize`, `spacing`,
+   * `resolution`, `x`, `y`, `width`, `height`.
+   */
+  audit(id, params = {}) {
+    return this.request("GET", `/scenes/${encodeURIComponent(id)}/audit${query(params)}`);
+  }
+
+  /** `GET /scenes/{id}/layers/{layer}/reach`: where a layer is reached, who takes the rest and why. */
+  reach(id, layer, params = {}) {
+    return this.request("GET", `/scenes/${encodeURIComponent(id)}/layers/${encodeURIComponent(layer)}/reach${query(params)}`);
+  }
+
+  /** `GET /scenes/{id}/diff?against=`: where routing differs between two stored scenes. */
+  diff(id, against, params = {}) {
+    return this.request("GET", `/scenes/${encodeURIComponent(id)}/diff${query({ against, ...params })}`);
+  }
+
+  /**
+   * The URL of the scene's SVG: `{x, y}` overlays that point's routing,
+   * `regions`, `width`, `audit` (the audit's cells), `diff` (another
+   * scene's id: the cells whose routing differs).
+   */
+  renderURL(id, { x, y, regions = false, width, audit = false, diff } = {}) {
     const q = new URLSearchParams();
     if (x !== undefined && y !== undefined) { q.set("x", String(x)); q.set("y", String(y)); }
     if (regions) q.set("regions", "1");
     if (width) q.set("width", String(width));
+    if (audit) q.set("audit", "1");
+    if (diff) q.set("diff", diff);
     const s = q.toString();
     return `${this.base}/scenes/${encodeURIComponent(id)}/render.svg${s ? "?" + s : ""}`;
   }
@@ -123,6 +148,14 @@ export class HitRoute {
   render(id, options = {}) {
     return this.request("GET", this.renderURL(id, options).slice(this.base.length));
   }
+}
+
+/** `?a=1&b=2` of the defined entries of `params`, or "". */
+function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? "?" + s : "";
 }
 
 /** The `curl` command equivalent to a request seen by `onRequest`. */
@@ -211,6 +244,31 @@ export function curlCommand({ method, url, body, key }) {
       <tbody></tbody>
     </table>
     </div>
+    <h2 id="audit-heading">Audit</h2>
+    <div class="row" role="group" aria-labelledby="audit-heading">
+      <label for="standard">standard</label>
+      <select id="standard">
+        <option value="wcag-2.5.8">WCAG 2.5.8 (24, spacing 24)</option>
+        <option value="wcag-2.5.5">WCAG 2.5.5 (44)</option>
+        <option value="android">Android (48)</option>
+        <option value="apple">Apple (44)</option>
+      </select>
+      <button id="audit" type="button">Audit the scene</button>
+    </div>
+    <div class="table-scroll">
+    <table id="audit-targets">
+      <caption>Targets, in visiting order: choose one for its reach point and why-not answer</caption>
+      <thead><tr><th scope="col">target</th><th scope="col">verdict</th><th scope="col">square</th><th scope="col">clearance</th><th scope="col">covered by</th></tr></thead>
+      <tbody></tbody>
+    </table>
+    </div>
+    <ul id="audit-why" aria-live="polite"></ul>
+    <div class="row" role="group" aria-label="routing diff">
+      <label for="diff-select">diff against</label>
+      <select id="diff-select"><option value="">(choose a scene)</option></select>
+      <button id="diff" type="button">Show the diff</button>
+    </div>
+    <ul id="diff-groups" aria-live="polite"></ul>
     <h2 id="curl-heading">Requests, as curl</h2>
     <ol id="curl" aria-labelledby="curl-heading" reversed></ol>
   </section>
@@ -308,6 +366,8 @@ const DRAW_LIMIT = 20000;
 const state = {
   id: "", version: 0, layers: 0, point: null, answer: null, svg: null, drawAnyway: false,
   pointerDown: false, busy: null, pending: null,
+  /** The audit's or a diff's cells over the picture: `{audit: true}` or `{diff: otherId}`. */
+  overlay: {},
 };
 
 const client = new HitRoute({ key: sessionStorage.getItem("hitroute.key") || "", onRequest: showCurl });
@@ -354,6 +414,9 @@ const sceneLabel = (s) => `${s.id} (${s.layers} layers, v${s.version})`;
 
 async function refreshList(select = state.id) {
   const { scenes } = await client.listScenes();
+  const others = $("diff-select");
+  others.replaceChildren(new Option("(choose a scene)", ""));
+  for (const s of scenes) others.append(new Option(s.id, s.id));
   const menu = $("scene-select");
   menu.replaceChildren();
   const none = new Option("(choose a scene)", "");
@@ -380,6 +443,12 @@ function noteVersion(id, version) {
 /** Loads a scene into the editor and draws it. */
 async function openScene(id, { redraw = true } = {}) {
   const scene = await client.getScene(id);
+  if (id !== state.id) {
+    state.overlay = {};
+    $("audit-targets").tBodies[0].replaceChildren();
+    $("audit-why").replaceChildren();
+    $("diff-groups").replaceChildren();
+  }
   state.id = id;
   const version = scene.version;
   delete scene.version;
@@ -415,7 +484,7 @@ async function draw() {
     setText("picture-note", "Large scene: routing works without the picture.");
     return;
   }
-  const options = { regions: $("regions").checked };
+  const options = { regions: $("regions").checked, ...state.overlay };
   if (state.point && !state.answer) Object.assign(options, state.point);
   const text = await client.render(state.id, options);
   if (ticket !== drawsAsked) return;
@@ -598,6 +667,77 @@ async function upload() {
   await openScene(id);
 }
 
+/** A text cell (never HTML). */
+function cell(row, text) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  row.append(td);
+  return td;
+}
+
+function listItem(list, text) {
+  const li = document.createElement("li");
+  li.textContent = text;
+  list.append(li);
+}
+
+const round = (v) => (v === null || v === undefined ? "–" : String(Math.round(v * 100) / 100));
+
+/** The audit: its targets in a table, its cells over the picture. */
+async function audit() {
+  if (!state.id) return;
+  const answer = await client.audit(state.id, { standard: $("standard").value });
+  const body = $("audit-targets").tBodies[0];
+  body.replaceChildren();
+  $("audit-why").replaceChildren();
+  for (const t of answer.targets) {
+    const row = document.createElement("tr");
+    row.tabIndex = 0;
+    row.dataset.layer = t.layer;
+    cell(row, t.layer);
+    cell(row, t.verdict + (t.spacing ? ` (spacing ${t.spacing})` : ""));
+    cell(row, t.largestSquare ? round(t.largestSquare.side) : "–");
+    cell(row, round(t.clearance));
+    cell(row, t.coveredBy.map((c) => `${c.layer ?? "nothing"} ${round(c.area)}`).join(", ") || "–");
+    const choose = () => why(t).catch(showProblem);
+    row.addEventListener("click", choose);
+    row.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(); });
+    body.append(row);
+  }
+  for (const b of answer.blockers) listItem($("audit-why"), `blocker ${b.layer}: swallows ${round(b.area)} over ${b.covers.join(", ")}`);
+  state.overlay = { audit: true };
+  await draw();
+}
+
+/** One target: its covered part and why-not answer listed, its reach point routed. */
+async function why(target) {
+  const answer = await client.reach(state.id, target.layer);
+  const list = $("audit-why");
+  list.replaceChildren();
+  listItem(list, `${target.layer}: ${target.verdict}, area ${round(target.area)}, reach point ` +
+    (target.reachPoint ? `(${round(target.reachPoint.x)}, ${round(target.reachPoint.y)})` : "none"));
+  for (const c of target.coveredBy) listItem(list, `covered by ${c.layer ?? "nothing"}: ${round(c.area)}`);
+  for (const l of answer.lost) {
+    listItem(list, `lost to ${l.layer ?? "nothing"} (${l.reason}): ${round(l.area)}, e.g. at (${round(l.point.x)}, ${round(l.point.y)})`);
+  }
+  if (answer.reason) listItem(list, `never reached: ${answer.reason}`);
+  if (target.reachPoint) await route(target.reachPoint.x, target.reachPoint.y);
+}
+
+/** The diff against another stored scene: its groups listed, its cells over the picture. */
+async function diff() {
+  const other = $("diff-select").value;
+  if (!state.id || !other) return;
+  const answer = await client.diff(state.id, other);
+  const list = $("diff-groups");
+  list.replaceChildren();
+  const side = (s) => `${s.layer ?? "nothing"}${s.action ? " (" + s.action + ")" : ""}`;
+  for (const g of answer.groups) listItem(list, `${side(g.from)} → ${side(g.to)}: ${round(g.area)}, e.g. at (${round(g.point.x)}, ${round(g.point.y)})`);
+  if (!answer.groups.length) listItem(list, "no routing differs");
+  state.overlay = { diff: other };
+  await draw();
+}
+
 async function loadExample(name) {
   const response = await fetch(`/examples/${name}.json`);
   showCurl({ method: "GET", url: new URL(`/examples/${name}.json`, location.href).href });
@@ -626,6 +766,8 @@ async function start() {
   $("upload").addEventListener("click", () => upload().catch(showProblem));
   $("reload").addEventListener("click", () => state.id && openScene(state.id).catch(showProblem));
   $("regions").addEventListener("change", () => draw().catch(showProblem));
+  $("audit").addEventListener("click", () => audit().catch(showProblem));
+  $("diff").addEventListener("click", () => diff().catch(showProblem));
   $("point-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const x = Number($("px").value), y = Number($("py").value);
