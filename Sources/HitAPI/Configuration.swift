@@ -16,8 +16,10 @@ public struct Configuration: Sendable {
     public var maxBatchPoints = 100_000
     /// What routing one `…/hits` request may read (`Walk.work`:
     /// region tests, vertices, edges, curve pieces, bisection steps, each
-    /// a few nanoseconds): past it the batch is a 422. Default 10⁸.
-    public var maxBatchWork = 100_000_000
+    /// a few nanoseconds, a contour's winding as 16): past it the batch is
+    /// a 422. Default 7 × 10⁷, about a second of one core on the costliest
+    /// shapes `hitroute-bench work` builds.
+    public var maxBatchWork = 70_000_000
     /// Samples one whole-scene question (audit, reach, diff; SPEC §12)
     /// may route: a finer grid is a 422 naming `resolution`. Its routing
     /// and tests count toward `maxBatchWork`. Default 4,194,304 (2048²).
@@ -132,7 +134,7 @@ public struct Configuration: Sendable {
         int("--max-mask-pixels", "pixels per mask shape (columns × rows, or a PNG's size); default 16777216", 1...1 << 28) { $0.scene.maxMaskPixels = $1 },
         int("--max-scene-mask-pixels", "mask pixels per scene or patched layer, all masks together; default 33554432", 1...1 << 40) { $0.scene.maxSceneMaskPixels = $1 },
         int("--max-batch-points", "points per batch request; default 100000", 1...10_000_000) { $0.maxBatchPoints = $1 },
-        int("--max-batch-work", "routing work one batch request may take (region elements read, a few ns each); default 100000000", 1...Int.max) {
+        int("--max-batch-work", "routing work one batch request may take (region elements read, a few ns each: about a second of CPU at the default); default 70000000", 1...Int.max) {
             $0.maxBatchWork = $1
         },
         int("--max-analysis-samples", "samples one audit, reach or diff request may route (more: 422 naming resolution); default 4194304", 1...1 << 28) {

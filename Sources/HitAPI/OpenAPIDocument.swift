@@ -531,11 +531,14 @@ paths:
         more is a 422 with pointer `/points`. With `trace` or `all`, every
         layer is visited for every point, so points × layers may not exceed
         2,000,000 (a 422 pointing at `/trace` or `/all`). Routing the batch
-        may read at most `--max-batch-work` elements (100,000,000 by
-        default: layers visited, index entries, regions tested, contours,
-        vertices, edges, curve pieces, bisection steps, and the layers a
-        drag's update reads); a batch that would read more is a 422 with
-        pointer `/points`.
+        may read at most `--max-batch-work` units (70,000,000 by default,
+        about a second of one core on the costliest shapes: layers visited,
+        index entries, regions tested, contours (16 more for a winding its
+        bounds do not settle), vertices, edges, curve pieces, bisection steps,
+        and the layers a drag's update reads); a batch that would read more
+        is a 422 with pointer `/points`. A batch of 1,024 points or more is
+        first estimated from 64 evenly spaced points: one whose estimate
+        passes twice the limit is refused at once, for the sample's cost.
       requestBody:
         required: true
         content:

@@ -78,10 +78,15 @@ func workCases(only: Set<String>) -> [WorkCase] {
         }
         return (scene(layers), randomPoints(200, 0, 1000))
     }
-    add("stacked-rects") {
-        var layers = (0..<150_000).map { i in layer("r\(i)", #"{"type":"rect","x":0,"y":0,"width":1000,"height":1000}"#, extra: #","passThrough":false,"opacity":0"#) }
+    add("stacked-frames") {
+        // 150,000 frames (a square with a square hole) stacked over the
+        // picture: a point in the hole is inside every layer's bounds and
+        // reads every layer's region.
+        var layers = (0..<150_000).map { i in
+            layer("f\(i)", #"{"type":"path","fillRule":"evenodd","d":"M0 0h1000v1000h-1000z M1 1h998v998h-998z"}"#)
+        }
         layers.append(layer("far", #"{"type":"rect","x":100000,"y":100000,"width":1,"height":1}"#))
-        return (scene(layers), randomPoints(200, 0, 1000))
+        return (scene(layers), randomPoints(200, 2, 998))
     }
     add("bars") {
         var layers: [String] = []
@@ -93,11 +98,14 @@ func workCases(only: Set<String>) -> [WorkCase] {
         return (scene(layers), randomPoints(200, 0, 950))
     }
     add("deep-tree") {
-        // 64 levels, each a group of 3,000 rects around one child group,
-        // all covering the point, each level rotated a little.
+        // 62 levels (the depth limit is 64), each a group of 3,000
+        // frames around one child group, the point in every hole, each
+        // level rotated a little.
         func level(_ depth: Int) -> String {
-            var children = (0..<3_000).map { i in layer("d\(depth)-\(i)", #"{"type":"rect","x":0,"y":0,"width":1000,"height":1000}"#, extra: #","opacity":0"#) }
-            if depth < 63 { children.append(level(depth + 1)) }
+            var children = (0..<3_000).map { i in
+                layer("d\(depth)-\(i)", #"{"type":"path","fillRule":"evenodd","d":"M0 0h1000v1000h-1000z M1 1h998v998h-998z"}"#)
+            }
+            if depth < 61 { children.append(level(depth + 1)) }
             return #"{"id":"g\#(depth)","transform":{"rotate":0.001},"children":["# + children.joined(separator: ",") + "]}"
         }
         return (#"{"layers":["# + level(0) + "]}", randomPoints(200, 100, 900))

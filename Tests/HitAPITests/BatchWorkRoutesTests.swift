@@ -190,7 +190,7 @@ final class BatchWorkRoutesTests: XCTestCase {
     }
 
     func testTheLimitIsAFlagAndAnEnvironmentVariable() throws {
-        XCTAssertEqual(try Configuration.parse(arguments: [], environment: [:]).maxBatchWork, 100_000_000)
+        XCTAssertEqual(try Configuration.parse(arguments: [], environment: [:]).maxBatchWork, 70_000_000)
         XCTAssertEqual(try Configuration.parse(arguments: ["--max-batch-work", "1000"], environment: [:]).maxBatchWork, 1000)
         XCTAssertEqual(try Configuration.parse(arguments: [], environment: ["HITROUTE_MAX_BATCH_WORK": "77"]).maxBatchWork, 77)
         XCTAssertThrowsError(try Configuration.parse(arguments: ["--max-batch-work", "0"], environment: [:]))

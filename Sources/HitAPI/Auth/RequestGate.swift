@@ -22,7 +22,7 @@ extension Application {
     /// answer needs no key and comes once the body is read.
     /// - Complexity: a route match and, with keys, one key lookup; on an
     ///   open service without `Origin`, one look at the fields.
-    func admitHead(_ head: HTTPRequest) -> HTTPResponse? {
+    public func admitHead(_ head: HTTPRequest) -> HTTPResponse? {
         // Open for good, the gate refuses only a foreign `Origin`: without
         // one it cannot refuse, and the request (each hit) skips a second
         // route match.

@@ -57,6 +57,7 @@ extension Application {
         // Batches of this version outgrew the loop's share before, or its points are costly: here they only would again.
         if onLoop, snapshot.isCostly(.batches) || snapshot.isCostly(.points) { throw Problem.runOnWorker }
         try checkLayerVisits(batch, layers: snapshot.compiled.layerCount)
+        if batch.pointerEvents.isEmpty { try estimateWork(batch.points, snapshot, limit: maxWork, onLoop: onLoop) }
         // Counted once the batch is accepted (a failure midway, a 429,
         // still routed the points before it), and never for a batch that
         // may yet start again on a worker: that one counts there.
@@ -140,6 +141,41 @@ extension Application {
         w.field("scene"); w.string(snapshot.id)
         w.field("version"); w.int(snapshot.version)
         w.field("results")
+    }
+
+    /// Points of a batch routed first to estimate its work, and the
+    /// smallest batch so estimated (the sample is at most 1/16 of it).
+    static let workSample = 64
+    static let workSampleFrom = 1024
+
+    /// Refuses a big batch whose work, estimated from ``workSample`` evenly
+    /// spaced points, passes twice `limit`: it would be refused anyway,
+    /// after routing up to `limit`; this way the refusal costs the sample's
+    /// share. Deterministic (the same scene and points, the same answer);
+    /// a batch whose sample costs more than twice its average point can be
+    /// refused though it would fit. On an event loop a sample that reads
+    /// more than the loop's share moves the batch to a worker first.
+    private func estimateWork(_ points: [Point], _ snapshot: SceneSnapshot, limit: Int, onLoop: Bool) throws(Problem) {
+        let n = points.count, s = Application.workSample
+        guard n >= Application.workSampleFrom else { return }
+        let (doubled, overflow) = limit.multipliedReportingOverflow(by: 2)
+        let sampleLimit = overflow ? Int.max : doubled / n * s + (doubled % n) * s / n
+        let budget = onLoop ? min(sampleLimit, configuration.loopBatchWork) : sampleLimit
+        let sample = (0..<s).map { points[$0 * n / s] }
+        var targets = [Int32](repeating: -1, count: s)
+        let work = targets.withUnsafeMutableBufferPointer { t in
+            sample.withUnsafeBufferPointer { snapshot.compiled.targets(at: $0, into: t, workLimit: budget) }
+        }
+        if work > sampleLimit {
+            throw Problem(
+                422, "invalid-request", "Invalid request",
+                "routing \(s) of the batch's \(n) points, evenly spaced, read \(work) region elements: all of them would read about \(work / s * n), past --max-batch-work (\(configuration.maxBatchWork)); the shapes under them cost too much per point",
+                issues: [ValidationIssue(pointer: "/points", message: "too much work for one batch; send fewer points")])
+        }
+        if work > budget {
+            snapshot.markCostly(.batches)
+            throw Problem.runOnWorker
+        }
     }
 
     /// Layer visits a traced (or `all`) batch may cost: such a batch visits

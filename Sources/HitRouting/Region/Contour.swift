@@ -39,9 +39,11 @@ struct Contour: Sendable {
     var fillBoundaryChunks = PolylineChunks.none
 
     /// The winding number of this contour alone around `p`; adds the
-    /// edges, pieces and steps it read to `work` (`Walk.work`).
+    /// edges, pieces and steps it read to `work` (`Walk.work`), and
+    /// ``windingWork`` for a contour whose bounds do not settle it.
     func winding(_ p: Point, work: inout Int) -> Int {
         guard p.y >= bounds.minY, p.y <= bounds.maxY, p.x <= bounds.maxX else { return 0 }
+        work &+= Contour.windingWork
         switch kind {
         case .ellipse(let c, let rx, let ry):
             let dx = (p.x - c.x) / rx, dy = (p.y - c.y) / ry
@@ -54,6 +56,12 @@ struct Contour: Sendable {
             return curves.winding(p, work: &work)
         }
     }
+
+    /// What taking a contour's winding counts beyond the edges and pieces
+    /// it reads, once its bounds do not settle it: about what reading 16
+    /// edges costs (`hitroute-bench work` measures both), so that a unit of
+    /// work costs about the same whatever the shape.
+    static let windingWork = 16
 
     /// Whether `p` lies within `halfStroke` of the outline: in the stroke
     /// band. Adds the edges it read to `work`.

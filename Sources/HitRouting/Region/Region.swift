@@ -107,8 +107,10 @@ public struct Region: @unchecked Sendable {
     /// `pointee` would copy the region and retain its arrays. Adds what it
     /// read to `work` (`Walk.work`): 1 for a point inside the bounds, 1 per
     /// contour it looks at (a contour its bounds settle costs O(1), but a
-    /// path can hold tens of thousands), plus every vertex, edge, curve
-    /// piece, bisection step, run box and mask line it reads.
+    /// path can hold tens of thousands) and 16 more per contour whose
+    /// winding its bounds do not settle (`Contour.windingWork`), plus every
+    /// vertex, edge, curve piece, bisection step, run box and mask line it
+    /// reads.
     static func test(_ r: UnsafePointer<Region>, _ p: Point, work: inout Int) -> RegionTest {
         guard r.pointee.bounds.contains(p) else { return .outside }
         work &+= 1

@@ -316,7 +316,15 @@ public final class RedisSceneStore: SceneStoring {
     }
 
     /// The scene as Redis holds it now, compiled; nil when there is none.
+    /// With `version`: first the version alone (a `GET` of a few bytes);
+    /// `nil` (no fetch) when Redis holds that version, else the document.
     func fetch(_ id: String, unless version: Int? = nil) throws(Problem) -> (SceneSnapshot, weight: Int)?? {
+        if let version {
+            // The version alone first: a current copy costs a few bytes, not the document.
+            let v = try call { () throws(RedisError) in try client.send([Array("GET".utf8), keys.version(id)]) }
+            if case .bulk(nil) = v { return .some(nil) }  // gone
+            if v.int == version { return nil }
+        }
         let reply = try call { () throws(RedisError) in try client.send([Array("MGET".utf8), keys.doc(id), keys.version(id)]) }
         guard let parts = reply.elements, parts.count == 2 else {
             throw Problem.storeUnavailable("MGET of scene \"\(id)\": \(reply.errorMessage ?? "unexpected reply")")
