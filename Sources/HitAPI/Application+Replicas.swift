@@ -63,7 +63,7 @@ extension Route {
     /// a round trip: never on an event loop).
     func writes(_ method: String) -> Bool {
         switch self {
-        case .healthz, .readyz, .openAPI, .metrics, .index, .asset, .render, .hit, .hits, .audit, .reach, .diff: return false
+        case .healthz, .readyz, .openAPI, .metrics, .index, .asset, .render, .hit, .hits, .audit, .reach, .diff, .stream: return false
         case .scenes: return method == "POST"
         case .scene: return method == "PUT" || method == "DELETE"
         case .layer: return method == "PATCH"

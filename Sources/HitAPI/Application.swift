@@ -15,6 +15,8 @@ public final class Application: Sendable {
     let memoryStore: SceneStore?
     /// Who may do what (SPEC §8); open without a key file.
     public let access: AccessControl
+    /// Open pointer streams by scene, for pushes (SPEC §11.2).
+    let streams = StreamHub()
     /// The collectors `GET /metrics` gathers.
     public let metrics = MetricsRegistry()
     /// Points routed, counted per event loop.
@@ -52,6 +54,8 @@ public final class Application: Sendable {
             metrics.register { ServiceMetrics.redis(statistics.snapshot()) }
         }
         metrics.register { ServiceMetrics.access(access) }
+        let streams = self.streams
+        metrics.register { ServiceMetrics.streams(streams) }
         let store = self.store
         metrics.register { ServiceMetrics.health(of: store) }
         honoursMinVersion = self.store is RedisSceneStore
@@ -132,6 +136,8 @@ public final class Application: Sendable {
             throw Problem.methodNotAllowed(request.method, allowed: route.methods)
         }
         if method == "OPTIONS" { return preflight(route, request) }
+        var request = request
+        if case .stream = route { request = Application.liftingBearerProtocol(request) }
         let grant = try gate(route, method: method, request)
         if honoursMinVersion {
             if route.writes(method), LoopThread.isCurrent { throw Problem.runOnWorker }
@@ -173,6 +179,7 @@ public final class Application: Sendable {
         case (.audit(let id), _): return try audit(id, request)
         case (.reach(let id, let layer), _): return try reach(id, layer, request)
         case (.diff(let id), _): return try diff(id, request, grant: grant)
+        case (.stream(let id), _): return try openStream(id, request, grant: grant)
         }
     }
 

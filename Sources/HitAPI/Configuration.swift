@@ -149,6 +149,13 @@ public struct Configuration: Sendable {
         seconds("--body-timeout", "seconds to receive a whole request body, however slowly it trickles in (then 408); default 60") { $0.server.bodyReadTimeout = .seconds($1) },
         seconds("--idle-timeout", "seconds an idle keep-alive connection stays open; default 15") { $0.server.idleTimeout = .seconds($1) },
         int("--max-connections", "open connections at once; default 10000", 1...1_000_000) { $0.server.maxConnections = $1 },
+        int("--max-streams", "WebSocket pointer streams open at once (then 503); default 10000", 1...1_000_000) { $0.server.maxStreams = $1 },
+        int("--max-stream-message-bytes", "bytes of one stream message, all its fragments (then close 1009); default 65536", 16...16 << 20) {
+            $0.server.webSocket.maxMessageBytes = $1
+        },
+        seconds("--stream-idle-timeout", "seconds a stream may stay silent: pinged at half, closed with 1001 at all of it; default 60") {
+            $0.server.webSocket.idleTimeout = UInt64($1 * 1e9)  // at most 86,400 s: exact enough, never overflows
+        },
         text("--data-dir", "directory for the journal and snapshots (a volume); without it the store is memory only") { $0.dataDir = $1 },
         Option(flag: "--fsync", help: "always (sync before answering; group commit), everysec (default) or never", takesValue: true) { c, v in
             guard let mode = SyncMode(rawValue: v) else { return false }

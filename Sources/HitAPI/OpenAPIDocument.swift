@@ -826,6 +826,82 @@ paths:
         '422': {$ref: '#/components/responses/InvalidRequest'}
         '431': {$ref: '#/components/responses/HeaderTooLarge'}
         '503': {$ref: '#/components/responses/ShuttingDown'}
+  /scenes/{id}/stream:
+    parameters:
+      - $ref: '#/components/parameters/SceneId'
+    get:
+      tags: [hit]
+      operationId: openStream
+      security: [{apiKey: [read]}, {}]
+      summary: A WebSocket pointer stream (RFC 6455) on the scene
+      description: |
+        An RFC 6455 opening handshake on the same port, offering the
+        subprotocol `hitroute.v1`; the answer `101` names only `hitroute.v1`
+        and no extension. A key travels in `Authorization: Bearer`, or, from
+        a browser, as a second offered subprotocol `bearer.<key in
+        base64url, unpadded>`; never in the URL. Each client text message
+        is a `StreamMessage` (the body of `POST /scenes/{id}/hit` plus
+        `seq`) and is answered, in order, by a `StreamAnswer` (exactly what
+        that body gets from `POST …/hit`, plus `seq` and, under
+        backpressure, `coalesced`) or a `StreamError` (the stream stays
+        open). The service pushes `StreamScenePush` on every version change
+        and, when the scene is deleted, closes with 4404. Scopes are checked
+        per message (pointer phases need `interact`). Close codes: 1000
+        echoed, 1001 shutdown or idle past `--stream-idle-timeout`, 1002
+        framing error, 1003 binary message, 1007 text not UTF-8, 1008 a
+        client that reads too slowly, 1009 a message over
+        `--max-stream-message-bytes`, 4404 scene deleted.
+      parameters:
+        - {name: Upgrade, in: header, required: true, schema: {type: string, example: websocket}}
+        - {name: Connection, in: header, required: true, schema: {type: string, example: Upgrade}}
+        - {name: Sec-WebSocket-Key, in: header, required: true, description: 'Base64 of 16 random bytes.', schema: {type: string}}
+        - {name: Sec-WebSocket-Version, in: header, required: true, schema: {type: string, example: '13'}}
+        - name: Sec-WebSocket-Protocol
+          in: header
+          required: true
+          description: '`hitroute.v1`, optionally followed by `bearer.<base64url key>`.'
+          schema: {type: string, example: 'hitroute.v1'}
+      responses:
+        '101':
+          description: Switching protocols; the connection speaks WebSocket frames from here on.
+          headers:
+            Upgrade: {schema: {type: string, enum: [websocket]}}
+            Sec-WebSocket-Accept: {description: 'base64(SHA-1(key + 258EAFA5-E914-47DA-95CA-C5AB0DC85B11))', schema: {type: string}}
+            Sec-WebSocket-Protocol: {schema: {type: string, enum: [hitroute.v1]}}
+          content:
+            application/json:
+              schema:
+                description: The messages of the stream, both ways (not an HTTP body).
+                oneOf:
+                  - $ref: '#/components/schemas/StreamMessage'
+                  - $ref: '#/components/schemas/StreamAnswer'
+                  - $ref: '#/components/schemas/StreamError'
+                  - $ref: '#/components/schemas/StreamScenePush'
+        '400':
+          description: A malformed handshake (`/problems/bad-handshake`), or `hitroute.v1` not offered.
+          headers:
+            X-Request-Id: {$ref: '#/components/headers/X-Request-Id'}
+          content:
+            application/problem+json:
+              schema: {$ref: '#/components/schemas/Problem'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '403': {$ref: '#/components/responses/Forbidden'}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '426':
+          description: A `Sec-WebSocket-Version` other than 13.
+          headers:
+            Sec-WebSocket-Version: {schema: {type: string, enum: ['13']}}
+            X-Request-Id: {$ref: '#/components/headers/X-Request-Id'}
+          content:
+            application/problem+json:
+              schema: {$ref: '#/components/schemas/Problem'}
+        '503':
+          description: '`--max-streams` streams are open (`/problems/busy`, `Retry-After`), or the service is shutting down.'
+          headers:
+            X-Request-Id: {$ref: '#/components/headers/X-Request-Id'}
+          content:
+            application/problem+json:
+              schema: {$ref: '#/components/schemas/Problem'}
 
   /:
     get:
@@ -2112,6 +2188,58 @@ components:
           type: array
           items: {$ref: '#/components/schemas/BatchResult'}
 
+    StreamMessage:
+      description: |
+        A client's stream message: every field of `HitRequest` (the body of
+        `POST /scenes/{id}/hit`, with its defaults and problems), plus `seq`.
+      type: object
+      required: [x, y]
+      properties:
+        x: {type: number}
+        y: {type: number}
+        seq:
+          description: Echoed in the answer.
+          oneOf: [{type: number}, {type: string}]
+    StreamAnswer:
+      description: The answer `POST /scenes/{id}/hit` gives the same body at that moment, plus `seq` and `coalesced`.
+      allOf:
+        - $ref: '#/components/schemas/HitResponse'
+        - type: object
+          properties:
+            seq:
+              oneOf: [{type: number}, {type: string}]
+            coalesced:
+              description: Earlier moves or hovers of this pointer that this one replaced while answers backed up.
+              type: integer
+              minimum: 1
+    StreamError:
+      description: A message the service refused; the stream stays open. The problem's fields, with its type URI under `problem`.
+      type: object
+      required: [type, problem, title, status]
+      properties:
+        type: {type: string, enum: [error]}
+        seq:
+          oneOf: [{type: number}, {type: string}]
+        problem: {type: string, format: uri-reference, example: /problems/invalid-request}
+        title: {type: string}
+        status: {type: integer, minimum: 400, maximum: 599}
+        detail: {type: string}
+        errors:
+          type: array
+          items:
+            type: object
+            required: [pointer, message]
+            properties:
+              pointer: {type: string}
+              message: {type: string}
+    StreamScenePush:
+      description: Pushed on every version change of the scene; `deleted` (then a close with 4404) when it is deleted.
+      type: object
+      required: [type]
+      properties:
+        type: {type: string, enum: [scene]}
+        version: {type: integer, minimum: 1}
+        deleted: {type: boolean}
     Problem:
       description: RFC 9457 problem details.
       type: object

@@ -83,7 +83,7 @@ public struct WebSocketHandshake: Sendable, Equatable {
     }
 
     /// The comma-separated elements of `fields`, trimmed, empty ones dropped.
-    static func tokens(_ fields: [String]) -> [String] {
+    public static func tokens(_ fields: [String]) -> [String] {
         fields.flatMap { $0.split(separator: ",") }.map { String($0.trimmedOWS) }.filter { !$0.isEmpty }
     }
 }

@@ -113,7 +113,7 @@ extension Route {
     /// must say so here: tenant keys are checked through it).
     var sceneID: String? {
         switch self {
-        case .scene(let id), .hit(let id), .hits(let id), .render(let id), .audit(let id), .diff(let id): return id
+        case .scene(let id), .hit(let id), .hits(let id), .render(let id), .audit(let id), .diff(let id), .stream(let id): return id
         case .layer(let scene, _), .reach(let scene, _): return scene
         case .healthz, .readyz, .openAPI, .metrics, .scenes, .index, .asset: return nil
         }

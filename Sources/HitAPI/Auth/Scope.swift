@@ -34,6 +34,8 @@ extension Route {
         // load them to be given a key at all.
         case .healthz, .readyz, .openAPI, .index, .asset: return nil
         case .render, .audit, .reach, .diff: return .read
+        // Opening a stream needs `read`; each message is checked as its own request.
+        case .stream: return .read
         case .metrics: return .read
         case .scenes, .scene: return method == "GET" ? .read : .write
         case .hit, .hits: return .read

@@ -22,6 +22,8 @@ enum Route: Equatable {
     case reach(scene: String, layer: String)
     /// `GET /scenes/{id}/diff?against={otherId}` (SPEC §12.3).
     case diff(String)
+    /// `GET /scenes/{id}/stream`: a WebSocket pointer stream (SPEC §11.2).
+    case stream(String)
 
     /// Matches a raw path (percent-encoded segments are decoded); nil for an unknown path.
     /// - Complexity: O(path length), at most five segments looked at; only
@@ -83,6 +85,7 @@ enum Route: Equatable {
         case 3 where named(segments.2, "render.svg"): return .render(scene)
         case 3 where named(segments.2, "audit"): return .audit(scene)
         case 3 where named(segments.2, "diff"): return .diff(scene)
+        case 3 where named(segments.2, "stream"): return .stream(scene)
         case 4 where named(segments.2, "layers"):
             return id(segments.3).map { .layer(scene: scene, layer: $0) }
         case 5 where named(segments.2, "layers") && named(segments.4, "reach"):
@@ -101,6 +104,7 @@ enum Route: Equatable {
         case .hits: return Route.hitsMethods
         case .layer: return Route.layerMethods
         case .index, .asset, .render, .audit, .reach, .diff: return Route.readOnly
+        case .stream: return Route.streamMethods
         }
     }
 
@@ -111,7 +115,7 @@ enum Route: Equatable {
         "unmatched", "/healthz", "/readyz", "/openapi.yaml", "/metrics", "/scenes", "/scenes/{id}",
         "/scenes/{id}/hit", "/scenes/{id}/hits", "/scenes/{id}/layers/{layerId}",
         "/", "/{file}", "/scenes/{id}/render.svg", "/scenes/{id}/audit", "/scenes/{id}/layers/{layerId}/reach",
-        "/scenes/{id}/diff",
+        "/scenes/{id}/diff", "/scenes/{id}/stream",
     ]
 
     /// This route's index in ``templates`` (never an id: labels stay bounded).
@@ -132,6 +136,7 @@ enum Route: Equatable {
         case .audit: return 13
         case .reach: return 14
         case .diff: return 15
+        case .stream: return 16
         }
     }
 
@@ -141,6 +146,7 @@ enum Route: Equatable {
     private static let hitMethods = ["GET", "HEAD", "POST", "OPTIONS"]
     private static let hitsMethods = ["POST", "OPTIONS"]
     private static let layerMethods = ["PATCH", "OPTIONS"]
+    private static let streamMethods = ["GET", "OPTIONS"]
 
     /// RFC 3986 percent-decoding of one path segment (`+` stays `+`); nil
     /// for a bad escape or bytes that are not UTF-8.

@@ -19,17 +19,27 @@ extension Application {
         } catch {
             throw Problem.invalidRequest(error)
         }
+        let answer = try answerHit(query, in: id, granted: granted, request: request, namespace: PointerKey.http)
+        return json(200, capacity: query.trace ? 1024 : 256) { w in answer.write(to: &w) }
+    }
+
+    /// The one answer to a decoded hit query, for `POST …/hit`, `GET …/hit`
+    /// and a stream's message alike (their answers are identical by
+    /// construction): the scope and origin checks of pointer phases, the
+    /// routing (through the pointer sessions of `namespace` when the query
+    /// carries a pointer and phase), and the points counted.
+    /// - Parameter request: the request whose key and `Origin` the checks
+    ///   read (a stream's: its opening handshake).
+    /// - Throws: the problem to answer; ``Problem/runOnWorker`` on a loop
+    ///   when the scene's points cost too much to route there.
+    func answerHit(
+        _ query: HitQuery, in id: String, granted: Scope, request: HTTPRequest, namespace: UInt64
+    ) throws(Problem) -> HitAnswer {
         if query.point.pointer != nil, query.point.phase != nil { try requirePointerPhases(granted, request) }
-        let (result, captured, snapshot) = try route(query.point, in: id, trace: query.trace, all: query.all)
+        let (result, captured, snapshot) = try route(query.point, in: id, trace: query.trace, all: query.all, namespace: namespace)
         counters.countPoints(1, batch: false, loop: request.eventLoop)
         if result.target == nil { counters.countUnrouted(1, batch: false, loop: request.eventLoop) }
-        return json(200, capacity: query.trace ? 1024 : 256) { w in
-            snapshot.withCompiled { scene in
-                HitResponseEncoder.writeHit(
-                    result, query: query, captured: captured, sceneID: snapshot.id, version: snapshot.version,
-                    scene: scene, to: &w)
-            }
-        }
+        return HitAnswer(query: query, result: result, captured: captured, snapshot: snapshot)
     }
 
     func hits(_ id: String, _ request: HTTPRequest, granted: Scope = .write) throws(Problem) -> HTTPResponse {
@@ -105,6 +115,7 @@ extension Application {
                 let (outcome, after) = try store.pointerEvent(
                     id, PointerEvent(pointer: PointerKey(event.pointer), phase: event.phase, point: point, trace: batch.trace, all: batch.all))
                 snapshot = after
+                if outcome.moved { streams.sceneChanged(id) }
                 entries.rescene(after.compiled)
                 work &+= outcome.work
                 if outcome.result.target == nil { unrouted &+= 1 }
@@ -215,13 +226,14 @@ extension Application {
     /// - Returns: the result, `captured` (nil without a pointer) and the
     ///   snapshot the answer describes.
     private func route(
-        _ point: PointQuery, in id: String, trace: Bool, all: Bool
+        _ point: PointQuery, in id: String, trace: Bool, all: Bool, namespace: UInt64
     ) throws(Problem) -> (HitResult, Bool?, SceneSnapshot) {
         if let pointer = point.pointer, let phase = point.phase {
             if LoopThread.isCurrent, try self.snapshot(id).isCostly(.points) { throw Problem.runOnWorker }
             let (outcome, snapshot) = try store.pointerEvent(
-                id, PointerEvent(pointer: PointerKey(pointer), phase: phase, point: point.point, trace: trace, all: all))
+                id, PointerEvent(pointer: PointerKey(pointer, namespace: namespace), phase: phase, point: point.point, trace: trace, all: all))
             if outcome.work > configuration.loopHitWork { snapshot.markCostly(.points) }
+            if outcome.moved { streams.sceneChanged(id) }
             return (outcome.result, outcome.captured, snapshot)
         }
         let snapshot = try self.snapshot(id)

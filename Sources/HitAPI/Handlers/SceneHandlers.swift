@@ -49,6 +49,7 @@ extension Application {
                           issues: [ValidationIssue(pointer: "/id", message: "is \"\(bodyID)\" but the path says \"\(id)\"")])
         }
         let (snapshot, created) = try store.put(upload, id: id)
+        if !created { streams.sceneChanged(id) }
         var h = HTTPHeaders()
         h.set("ETag", etag(snapshot.version))
         if created { h.set("Location", "/scenes/\(id)") }
@@ -68,6 +69,7 @@ extension Application {
     func deleteScene(_ id: String) throws(Problem) -> HTTPResponse {
         if LoopThread.isCurrent, let s = try? snapshot(id) { try leaveLoopIfBig(s) }  // freeing it is O(its size)
         guard try store.delete(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+        streams.sceneChanged(id)
         return HTTPResponse(status: 204)
     }
 
@@ -80,6 +82,7 @@ extension Application {
             layerID: layerID, json: request.body, ifMatch: request.headers["If-Match"], limits: configuration.scene,
             maxSceneBytes: configuration.server.limits.maxBodyBytes)
         let (snapshot, patched) = try store.patch(id, patch)
+        streams.sceneChanged(id)
         var h = HTTPHeaders()
         h.set("ETag", etag(snapshot.version))
         return json(200, headers: h) { w in SceneEncoder.write(patched, children: false, to: &w) }

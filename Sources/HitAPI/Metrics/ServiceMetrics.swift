@@ -74,6 +74,21 @@ enum ServiceMetrics {
             .single("hitroute_http_body_buffer_capacity_bytes", .gauge, "What --max-buffered-body-bytes allows at once.", unit: "bytes", Double(s.bodyBuffer.capacity)),
             .single("hitroute_http_response_buffer_bytes", .gauge, "Bytes of responses held in memory until sent (clients slow to read hold them longer).", unit: "bytes", Double(s.responseBuffer.queued)),
             .single("hitroute_http_response_buffer_capacity_bytes", .gauge, "What --max-buffered-response-bytes allows at once.", unit: "bytes", Double(s.responseBuffer.capacity)),
+            .single("hitroute_streams_open", .gauge, "WebSocket pointer streams open now.", Double(s.streams.open)),
+            .single("hitroute_streams_opened", .counter, "WebSocket pointer streams opened.", Double(s.streams.opened)),
+            .single("hitroute_streams_refused", .counter, "Stream upgrades refused at --max-streams.", Double(s.streams.refused)),
+            .single("hitroute_stream_messages_received", .counter, "Text messages received on streams.", Double(s.streams.messagesIn)),
+            .single("hitroute_stream_messages_sent", .counter, "Text messages sent on streams (answers, errors and pushes).", Double(s.streams.messagesOut)),
+        ]
+    }
+
+    /// What the streams' sessions counted: pushes and coalesced moves.
+    static func streams(_ hub: StreamHub) -> [MetricFamily] {
+        [
+            .single("hitroute_stream_pushes", .counter, "Scene changes pushed to streams (a new version, or deleted).",
+                    Double(hub.pushes.load(ordering: .relaxed))),
+            .single("hitroute_stream_coalesced_moves", .counter, "Moves and hovers held back under backpressure and replaced by a later one of the same pointer.",
+                    Double(hub.coalesced.load(ordering: .relaxed))),
         ]
     }
 

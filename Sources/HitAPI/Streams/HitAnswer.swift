@@ -1,0 +1,22 @@
+import HitJSON
+import HitRouting
+
+/// A routed hit query and what it routed to: the answer `POST …/hit` sends
+/// as its body and a stream sends as a message (with `seq`), written by
+/// the same code.
+struct HitAnswer {
+    var query: HitQuery
+    var result: HitResult
+    /// Nil without a pointer.
+    var captured: Bool?
+    var snapshot: SceneSnapshot
+
+    /// Writes the answer object (SPEC §4.2).
+    func write(to w: inout JSONWriter) {
+        snapshot.withCompiled { scene in
+            HitResponseEncoder.writeHit(
+                result, query: query, captured: captured, sceneID: snapshot.id, version: snapshot.version,
+                scene: scene, to: &w)
+        }
+    }
+}

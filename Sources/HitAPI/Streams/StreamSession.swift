@@ -1,0 +1,237 @@
+import HTTPServer
+import HitJSON
+import HitRouting
+
+/// One pointer stream (SPEC §11.2) on its event loop: each text message
+/// is decoded and answered by the code that answers `POST …/hit`
+/// (``Application/answerHit(_:in:granted:request:namespace:)``), with its
+/// `seq` echoed; pointers live in the stream's own namespace; scene
+/// changes are pushed.
+///
+/// Backpressure: while more than ``highWater`` bytes of answers wait
+/// unsent, messages queue here instead of being answered, and a queued
+/// `move` or `hover` of a pointer is replaced by a later `move` or `hover`
+/// of the same pointer when nothing of that pointer lies between them
+/// (the answer says `"coalesced": n`). Downs, ups, cancels, leaves, plain
+/// hits and bad messages are never dropped and keep their order. Past
+/// ``maxQueued`` messages, the stream is closed with 1008.
+///
+/// Every method runs on the stream's loop; work too large for the loop
+/// (``Problem/runOnWorker``) goes to a worker while the stream's later
+/// messages wait, so answers keep the messages' order.
+final class StreamSession: WebSocketSession {
+    /// Answers waiting unsent past this many bytes hold messages back: 64 KiB.
+    static let highWater = 64 * 1024
+    /// Messages held back past this many close the stream with 1008.
+    static let maxQueued = 4096
+
+    /// A message held back while answers wait.
+    private struct Held {
+        var query: HitQuery?
+        var seq: StreamSeq?
+        /// Why the message was refused, when it was.
+        var problem: Problem?
+        /// How many earlier moves or hovers this one replaced.
+        var coalesced = 0
+    }
+
+    let app: Application
+    let sceneID: String
+    /// The scope of the key the stream was opened with.
+    let granted: Scope
+    /// The opening handshake (its key and `Origin` are what each message's
+    /// checks read; it has no body).
+    let handshake: HTTPRequest
+    /// This stream's pointers' namespace (``PointerKey``).
+    let namespace: UInt64
+    let entry: StreamHub.Entry
+    /// The version the stream last told of (at open: the version then).
+    private var version: Int
+    private var held: [Held] = []
+    private var heldStart = 0
+    /// A message's answer is being computed on a worker.
+    private var busy = false
+
+    init(app: Application, stream: WebSocketStream, sceneID: String, version: Int, granted: Scope, handshake: HTTPRequest, namespace: UInt64) {
+        self.app = app
+        self.sceneID = sceneID
+        self.version = version
+        self.granted = granted
+        self.handshake = handshake
+        self.namespace = namespace
+        entry = StreamHub.Entry(stream.handle)
+        app.streams.add(entry, scene: sceneID)
+    }
+
+    // MARK: Messages
+
+    func received(_ message: UnsafeRawBufferPointer, on stream: WebSocketStream) {
+        var item = Held()
+        message.withMemoryRebound(to: UInt8.self) { bytes in
+            do throws(DecodeFailure) {
+                (item.query, item.seq) = try StreamMessage.decode(bytes)
+            } catch {
+                item.problem = Problem.invalidRequest(error)
+                item.seq = StreamMessage.seqOnly(bytes)
+            }
+        }
+        if heldCount == 0 && !busy && stream.queuedBytes <= Self.highWater {
+            answer(item, on: stream)
+        } else {
+            hold(item, on: stream)
+        }
+    }
+
+    /// Answers written: take up held messages while there is room.
+    func wrote(_ stream: WebSocketStream) {
+        while heldCount > 0, !busy, stream.isOpen, stream.queuedBytes <= Self.highWater {
+            let item = held[heldStart]
+            heldStart += 1
+            if heldStart == held.count {
+                held.removeAll(keepingCapacity: true)
+                heldStart = 0
+            }
+            answer(item, on: stream)
+        }
+    }
+
+    func closed(_ stream: WebSocketStream, code: WebSocketCloseCode) {
+        app.streams.remove(entry, scene: sceneID)
+        app.store.forgetPointers(sceneID, namespace: namespace)  // captures released, pointers forgotten
+        held = []
+        heldStart = 0
+    }
+
+    private var heldCount: Int { held.count - heldStart }
+
+    private func hold(_ item: Held, on stream: WebSocketStream) {
+        var item = item
+        if let query = item.query, let pointer = query.point.pointer, Self.coalesces(query.point.phase) {
+            // The last held message of this pointer, if it is a move or hover, gives way.
+            var k = held.count - 1
+            while k >= heldStart, held[k].query?.point.pointer != pointer { k -= 1 }
+            if k >= heldStart, let earlier = held[k].query, Self.coalesces(earlier.point.phase) {
+                item.coalesced = held[k].coalesced + 1
+                held.remove(at: k)
+                app.streams.coalesced.wrappingAdd(1, ordering: .relaxed)
+            }
+        }
+        held.append(item)
+        if heldCount > Self.maxQueued {
+            held = []
+            heldStart = 0
+            stream.close(.policyViolation, reason: "the client reads its answers too slowly", immediately: true)
+        }
+    }
+
+    private static func coalesces(_ phase: PointerSessions.Phase?) -> Bool { phase == .move || phase == .hover }
+
+    private func answer(_ item: Held, on stream: WebSocketStream) {
+        guard let query = item.query else {
+            stream.send(text: Self.error(item.problem ?? Problem(500, "internal", "Internal error", ""), seq: item.seq))
+            return
+        }
+        do {
+            let answer = try app.answerHit(query, in: sceneID, granted: granted, request: handshake, namespace: namespace)
+            stream.send(text: Self.message(answer, seq: item.seq, coalesced: item.coalesced))
+        } catch where error.status == Problem.runOnWorker.status {
+            // Too much for the loop: on a worker, while the stream's later messages wait.
+            busy = true
+            let (app, id, granted, request, namespace) = (self.app, sceneID, self.granted, handshake, self.namespace)
+            stream.offload({ () -> [UInt8] in
+                do throws(Problem) {
+                    let answer = try app.answerHit(query, in: id, granted: granted, request: request, namespace: namespace)
+                    return Self.message(answer, seq: item.seq, coalesced: item.coalesced)
+                } catch {
+                    return Self.error(error, seq: item.seq)
+                }
+            }) { [self] bytes in
+                busy = false
+                stream.send(text: bytes)
+                wrote(stream)
+            }
+        } catch {
+            stream.send(text: Self.error(error, seq: item.seq))
+        }
+    }
+
+    // MARK: Pushes
+
+    /// The scene may have changed (any client, any replica): push its new
+    /// version, or that it is gone and close with 4404. A store that cannot
+    /// answer now pushes nothing (the next change tries again).
+    func sceneMayHaveChanged(on stream: WebSocketStream) {
+        guard stream.isOpen else { return }
+        let snapshot: SceneSnapshot?
+        if let memory = app.memoryStore {
+            snapshot = memory.snapshot(sceneID)
+        } else {
+            do { snapshot = try app.store.snapshot(sceneID) } catch { return }
+        }
+        var w = JSONWriter(capacity: 48)
+        w.beginObject()
+        w.field("type"); w.string("scene")
+        guard let snapshot else {
+            w.field("deleted"); w.bool(true)
+            w.endObject()
+            stream.send(text: w.finish())
+            app.streams.pushes.wrappingAdd(1, ordering: .relaxed)
+            stream.close(Self.sceneDeleted, reason: "scene deleted")
+            return
+        }
+        guard snapshot.version != version else { return }
+        version = snapshot.version
+        w.field("version"); w.int(snapshot.version)
+        w.endObject()
+        stream.send(text: w.finish())
+        app.streams.pushes.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// The close code of a stream whose scene was deleted.
+    static let sceneDeleted = WebSocketCloseCode(4404)
+
+    // MARK: Encoding
+
+    /// An answer: exactly `POST …/hit`'s object, then `seq` and `coalesced` when there are.
+    static func message(_ answer: HitAnswer, seq: StreamSeq?, coalesced: Int) -> [UInt8] {
+        var w = JSONWriter(capacity: answer.query.trace ? 1024 : 256)
+        answer.write(to: &w)
+        var bytes = w.finish()
+        guard seq != nil || coalesced > 0, bytes.last == UInt8(ascii: "}") else { return bytes }
+        bytes.removeLast()
+        var tail = JSONWriter(capacity: 64)
+        tail.beginObject()
+        if let seq { tail.field("seq"); seq.write(to: &tail) }
+        if coalesced > 0 { tail.field("coalesced"); tail.int(coalesced) }
+        tail.endObject()
+        var extra = tail.finish()
+        extra[0] = UInt8(ascii: ",")  // the members after the answer's own
+        bytes += extra
+        return bytes
+    }
+
+    /// `{"type":"error","seq":…,"problem":"/problems/<slug>","title",…,"status",…,"detail",…,"errors":[…]}`.
+    static func error(_ problem: Problem, seq: StreamSeq?) -> [UInt8] {
+        var w = JSONWriter(capacity: 256)
+        w.beginObject()
+        w.field("type"); w.string("error")
+        if let seq { w.field("seq"); seq.write(to: &w) }
+        w.field("problem"); w.string("/problems/\(problem.slug)")
+        w.field("title"); w.string(problem.title)
+        w.field("status"); w.int(problem.status)
+        w.field("detail"); w.string(problem.detail)
+        if !problem.issues.isEmpty {
+            w.field("errors")
+            w.beginArray()
+            for issue in problem.issues {
+                w.beginObject()
+                w.field("pointer"); w.string(issue.pointer)
+                w.field("message"); w.string(issue.message)
+                w.endObject()
+            }
+            w.endArray()
+        }
+        w.endObject()
+        return w.finish()
+    }
+}
