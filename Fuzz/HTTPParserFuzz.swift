@@ -20,7 +20,11 @@
 //     its CRLF plus the header block's, a body buffer past twice the body
 //     limit (growBody doubles) or a request body past the limit;
 //  4. an error's offset lies outside the bytes of its request, or a request
-//     has an empty method or target.
+//     has an empty method or target;
+//  5. with an allowed-Host list (bit 6 of byte 0), a request whose Host is
+//     not on it is accepted (judged by `hostIsListed`, written apart from
+//     `AllowedHosts`), or a head announcing a body comes before the
+//     refusal (the 403 must come before any `100 Continue`).
 // Then the whole stream is parsed once more for every value 1...32 of one
 // limit (bits 2–4 of byte 0 pick which), with checks 1, 3 and 4: a state
 // that misbehaves only when a limit falls at or just before it (a chunk
@@ -66,7 +70,8 @@ extension HTTPLimits {
 
 /// The limits byte 0 picks: its low two bits choose tiny limits, the
 /// defaults, or the defaults with one limit (chosen by the next bits) set
-/// small; bit 7 sets `watchedField`.
+/// small; bit 6 sets an allowed-Host list (``fuzzHosts``); bit 7 sets
+/// `watchedField`.
 func limits(_ b: UInt8) -> HTTPLimits {
     var l: HTTPLimits
     switch b & 3 {
@@ -87,7 +92,24 @@ func limits(_ b: UInt8) -> HTTPLimits {
         }
     }
     if b & 0x80 != 0 { l.watchedField = "authorization" }
+    if b & 0x40 != 0 { l.allowedHosts = AllowedHosts(fuzzHosts) }
     return l
+}
+
+/// The allowed-Host list bit 6 of byte 0 sets: loopback names and a
+/// domain with its subdomains.
+let fuzzHosts = ["localhost", "127.0.0.1", "[::1]", ".example.com"]
+
+/// Whether a Host value names one of ``fuzzHosts`` (any port, any case):
+/// the oracle for check 5, by string operations rather than bytes.
+func hostIsListed(_ value: String) -> Bool {
+    var host = value.lowercased()
+    if host.hasPrefix("[") {
+        if let close = host.firstIndex(of: "]") { host = String(host[...close]) }
+    } else if let colon = host.lastIndex(of: ":") {
+        host = String(host[..<colon])
+    }
+    return ["localhost", "127.0.0.1", "[::1]", "example.com"].contains(host) || host.hasSuffix(".example.com")
 }
 
 /// One event as the harness compares it (a request's every part).
@@ -126,10 +148,16 @@ func transcript(_ stream: UnsafeRawBufferPointer, limits: HTTPLimits, piece: (In
             case .needMoreData:
                 break
             case .head(let expectsContinue):
+                if !limits.allowedHosts.allowsAny, let host = parser.pending?.headers["Host"] {
+                    precondition(hostIsListed(host), "a head with Host \(host.debugDescription) outside the list")
+                }
                 seen.append(.head(expectsContinue: expectsContinue))
             case .request(let r, let keepAlive):
                 precondition(!r.method.isEmpty && !r.target.isEmpty, "empty method or target")
                 precondition(r.body.count <= limits.maxBodyBytes, "a body of \(r.body.count) bytes past the limit \(limits.maxBodyBytes)")
+                if !limits.allowedHosts.allowsAny, let host = r.headers["Host"] {
+                    precondition(hostIsListed(host), "a request with Host \(host.debugDescription) outside the list")
+                }
                 seen.append(.request(method: r.method, target: r.target, version: "\(r.version)",
                                      fields: r.headers.map { "\($0.name): \($0.value)" }, body: r.body,
                                      keepAlive: keepAlive, watched: r.mayHaveWatchedField))
