@@ -39,8 +39,8 @@ info:
     * **API keys.** Started with `--api-keys-file`, the service wants
       `Authorization: Bearer <key>` on every operation but `/healthz`,
       `/readyz`, `/openapi.yaml`, `/`, the playground's files and `OPTIONS` preflights. A key has a scope:
-      `read` (GET scenes, `hit` and `hits` without pointer phases,
-      `/metrics`), `interact` (read, plus pointer phases) or `write`
+      `read` (GET scenes, `hit` and `hits` without pointer phases or with
+      `hover` only, `/metrics`), `interact` (read, plus every pointer phase) or `write`
       (everything). No key: 401 with `WWW-Authenticate: Bearer realm="hitroute"`;
       an unknown key: 401 with `error="invalid_token"`; too small a scope: 403
       with `error="insufficient_scope"` and the `scope` needed. A key line may
@@ -426,8 +426,8 @@ paths:
       summary: Route one point (query string)
       description: |
         The same query as `POST /scenes/{id}/hit`, without a body and
-        without pointer phases: a `GET` changes nothing, so `pointer` or
-        `phase` here is a 422 naming the parameter. Each parameter may be
+        without pointer phases: a `GET` changes nothing, so `pointer`,
+        `phase` or `pointerType` here is a 422 naming the parameter. Each parameter may be
         given at most once (a repeated one is a 422).
       parameters:
         - name: x
@@ -483,6 +483,21 @@ paths:
         the capturing layer whatever the point, `up`/`cancel` route like
         `move` and then release. A `draggable` capturing layer follows the
         pointer on `move` and `up`, which increases the scene's version.
+
+        Every pointer is also over something: the layers on the target's
+        path and on each receiver's path, or while it is captured the
+        capturing layer's path alone. `hover` (no button pressed; needs only
+        the `read` scope) routes like a plain hit and lets go of any capture;
+        `leave` (the pointer left the surface) does too, and the pointer is
+        forgotten. A `touch` (`pointerType`) is over nothing before its
+        `down` and after its `up` or `cancel`; a `mouse` (the default) or
+        `pen` is over what is at its point after its `up`. The answer to an
+        event carries `boundary` when what the pointer is over, or its
+        target, changed since that pointer's previous answer, for whatever
+        reason: its own move, or the scene changing under it (a patch, a
+        drag by another pointer, a replacement, a layer removed). Remembered
+        pointers count toward `--max-pointers` and are forgotten after
+        `--capture-timeout` seconds idle.
       requestBody:
         required: true
         content:
@@ -499,6 +514,12 @@ paths:
               pointerDown:
                 summary: A pointer going down
                 value: {x: 210, y: 120, pointer: finger-1, phase: down}
+              mouseHover:
+                summary: A mouse hovering over the ring's band
+                value: {x: 210, y: 120, pointer: mouse, phase: hover, trace: false}
+              touchDown:
+                summary: A finger touching the ring
+                value: {x: 210, y: 120, pointer: finger-2, phase: down, pointerType: touch}
       responses:
         '200': {$ref: '#/components/responses/HitOK'}
         '400': {$ref: '#/components/responses/MalformedRequest'}
@@ -527,7 +548,8 @@ paths:
       description: |
         Answers many points at once, results in the order of the points.
         Points carrying `pointer` and `phase` are applied in order, as if sent
-        one by one. At most 100000 points by default (`--max-batch-points`);
+        one by one, each result with its `captured` and `boundary` as a
+        single hit's answer would have them. At most 100000 points by default (`--max-batch-points`);
         more is a 422 with pointer `/points`. With `trace` or `all`, every
         layer is visited for every point, so points × layers may not exceed
         2,000,000 (a 422 pointing at `/trace` or `/all`). Routing the batch
@@ -1387,7 +1409,7 @@ components:
             errors:
               - {pointer: /phase, message: 'pointer and phase must be given together'}
     TooManyPointers:
-      description: A `down` would make more live pointer captures in this scene than `--max-pointers` (64 by default) (`/problems/too-many-pointers`).
+      description: The event would make this scene remember more pointers (captures and hovering pointers) than `--max-pointers` (64 by default) (`/problems/too-many-pointers`).
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
@@ -1553,8 +1575,63 @@ components:
       maxLength: 128
       example: finger-1
     Phase:
+      description: |
+        `down`, `move`, `up`, `cancel` (capture and dragging); `hover` (moving
+        with no button pressed: a plain hit, no capture); `leave` (left the
+        surface: over nothing, capture released, pointer forgotten).
       type: string
-      enum: [down, move, up, cancel]
+      enum: [down, move, up, cancel, hover, leave]
+    PointerType:
+      description: |
+        What the pointer is (default `mouse`). A `touch` is over layers only
+        between its `down` and its `up` or `cancel`.
+      type: string
+      enum: [mouse, pen, touch]
+      default: mouse
+    Boundary:
+      description: |
+        What a pointer entered and left since its previous answer (or push).
+        `out` is the previous target and `over` the new one, each only when
+        the target changed (else null; null also stands for no layer).
+        `leave` lists the layers it is no longer over, deepest first (among
+        layers of the same depth, front to back in visiting order); `enter`
+        the layers it is newly over, shallowest first (among equals, back to
+        front); `removed` the part of `leave` no longer in the scene. With a
+        single target and no receivers this is the DOM's `pointerout`,
+        `pointerleave`, `pointerover`, `pointerenter` sequence.
+      type: object
+      additionalProperties: false
+      required: [out, leave, over, enter, removed]
+      properties:
+        out: {type: [string, 'null']}
+        leave:
+          type: array
+          items: {type: string}
+        over: {type: [string, 'null']}
+        enter:
+          type: array
+          items: {type: string}
+        removed:
+          type: array
+          items: {type: string}
+      example: {out: ring, leave: [ring], over: button, enter: [button], removed: []}
+    BoundaryPush:
+      description: |
+        Pushed on a pointer stream for one of its pointers after the scene
+        changed under it: `layer` is its target now (null: none) at `version`.
+      type: object
+      additionalProperties: false
+      required: [type, pointer, version, layer, boundary]
+      properties:
+        type:
+          type: string
+          enum: [boundary]
+        pointer: {$ref: '#/components/schemas/PointerId'}
+        version: {$ref: '#/components/schemas/Version'}
+        layer: {type: [string, 'null']}
+        boundary: {$ref: '#/components/schemas/Boundary'}
+      example: {type: boundary, pointer: mouse, version: 4, layer: button,
+                boundary: {out: ring, leave: [ring], over: button, enter: [button], removed: [ring]}}
     Vec2:
       description: An `[x, y]` pair.
       type: array
@@ -2070,9 +2147,11 @@ components:
           default: false
         pointer: {$ref: '#/components/schemas/PointerId'}
         phase: {$ref: '#/components/schemas/Phase'}
+        pointerType: {$ref: '#/components/schemas/PointerType'}
       dependentRequired:
         pointer: [phase]
         phase: [pointer]
+        pointerType: [pointer, phase]
       example: {x: 120, y: 120, trace: true, all: false, pointer: finger-1, phase: down}
     HitResponse:
       type: object
@@ -2117,6 +2196,9 @@ components:
         captured:
           description: Present when `pointer` and `phase` were given; true when the answer was routed by a capture or is a `down` that made one.
           type: boolean
+        boundary:
+          description: With `pointer` and `phase`, when what the pointer is over or its target changed since its previous answer; absent when nothing changed.
+          $ref: '#/components/schemas/Boundary'
     TraceEntry:
       type: object
       required: [layer, decision, reason]
@@ -2145,9 +2227,11 @@ components:
         y: {type: number}
         pointer: {$ref: '#/components/schemas/PointerId'}
         phase: {$ref: '#/components/schemas/Phase'}
+        pointerType: {$ref: '#/components/schemas/PointerType'}
       dependentRequired:
         pointer: [phase]
         phase: [pointer]
+        pointerType: [pointer, phase]
     BatchRequest:
       type: object
       additionalProperties: false
@@ -2172,6 +2256,7 @@ components:
         actionLayer: {type: [string, 'null']}
         receivers: {$ref: '#/components/schemas/Receivers'}
         captured: {type: boolean}
+        boundary: {$ref: '#/components/schemas/Boundary'}
         trace:
           type: array
           items: {$ref: '#/components/schemas/TraceEntry'}

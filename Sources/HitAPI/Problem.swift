@@ -69,7 +69,7 @@ public struct Problem: Error, Sendable {
         switch refusal {
         case .tooManyPointers:
             return Problem(429, "too-many-pointers", "Too many pointers",
-                           "scene \"\(id)\" already holds \(maxPointers) pointer captures; release one (up or cancel) or wait \(Int(captureTimeout)) s for one to expire")
+                           "scene \"\(id)\" already remembers \(maxPointers) pointers (captures and hovering pointers); let one go (leave, or a touch's up or cancel) or wait \(Int(captureTimeout)) s for an idle one to expire")
         case .moveOverflows(let layer, let problem):
             return Problem(422, "invalid-request", "Invalid request",
                            "dragging layer \"\(layer)\" to this point would take its scene beyond the finite range (\(problem.message)); nothing moved and the capture stays",

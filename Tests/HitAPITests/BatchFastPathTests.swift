@@ -106,12 +106,12 @@ final class BatchFastPathTests: XCTestCase {
         XCTAssertEqual(dup.pointers, ["/points/1/y"])
         XCTAssertEqual(dup.messages, [#"duplicate key "y""#])
         XCTAssertEqual(issues(decodeBoth(#"{"points":[{"x":1,"y":2},{"x":1,"y":2,"z":3},{"x":0,"y":0,"X":1}]}"#)), [
-            #"/points/1/z: unknown field "z" in a point (x, y, pointer, phase)"#,
-            #"/points/2/X: unknown field "X" in a point (x, y, pointer, phase)"#,
+            #"/points/1/z: unknown field "z" in a point (x, y, pointer, phase, pointerType)"#,
+            #"/points/2/X: unknown field "X" in a point (x, y, pointer, phase, pointerType)"#,
         ])
         // An unknown key given twice is a duplicate the second time.
         XCTAssertEqual(issues(decodeBoth(#"{"points":[{"x":1,"y":2,"q":[1,{"a":2}],"q":3}]}"#)), [
-            #"/points/0/q: unknown field "q" in a point (x, y, pointer, phase)"#,
+            #"/points/0/q: unknown field "q" in a point (x, y, pointer, phase, pointerType)"#,
             #"/points/0/q: duplicate key "q""#,
         ])
         // Keys that only start like the known ones.
@@ -443,7 +443,7 @@ extension HitResponseEncoder {
     ) {
         w.beginObject()
         writeTarget(result, scene: scene, path: false, to: &w)
-        writeBatchExtras(result, trace: trace, captured: captured, scene: scene, to: &w)
+        writeBatchExtras(result, trace: trace, captured: captured, boundary: nil, scene: scene, to: &w)
         w.endObject()
     }
 }

@@ -51,9 +51,10 @@ final class PassThroughRoutesTests: XCTestCase {
             XCTAssertEqual(batch[i]["layer"] as? String, single["layer"] as? String, "(\(x), \(y))")
             XCTAssertEqual((batch[i]["receivers"] as? [[String: Any]]).map { $0 as NSArray }, (single["receivers"] as? [[String: Any]]).map { $0 as NSArray }, "(\(x), \(y))")
         }
-        // Pointer phases in a batch: the target captures, the receivers do not.
+        // Pointer phases in a batch: the target captures, the receivers do not
+        // (nor are they hovered while it holds the capture).
         let phases = app.call("POST", "/scenes/p/hits", #"{"points":[{"x":50,"y":50,"pointer":"f","phase":"down"},{"x":120,"y":120,"pointer":"f","phase":"move"},{"x":120,"y":120}]}"#)
-        XCTAssertEqual(phases.text, #"{"scene":"p","version":1,"results":[{"layer":"button","action":"button.press","actionLayer":"button","receivers":[{"layer":"tracker","action":"analytics.seen","actionLayer":"overlay"},{"layer":"halo","action":null,"actionLayer":null}],"captured":true},{"layer":"button","action":"button.press","actionLayer":"button","captured":true},{"layer":null,"action":null,"actionLayer":null,"receivers":[{"layer":"tracker","action":"analytics.seen","actionLayer":"overlay"},{"layer":"halo","action":null,"actionLayer":null}]}]}"#)
+        XCTAssertEqual(phases.text, #"{"scene":"p","version":1,"results":[{"layer":"button","action":"button.press","actionLayer":"button","receivers":[{"layer":"tracker","action":"analytics.seen","actionLayer":"overlay"},{"layer":"halo","action":null,"actionLayer":null}],"captured":true,"boundary":{"out":null,"leave":[],"over":"button","enter":["button"],"removed":[]}},{"layer":"button","action":"button.press","actionLayer":"button","captured":true},{"layer":null,"action":null,"actionLayer":null,"receivers":[{"layer":"tracker","action":"analytics.seen","actionLayer":"overlay"},{"layer":"halo","action":null,"actionLayer":null}]}]}"#)
     }
 
     func testPatchingPassThroughOnAndOff() {

@@ -1,12 +1,15 @@
 import HitJSON
 import HitRouting
 
-/// One point to route (SPEC §4.2), with its optional pointer session.
+/// One point to route (SPEC §4.2), with its optional pointer session
+/// (SPEC §5, §11.1).
 public struct PointQuery: Sendable, Equatable {
     public var x: Double
     public var y: Double
     public var pointer: String?
     public var phase: PointerSessions.Phase?
+    /// Given only with `pointer` and `phase`; nil means `mouse`.
+    public var pointerType: PointerType?
 
     public var point: Point { Point(x, y) }
 }
@@ -33,16 +36,21 @@ public struct BatchQuery: Sendable, Equatable {
     public var trace = false
     public var all = false
 
-    /// Point `index`'s pointer and phase.
+    /// Point `index`'s pointer, phase and pointer type.
     public struct PointerEvent: Sendable, Equatable {
         public var index: Int
         public var pointer: String
         public var phase: PointerSessions.Phase
+        public var type: PointerType = .mouse
     }
+
+    /// Whether some event needs more than the `read` scope (SPEC §8: every
+    /// phase but `hover`).
+    public var needsInteract: Bool { pointerEvents.contains { $0.phase != .hover } }
 
     mutating func append(_ q: PointQuery) {
         if let pointer = q.pointer, let phase = q.phase {
-            pointerEvents.append(PointerEvent(index: points.count, pointer: pointer, phase: phase))
+            pointerEvents.append(PointerEvent(index: points.count, pointer: pointer, phase: phase, type: q.pointerType ?? .mouse))
         }
         points.append(q.point)
     }
@@ -155,12 +163,12 @@ public enum HitRequestDecoder {
         return values
     }
 
-    /// A `GET …/hit` query string: `x`, `y`, `trace`, `all`; `pointer` and
-    /// `phase` are refused (an issue each). Problems point at `/name` of the
-    /// parameter.
+    /// A `GET …/hit` query string: `x`, `y`, `trace`, `all`; `pointer`,
+    /// `phase` and `pointerType` are refused (an issue each). Problems
+    /// point at `/name` of the parameter.
     public static func decodeQueryString(_ query: String?) throws(DecodeFailure) -> HitQuery {
         var issues: [ValidationIssue] = []
-        let values = queryParameters(query, allowed: ["x", "y", "trace", "all", "pointer", "phase"], issues: &issues)
+        let values = queryParameters(query, allowed: ["x", "y", "trace", "all", "pointer", "phase", "pointerType"], issues: &issues)
         func number(_ name: String) -> Double? {
             guard let text = values[name] else {
                 issues.append(ValidationIssue(pointer: "/\(name)", message: "is required"))
@@ -187,7 +195,7 @@ public enum HitRequestDecoder {
         hit.all = flag("all", default: false)
         // GET and HEAD change nothing (RFC 9110 §9.2.1): pointer phases,
         // which capture and drag, come with POST.
-        for name in ["pointer", "phase"] where values[name] != nil {
+        for name in ["pointer", "phase", "pointerType"] where values[name] != nil {
             issues.append(ValidationIssue(
                 pointer: "/\(name)", message: "pointer phases change the scene: send them with POST …/hit, not GET or HEAD"))
         }
@@ -195,19 +203,19 @@ public enum HitRequestDecoder {
         return hit
     }
 
-    /// Checks that `pointer` and `phase` come together and `pointer` is 1…128 characters.
+    /// Checks that `pointer` and `phase` come together, `pointer` is 1…128
+    /// characters, and `pointerType` comes only with them.
     static func pointerIssues(_ p: PointQuery, at base: String) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
         if let pointer = p.pointer, pointer.isEmpty || pointer.utf8.count > 128 {
             issues.append(ValidationIssue(pointer: base + "/pointer", message: "must be 1 to 128 bytes"))
         }
-        // Served once answers carry `boundary` (SPEC §11.1).
-        if p.phase == .hover || p.phase == .leave {
-            issues.append(ValidationIssue(pointer: base + "/phase", message: "is not served over HTTP yet"))
-        }
         if (p.pointer == nil) != (p.phase == nil) {
             let missing = p.pointer == nil ? "pointer" : "phase"
             issues.append(ValidationIssue(pointer: base + "/\(missing)", message: "pointer and phase go together: \(missing) is missing"))
+        }
+        if p.pointerType != nil && p.pointer == nil && p.phase == nil {
+            issues.append(ValidationIssue(pointer: base + "/pointerType", message: "describes a pointer: give pointer and phase with it"))
         }
         return issues
     }
@@ -232,7 +240,7 @@ public enum HitRequestDecoder {
 }
 
 extension DocumentDecoder {
-    /// A point object `{x, y, pointer?, phase?}`; `extra` handles other keys
+    /// A point object `{x, y, pointer?, phase?, pointerType?}`; `extra` handles other keys
     /// (returning false for unknown ones). Nil when it is not an object.
     mutating func pointQuery(_ extra: (inout DocumentDecoder, String) throws -> Bool) throws -> PointQuery? {
         guard try beginObject() else { return nil }
@@ -245,8 +253,9 @@ extension DocumentDecoder {
             case "y": p.y = try number() ?? 0
             case "pointer": p.pointer = try string()
             case "phase": p.phase = try enumeration(PointerSessions.Phase.self)
+            case "pointerType": p.pointerType = try enumeration(PointerType.self)
             default:
-                if try !extra(&self, key) { try unknown(key, in: "a point (x, y, pointer, phase)") }
+                if try !extra(&self, key) { try unknown(key, in: "a point (x, y, pointer, phase, pointerType)") }
             }
         }
         if !seen.contains("x") { try issue("is required", [.key("x")]) }
@@ -261,9 +270,10 @@ extension DocumentDecoder {
 
 extension DocumentDecoder {
     /// A point object read without building key strings, when it is plain:
-    /// keys spelt without escapes, each of `x`, `y`, `pointer`, `phase` at
-    /// most once, in any order, with `x` and `y` present, finite numbers for
-    /// them, and a valid `pointer` and `phase` together or neither.
+    /// keys spelt without escapes, each of `x`, `y`, `pointer`, `phase`,
+    /// `pointerType` at most once, in any order, with `x` and `y` present,
+    /// finite numbers for them, and a valid `pointer` and `phase` together
+    /// (with a valid `pointerType` or none) or none of the three.
     ///
     /// Anything else — another key, a duplicate, an escaped key, a value of
     /// the wrong type, a syntax error — gives nil with the reader put back at
@@ -292,7 +302,7 @@ extension DocumentDecoder {
 
     /// Bits of the keys ``readPlainPoint(_:)`` knows.
     private static let xBit: UInt8 = 1, yBit: UInt8 = 2, pointerBit: UInt8 = 4, phaseBit: UInt8 = 8
-    private static let traceBit: UInt8 = 16, allBit: UInt8 = 32
+    private static let traceBit: UInt8 = 16, allBit: UInt8 = 32, pointerTypeBit: UInt8 = 64
 
     /// The body of the plain paths: nil (or a syntax error) as soon as the
     /// point is not plain; the reader is then somewhere inside it. With
@@ -319,6 +329,9 @@ extension DocumentDecoder {
             case DocumentDecoder.phaseBit:
                 guard let phase = PointerSessions.Phase(rawValue: try reader.readString()) else { return nil }
                 p.phase = phase
+            case DocumentDecoder.pointerTypeBit:
+                guard let type = PointerType(rawValue: try reader.readString()) else { return nil }
+                p.pointerType = type
             default:
                 guard hit != nil else { return nil }
                 let value = try reader.readBool()
@@ -327,7 +340,7 @@ extension DocumentDecoder {
         }
         guard seen & (DocumentDecoder.xBit | DocumentDecoder.yBit) == DocumentDecoder.xBit | DocumentDecoder.yBit
         else { return nil }
-        if seen & (DocumentDecoder.pointerBit | DocumentDecoder.phaseBit) != 0 {
+        if seen & (DocumentDecoder.pointerBit | DocumentDecoder.phaseBit | DocumentDecoder.pointerTypeBit) != 0 {
             guard HitRequestDecoder.pointerIssues(p, at: "").isEmpty else { return nil }
         }
         return p
@@ -346,6 +359,7 @@ extension DocumentDecoder {
         case 3: return key.equals("all") ? allBit : 0
         case 5: return key.equals("phase") ? phaseBit : key.equals("trace") ? traceBit : 0
         case 7: return key.equals("pointer") ? pointerBit : 0
+        case 11: return key.equals("pointerType") ? pointerTypeBit : 0
         default: return 0
         }
     }

@@ -3,9 +3,9 @@ import HitRouting
 
 /// Writes hit answers (SPEC §4.2).
 enum HitResponseEncoder {
-    /// A single hit's answer.
+    /// A single hit's answer; `captured` and `boundary` only for a pointer event.
     static func writeHit(
-        _ result: HitResult, query: HitQuery, captured: Bool?, sceneID: String, version: Int,
+        _ result: HitResult, query: HitQuery, captured: Bool?, boundary: Boundary? = nil, sceneID: String, version: Int,
         scene: CompiledScene, to w: inout JSONWriter
     ) {
         w.beginObject()
@@ -18,18 +18,54 @@ enum HitResponseEncoder {
         if query.trace { w.field("trace"); writeTrace(result.trace, scene: scene, to: &w) }
         if let stack = result.stack { w.field("stack"); writeIDs(stack, scene: scene, to: &w) }
         if let captured { w.field("captured"); w.bool(captured) }
+        if let boundary { w.field("boundary"); writeBoundary(boundary, to: &w) }
         w.endObject()
     }
 
-    /// A batch entry's members after its target's: `receivers`, `trace`, `stack`, `captured`.
+    /// A batch entry's members after its target's: `receivers`, `trace`,
+    /// `stack`, `captured`, `boundary`.
     @inline(__always)
     static func writeBatchExtras(
-        _ result: HitResult, trace: Bool, captured: Bool?, scene: CompiledScene, to w: inout JSONWriter
+        _ result: HitResult, trace: Bool, captured: Bool?, boundary: Boundary?, scene: CompiledScene, to w: inout JSONWriter
     ) {
         if !result.receivers.isEmpty { w.field("receivers"); writeReceivers(result.receivers, scene: scene, to: &w) }
         if trace { w.field("trace"); writeTrace(result.trace, scene: scene, to: &w) }
         if let stack = result.stack { w.field("stack"); writeIDs(stack, scene: scene, to: &w) }
         if let captured { w.field("captured"); w.bool(captured) }
+        if let boundary { w.field("boundary"); writeBoundary(boundary, to: &w) }
+    }
+
+    /// `{"out", "leave", "over", "enter", "removed"}` (SPEC §11.1), every
+    /// member present, `null` for no layer.
+    static func writeBoundary(_ b: Boundary, to w: inout JSONWriter) {
+        func id(_ s: String?) { if let s { w.string(s) } else { w.null() } }
+        func ids(_ list: [String]) {
+            w.beginArray()
+            for s in list { w.string(s) }
+            w.endArray()
+        }
+        w.beginObject()
+        w.field("out"); id(b.out)
+        w.field("leave"); ids(b.leave)
+        w.field("over"); id(b.over)
+        w.field("enter"); ids(b.enter)
+        w.field("removed"); ids(b.removed)
+        w.endObject()
+    }
+
+    /// A stream's push for one pointer after the scene changed under it
+    /// (SPEC §11.2): `{"type": "boundary", "pointer", "version", "layer",
+    /// "boundary"}`, `layer` being what the pointer is over now (`null`:
+    /// nothing), in `scene` at `version`.
+    static func writeBoundaryPush(_ change: PointerSessions.Change, version: Int, scene: CompiledScene, to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("type"); w.string("boundary")
+        w.field("pointer"); w.string(change.pointer)
+        w.field("version"); w.int(version)
+        w.field("layer")
+        if let target = change.target { w.string(scene.ids[target]) } else { w.null() }
+        w.field("boundary"); writeBoundary(change.boundary, to: &w)
+        w.endObject()
     }
 
     /// `layer`, (`path`,) `action`, `actionLayer` (and `local` with `path`).
@@ -115,8 +151,8 @@ struct BatchResultWriter {
     }
 
     /// One entry of a batch answer: `layer`, `action`, `actionLayer`, and
-    /// `trace`, `stack`, `captured` where they apply.
-    mutating func write(_ result: HitResult, trace: Bool, captured: Bool?, to w: inout JSONWriter) {
+    /// `trace`, `stack`, `captured`, `boundary` where they apply.
+    mutating func write(_ result: HitResult, trace: Bool, captured: Bool?, boundary: Boundary? = nil, to w: inout JSONWriter) {
         w.beginObject()
         if let target = result.target {
             let slot = target & (BatchResultWriter.slotCount - 1)
@@ -126,7 +162,7 @@ struct BatchResultWriter {
         } else {
             BatchResultWriter.noTarget.withUTF8Buffer { w.rawMembers($0) }
         }
-        HitResponseEncoder.writeBatchExtras(result, trace: trace, captured: captured, scene: scene, to: &w)
+        HitResponseEncoder.writeBatchExtras(result, trace: trace, captured: captured, boundary: boundary, scene: scene, to: &w)
         w.endObject()
     }
 

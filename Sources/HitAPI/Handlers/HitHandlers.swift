@@ -5,7 +5,7 @@ import HitRouting
 /// SPEC §4.2 and §5: routing points, one or many, with pointer sessions.
 extension Application {
     /// `granted`: the scope the request's key holds (SPEC §8); pointer
-    /// phases need ``Scope/interact``.
+    /// phases other than `hover` need ``Scope/interact``.
     func hit(_ id: String, _ request: HTTPRequest, granted: Scope = .write) throws(Problem) -> HTTPResponse {
         let query: HitQuery
         do {
@@ -35,11 +35,13 @@ extension Application {
     func answerHit(
         _ query: HitQuery, in id: String, granted: Scope, request: HTTPRequest, namespace: UInt64
     ) throws(Problem) -> HitAnswer {
-        if query.point.pointer != nil, query.point.phase != nil { try requirePointerPhases(granted, request) }
-        let (result, captured, snapshot) = try route(query.point, in: id, trace: query.trace, all: query.all, namespace: namespace)
+        if query.point.pointer != nil, let phase = query.point.phase {
+            try requirePointerPhases(hoverOnly: phase == .hover, granted, request)
+        }
+        let (result, captured, boundary, snapshot) = try route(query.point, in: id, trace: query.trace, all: query.all, namespace: namespace)
         counters.countPoints(1, batch: false, loop: request.eventLoop)
         if result.target == nil { counters.countUnrouted(1, batch: false, loop: request.eventLoop) }
-        return HitAnswer(query: query, result: result, captured: captured, snapshot: snapshot)
+        return HitAnswer(query: query, result: result, captured: captured, boundary: boundary, snapshot: snapshot)
     }
 
     func hits(_ id: String, _ request: HTTPRequest, granted: Scope = .write) throws(Problem) -> HTTPResponse {
@@ -52,7 +54,7 @@ extension Application {
         } catch {
             throw Problem.invalidRequest(error)
         }
-        if !batch.pointerEvents.isEmpty { try requirePointerPhases(granted, request) }
+        if !batch.pointerEvents.isEmpty { try requirePointerPhases(hoverOnly: !batch.needsInteract, granted, request) }
         // On an event loop a batch without pointer events may read
         // `Configuration.loopBatchWork`, then it starts again on a worker (below). One
         // with events could not start again once an event is applied (and
@@ -113,13 +115,14 @@ extension Application {
                 snapshot = SceneSnapshot(id: id, version: snapshot.version, live: SceneSnapshot.vacant)
                 entries.rescene(SceneSnapshot.vacant.compiled)
                 let (outcome, after) = try store.pointerEvent(
-                    id, PointerEvent(pointer: PointerKey(event.pointer), phase: event.phase, point: point, trace: batch.trace, all: batch.all))
+                    id, PointerEvent(pointer: PointerKey(event.pointer), phase: event.phase, type: event.type, point: point,
+                                     trace: batch.trace, all: batch.all))
                 snapshot = after
                 if outcome.moved { streams.sceneChanged(id) }
                 entries.rescene(after.compiled)
                 work &+= outcome.work
                 if outcome.result.target == nil { unrouted &+= 1 }
-                entries.write(outcome.result, trace: batch.trace, captured: outcome.captured, to: &results)
+                entries.write(outcome.result, trace: batch.trace, captured: outcome.captured, boundary: outcome.boundary, to: &results)
             } else {
                 // A batch entry has no `local`: without trace, stack or receivers, only the target is routed.
                 let result = batch.trace || batch.all || entries.scene.hasPassThrough
@@ -221,27 +224,35 @@ extension Application {
             issues: [ValidationIssue(pointer: "/points", message: "too much work for one batch; send fewer points")])
     }
 
+    /// `hover` needs only the `read` scope, the other phases `interact`
+    /// (SPEC §8, §11.1); any of them is refused from a foreign browser
+    /// origin while the service is open, as pointer phases are.
+    private func requirePointerPhases(hoverOnly: Bool, _ granted: Scope, _ request: HTTPRequest) throws(Problem) {
+        if hoverOnly { try checkOrigin(request) } else { try requirePointerPhases(granted, request) }
+    }
+
     /// Routes one point: through the scene's pointer sessions when it
     /// carries a pointer and phase, else against the current snapshot.
-    /// - Returns: the result, `captured` (nil without a pointer) and the
-    ///   snapshot the answer describes.
+    /// - Returns: the result, `captured` and `boundary` (nil without a
+    ///   pointer) and the snapshot the answer describes.
     private func route(
         _ point: PointQuery, in id: String, trace: Bool, all: Bool, namespace: UInt64
-    ) throws(Problem) -> (HitResult, Bool?, SceneSnapshot) {
+    ) throws(Problem) -> (HitResult, Bool?, Boundary?, SceneSnapshot) {
         if let pointer = point.pointer, let phase = point.phase {
             if LoopThread.isCurrent, try self.snapshot(id).isCostly(.points) { throw Problem.runOnWorker }
             let (outcome, snapshot) = try store.pointerEvent(
-                id, PointerEvent(pointer: PointerKey(pointer, namespace: namespace), phase: phase, point: point.point, trace: trace, all: all))
+                id, PointerEvent(pointer: PointerKey(pointer, namespace: namespace), phase: phase, type: point.pointerType ?? .mouse,
+                                 point: point.point, trace: trace, all: all))
             if outcome.work > configuration.loopHitWork { snapshot.markCostly(.points) }
             if outcome.moved { streams.sceneChanged(id) }
-            return (outcome.result, outcome.captured, snapshot)
+            return (outcome.result, outcome.captured, outcome.boundary, snapshot)
         }
         let snapshot = try self.snapshot(id)
         if snapshot.isCostly(.points), LoopThread.isCurrent { throw Problem.runOnWorker }
         var work = 0
         let result = snapshot.withCompiled { $0.hit(point.point, trace: trace, all: all, work: &work) }
         if work > configuration.loopHitWork { snapshot.markCostly(.points) }
-        return (result, nil, snapshot)
+        return (result, nil, nil, snapshot)
     }
 
 }

@@ -9,13 +9,16 @@ struct HitAnswer {
     var result: HitResult
     /// Nil without a pointer.
     var captured: Bool?
+    /// What the pointer entered and left (SPEC §11.1); nil without a
+    /// pointer, or when nothing changed.
+    var boundary: Boundary? = nil
     var snapshot: SceneSnapshot
 
     /// Writes the answer object (SPEC §4.2).
     func write(to w: inout JSONWriter) {
         snapshot.withCompiled { scene in
             HitResponseEncoder.writeHit(
-                result, query: query, captured: captured, sceneID: snapshot.id, version: snapshot.version,
+                result, query: query, captured: captured, boundary: boundary, sceneID: snapshot.id, version: snapshot.version,
                 scene: scene, to: &w)
         }
     }
