@@ -146,6 +146,18 @@ final class HoverRoutesTests: XCTestCase {
         XCTAssertFalse(batch.needsInteract)
     }
 
+    /// An open service refuses pointer phases, hover included, from another site's page.
+    func testAForeignPageMayNotHoverOnAnOpenService() {
+        let foreign = [("Origin", "http://evil.example"), ("Host", "127.0.0.1:8080")]
+        let body = #"{"x":210,"y":120,"pointer":"mouse","phase":"hover"}"#
+        let r = app.call("POST", "/scenes/ring-demo/hit", body, headers: foreign)
+        XCTAssertEqual(r.status, 403)
+        XCTAssertEqual(r.object["type"] as? String, "/problems/foreign-origin")
+        XCTAssertEqual(app.call("POST", "/scenes/ring-demo/hits", #"{"points":[\#(body)]}"#, headers: foreign).status, 403)
+        XCTAssertEqual(app.call("POST", "/scenes/ring-demo/hit", #"{"x":210,"y":120}"#, headers: foreign).status, 200)  // a plain hit
+        XCTAssertEqual(app.call("POST", "/scenes/ring-demo/hit", body, headers: [("Origin", "http://127.0.0.1:8080"), ("Host", "127.0.0.1:8080")]).status, 200)
+    }
+
     func testHoverNeedsReadAndTheOtherPhasesInteract() throws {
         let readKey = "read-key-0123456789abcdef", interactKey = "interact-key-0123456789ab", writeKey = "write-key-0123456789abcdef"
         let access = try AccessControl(file: try writeKeyFile("read \(readKey)\ninteract \(interactKey)\nwrite \(writeKey)\n", in: self))
