@@ -18,7 +18,8 @@ Against a running hitroute:
    does, from the browser and from the service. Must agree at >= 99.9 %.
    Every render is also parsed with Python's XML parser (well-formed).
 2. The playground: the ring example loads in one click; clicks at the three
-   SPEC points show button / ring / button; the keyboard form routes too;
+   SPEC points show button / ring / button; hovering the ring's band, its
+   hole and a corner outlines ring / button / button; the keyboard form routes too;
    a drag of the draggable square in pointer mode changes its stored
    translation; the deep link /?scene=ring-demo&x=210&y=120 opens with that
    query answered; a scene whose action is `"><script>alert(1)</script>`
@@ -401,6 +402,16 @@ def playground(driver, base, work):
             check(len(rows) == 2 and rows[0].startswith("frame skip") and rows[1].startswith("ring hit"),
                   "the trace table is frame skip, ring hit: %r" % rows)
             driver.save_screenshot(work + "/playground.png")
+    # Hovering outlines what the pointer is over, from the answers' boundaries.
+    for (x, y), expected in [((210, 120), "ring"), ((120, 120), "button"), ((10, 10), "button")]:
+        cx, cy = client_point(driver, x, y)
+        actions = ActionBuilder(driver)
+        actions.pointer_action.move_to_location(int(round(cx)), int(round(cy)))
+        actions.perform()
+        outlined = lambda d: d.execute_script(
+            "return [...new Set([...document.querySelectorAll('#picture svg .hovered')].map(g => g.getAttribute('data-layer')))]")
+        check(wait(driver, "hover", lambda d: text(d, "result-hovered") == expected and outlined(d) == [expected]),
+              "hovering (%d, %d) outlines %s (hovered: %s, outlined %s)" % (x, y, expected, text(driver, "result-hovered"), outlined(driver)))
     # The keyboard: the form routes a point.
     px = driver.find_element(By.ID, "px")
     px.clear(); px.send_keys("120")

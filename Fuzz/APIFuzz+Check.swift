@@ -69,6 +69,33 @@ func checkSameTargets(_ a: HTTPResponse, _ b: HTTPResponse, index: Int) {
     }
 }
 
+/// Traps when a pointer answer's `boundary` is inconsistent: a member
+/// missing or of the wrong type, a layer twice in `leave` or in `enter`, a
+/// layer both left and entered, a `removed` layer not in `leave`, or `out`
+/// and `over` naming the same layer.
+func checkBoundary(_ r: HTTPResponse, index: Int) {
+    guard let value = try? JSONValue.parse(r.body, maxDepth: AnswerJSON.maxDepth), let b = value["boundary"] else { return }
+    func fail(_ why: String) -> Never {
+        fatalError("request \(index): boundary \(why)\n\(String(decoding: r.body.prefix(4096), as: UTF8.self))")
+    }
+    func ids(_ key: String) -> [String] {
+        guard let list = b[key]?.arrayValue else { fail("has no \(key) array") }
+        return list.map { $0.stringValue ?? fail("has a \(key) entry that is not a string") }
+    }
+    func id(_ key: String) -> String? {
+        guard let v = b[key] else { fail("has no \(key)") }
+        if v == .null { return nil }
+        return v.stringValue ?? fail("has a \(key) that is neither a string nor null")
+    }
+    let (leave, enter, removed) = (ids("leave"), ids("enter"), ids("removed"))
+    let (out, over) = (id("out"), id("over"))
+    if Set(leave).count != leave.count || Set(enter).count != enter.count { fail("lists a layer twice") }
+    if !Set(leave).isDisjoint(with: enter) { fail("leaves and enters one layer") }
+    if !Set(removed).isSubset(of: leave) { fail("removes a layer it does not leave") }
+    if out != nil, out == over { fail("goes out of and over one layer") }
+    if out == nil, over == nil, leave.isEmpty, enter.isEmpty { fail("says nothing changed") }
+}
+
 /// `APIFUZZ_CROSSCHECK=1` judges every answer twice, streaming and by
 /// the tree, and traps when they differ (to test `AnswerJSON` itself).
 let crossCheck = getenv("APIFUZZ_CROSSCHECK") != nil

@@ -1,7 +1,8 @@
 // The request half of the API fuzzer's generator: a session uploads a scene
 // and then sends, as the stream decides, hits (GET and POST, at ordinary
 // and extreme points, with and without trace and `all`), batches, pointer
-// down/move/up sequences (which drag `draggable` layers), merge patches,
+// down/move/up sequences (which drag `draggable` layers), hover walks (with
+// patches under a still pointer, `leave`, pointer types), merge patches,
 // GET, HEAD, DELETE, list, OPTIONS, new scenes, raw bodies, and the
 // whole-scene questions (audit, reach, diff) at extreme grids.
 
@@ -18,7 +19,8 @@ extension FuzzSession {
             case 0, 1, 2: hitGET(&d)
             case 3, 4, 5: hitPOST(&d, pointer: nil)
             case 6, 7: batch(&d)
-            case 8, 9, 10: gesture(&d)
+            case 8, 9: gesture(&d)
+            case 10: hoverWalk(&d)
             case 11, 12: patch(&d)
             case 13: putScene(&d)
             case 14: send(d.chance(80) ? "GET" : "HEAD", "/scenes/\(scene(&d))")
@@ -86,6 +88,10 @@ extension FuzzSession {
     /// A hit body with the options the stream picks, and the body of the
     /// same point's hit with the trace the other way round.
     mutating func hitBody(_ d: inout Decisions, pointer: String?, phase: String?) -> (body: String, twin: String) {
+        hitBody(&d, pointer: pointer, phase: phase, type: nil)
+    }
+
+    mutating func hitBody(_ d: inout Decisions, pointer: String?, phase: String?, type: String?) -> (body: String, twin: String) {
         let (x, y) = point(&d)
         var body = "{\"x\":\(x),\"y\":\(y)"
         var traced = true
@@ -95,6 +101,7 @@ extension FuzzSession {
         }
         if d.chance(30) { body += ",\"all\":\(d.chance(70) ? "true" : "false")" }
         if let pointer, let phase { body += ",\"pointer\":\"\(pointer)\",\"phase\":\"\(phase)\"" }
+        if let type { body += ",\"pointerType\":\"\(type)\"" }
         return (body + "}", "{\"x\":\(x),\"y\":\(y),\"trace\":\(!traced)}")
     }
 
@@ -102,16 +109,43 @@ extension FuzzSession {
     /// the trace the other way round, and both must name the same target:
     /// a traced hit visits every layer in order, an untraced one takes the
     /// sibling indexes and covers, which may only skip what would miss.
+    /// With a pointer, a 200 answer's `boundary` must be consistent
+    /// (`checkBoundary`).
     @discardableResult
-    mutating func hitPOST(_ d: inout Decisions, pointer: (String, String)?, in id: String? = nil) -> HTTPResponse {
+    mutating func hitPOST(_ d: inout Decisions, pointer: (String, String)?, type: String? = nil, in id: String? = nil) -> HTTPResponse {
         let sceneID = id ?? scene(&d)
-        let (body, twin) = hitBody(&d, pointer: pointer?.0, phase: pointer?.1)
+        let (body, twin) = hitBody(&d, pointer: pointer?.0, phase: pointer?.1, type: type)
         let answer = send("POST", "/scenes/\(sceneID)/hit", json: body)
         if pointer == nil, answer.status == 200 {
             let other = send("POST", "/scenes/\(sceneID)/hit", json: twin)
             if other.status == 200 { checkSameTargets(answer, other, index: count) }
         }
+        if pointer != nil, answer.status == 200 { checkBoundary(answer, index: count) }
         return answer
+    }
+
+    /// A pointer type mostly, now and then a wrong one; nil for the default.
+    mutating func pointerType(_ d: inout Decisions) -> String? {
+        d.chance(50) ? nil : d.pick(["mouse", "pen", "touch", "touch", "finger"])
+    }
+
+    /// A pointer hovering over a scene (its type as the stream picks),
+    /// with now and then a patch, a drag by another pointer or a
+    /// replacement under it, a press, and a `leave` at the end.
+    mutating func hoverWalk(_ d: inout Decisions) {
+        let id = scene(&d)
+        let pointer = d.pick(["mouse", "pen", "m2"])
+        let type = pointerType(&d)
+        for _ in 0..<(1 + d.below(6)) {
+            switch d.below(10) {
+            case 0: patch(&d)
+            case 1: gesture(&d)
+            case 2: hitPOST(&d, pointer: (pointer, d.pick(["down", "up", "cancel", "move"])), type: type, in: id)
+            case 3: putScene(&d)
+            default: hitPOST(&d, pointer: (pointer, "hover"), type: type, in: id)
+            }
+        }
+        if d.chance(70) { hitPOST(&d, pointer: (pointer, "leave"), type: type, in: id) }
     }
 
     /// `down`, some `move`s, then `up` or `cancel` (or nothing) for one
@@ -119,9 +153,12 @@ extension FuzzSession {
     mutating func gesture(_ d: inout Decisions) {
         let id = scene(&d)
         let pointers = d.chance(30) ? ["f1", "f2"] : [d.pick(["mouse", "f1", ""])]
-        for p in pointers { hitPOST(&d, pointer: (p, "down"), in: id) }
-        for _ in 0..<d.below(5) { hitPOST(&d, pointer: (d.pick(pointers), d.pick(["move", "move", "down", "bogus"])), in: id) }
-        if d.chance(80) { hitPOST(&d, pointer: (d.pick(pointers), d.chance(80) ? "up" : "cancel"), in: id) }
+        let type = pointerType(&d)
+        for p in pointers { hitPOST(&d, pointer: (p, "down"), type: type, in: id) }
+        for _ in 0..<d.below(5) {
+            hitPOST(&d, pointer: (d.pick(pointers), d.pick(["move", "move", "down", "bogus", "hover", "leave"])), type: type, in: id)
+        }
+        if d.chance(80) { hitPOST(&d, pointer: (d.pick(pointers), d.chance(80) ? "up" : "cancel"), type: type, in: id) }
     }
 
     /// `POST …/hits`: a few points mostly; now and then enough for the
@@ -152,7 +189,8 @@ extension FuzzSession {
             body += "{\"x\":\(x),\"y\":\(y)"
             if d.chance(25) {
                 phased = true
-                body += ",\"pointer\":\"\(d.pick(["a", "b"]))\",\"phase\":\"\(d.pick(["down", "move", "up", "cancel"]))\""
+                body += ",\"pointer\":\"\(d.pick(["a", "b"]))\",\"phase\":\"\(d.pick(["down", "move", "up", "cancel", "hover", "hover", "leave"]))\""
+                if let type = pointerType(&d) { body += ",\"pointerType\":\"\(type)\"" }
             }
             body += "}"
         }

@@ -7,8 +7,10 @@
 //   await hr.putScene("ring-demo", scene);         // create or replace
 //   const r = await hr.hit("ring-demo", 210, 120); // → { layer: "ring", action: "ring.select", path, trace, … }
 //   const many = await hr.hits("ring-demo", [{ x: 10, y: 10 }, { x: 120, y: 120 }]);
-//   const finger = hr.pointer("ring-demo", "finger-1");
+//   const finger = hr.pointer("ring-demo", "finger-1", { pointerType: "touch" });
 //   await finger.down(120, 120); await finger.move(130, 125); await finger.up(130, 125);
+//   const mouse = hr.pointer("ring-demo", "mouse");
+//   (await mouse.hover(210, 120)).boundary;       // → { out: null, leave: [], over: "ring", enter: ["ring"], removed: [] }
 //
 // Every method returns the parsed JSON answer. A problem answer (4xx/5xx,
 // RFC 9457) rejects with a HitRouteError carrying `status` and `problem`
@@ -87,12 +89,14 @@ export class HitRoute {
   }
 
   /**
-   * Pointer helpers (SPEC §5): `down` captures the target, `move` and `up`
-   * go to it (and drag it when it is draggable), `cancel` drops the capture.
+   * Pointer helpers: `down` captures the target, `move` and `up` go to it
+   * (and drag it when it is draggable), `cancel` drops the capture;
+   * `hover` moves with no button pressed, `leave` says the pointer left.
+   * Each answer carries `boundary` when what the pointer is over changed.
+   * `options` may hold `pointerType` ("mouse", "pen", "touch") and `trace`.
    */
   pointer(id, pointer = "mouse", options = {}) {
-    const send = (phase) => (x, y) => this.hit(id, x, y, { ...options, pointer, phase });
-    return { down: send("down"), move: send("move"), up: send("up"), cancel: send("cancel") };
+    return pointerHelpers((phase, x, y) => this.hit(id, x, y, { ...options, pointer, phase }));
   }
 
   /**
@@ -142,6 +146,13 @@ function query(params) {
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
   const s = q.toString();
   return s ? "?" + s : "";
+}
+
+/** `{down, move, up, cancel, hover, leave}`, each `(x, y) => send(phase, x, y)`. */
+function pointerHelpers(send) {
+  const helpers = {};
+  for (const phase of ["down", "move", "up", "cancel", "hover", "leave"]) helpers[phase] = (x, y) => send(phase, x, y);
+  return helpers;
 }
 
 /** The `curl` command equivalent to a request seen by `onRequest`. */

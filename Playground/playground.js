@@ -1,7 +1,8 @@
 // The playground (GET /): lists, edits and uploads scenes, draws them with
-// render.svg, routes clicks and plays pointer down/move/up. Everything it
-// asks of the service goes through hitroute.js, and every request is shown
-// as curl. Text from scenes is only ever set as textContent, never as HTML.
+// render.svg, routes clicks, plays pointer down/move/up and outlines what the
+// pointer hovers. Everything it asks of the service goes through hitroute.js,
+// and every request is shown as curl. Text from scenes is only ever set as
+// textContent, never as HTML.
 import { HitRoute, HitRouteError, curlCommand } from "/hitroute.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,11 +15,15 @@ const DRAW_LIMIT = 20000;
 // `answer`: the last pointer answer, marked on the picture by the page
 // itself (pointer mode): render.svg would route the point afresh, without
 // the capture that decided the answer, and could name another layer.
+// `hovered`: the layers the pointer `mouse` is over, kept from the
+// `boundary` of each answer and push (leave, then enter), outlined on the
+// picture.
 const state = {
   id: "", version: 0, layers: 0, point: null, answer: null, svg: null, drawAnyway: false,
   pointerDown: false, busy: null, pending: null,
   /** The audit's or a diff's cells over the picture: `{audit: true}` or `{diff: otherId}`. */
   overlay: {},
+  hovered: new Set(), hoverBusy: null, hoverPending: null,
 };
 
 const client = new HitRoute({ key: sessionStorage.getItem("hitroute.key") || "", onRequest: showCurl });
@@ -99,6 +104,8 @@ async function openScene(id, { redraw = true } = {}) {
     $("audit-targets").tBodies[0].replaceChildren();
     $("audit-why").replaceChildren();
     $("diff-groups").replaceChildren();
+    state.hovered.clear();
+    paintHover();
   }
   state.id = id;
   const version = scene.version;
@@ -146,6 +153,7 @@ async function draw() {
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `scene ${state.id}`);
   if (state.answer) markAnswer(svg, state.answer);
+  paintHover(svg);
   picture.replaceChildren(svg);
   state.svg = svg;
   setText("picture-note", "");
@@ -247,11 +255,52 @@ async function route(x, y) {
   return r;
 }
 
+/** Outlines the hovered layers on a drawn picture (class `hovered`). */
+function paintHover(svg = state.svg) {
+  if (!svg) return;
+  for (const g of svg.querySelectorAll(".hovered")) g.classList.remove("hovered");
+  for (const id of state.hovered) for (const g of layerElements(svg, id)) g.classList.add("hovered");
+  setText("result-hovered", state.hovered.size ? [...state.hovered].join(", ") : "–");
+}
+
+/** Applies a `boundary` (of an answer or a push) to the hovered set. */
+function applyBoundary(b) {
+  if (!b) return;
+  for (const id of b.leave) state.hovered.delete(id);
+  for (const id of b.enter) state.hovered.add(id);
+  const list = (l) => `[${l.join(", ")}]`;
+  setText("result-boundary", `out ${b.out ?? "–"} · leave ${list(b.leave)} · over ${b.over ?? "–"} · enter ${list(b.enter)}` +
+    (b.removed.length ? ` · removed ${list(b.removed)}` : ""));
+  paintHover();
+}
+
+/** Sends one event of the pointer `mouse` as `POST …/hit`, keeping the hovered set. */
+async function sendPointer(phase, p, trace) {
+  const r = await client.hit(state.id, p.x, p.y, { trace, pointer: "mouse", phase });
+  if (r.scene === state.id) { noteVersion(r.scene, r.version); applyBoundary(r.boundary); }
+  return r;
+}
+
+// Hovering (both modes, when "hover" is ticked): a `hover` per move with
+// no button pressed, one in flight at a time (the latest position wins),
+// and a `leave` when the pointer leaves the picture. `hoverBusy` is the
+// hover in flight: a press waits for it, since a hover the service saw
+// after the `down` would let go of the capture (no button is pressed).
+function queueHover(p) {
+  if (state.hoverBusy) { state.hoverPending = p; return; }
+  state.hoverBusy = sendPointer("hover", p, false).catch(showProblem).finally(() => {
+    state.hoverBusy = null;
+    const q = state.hoverPending;
+    state.hoverPending = null;
+    if (q && !state.pointerDown) queueHover(q);
+  });
+}
+
 // Pointer mode: down on press, move while dragging (one request in
 // flight at a time; the latest position wins), up on release. Each answer
 // redraws the picture (at most once a frame), so a drag is seen as it goes.
 async function pointerPhase(phase, p) {
-  const r = await client.hit(state.id, p.x, p.y, { trace: true, pointer: "mouse", phase });
+  const r = await sendPointer(phase, p, true);
   state.point = p;
   state.answer = r;
   showResult(r);
@@ -279,12 +328,30 @@ function wirePicture() {
     if (mode() === "route") { route(p.x, p.y).catch(showProblem); return; }
     picture.setPointerCapture(event.pointerId);
     state.pointerDown = true;
-    state.busy = pointerPhase("down", p).catch(showProblem).finally(() => { state.busy = null; });
+    state.hoverPending = null;
+    const hovering = state.hoverBusy;
+    state.busy = (async () => {
+      if (hovering) await hovering;
+      return pointerPhase("down", p);
+    })().catch(showProblem).finally(() => { state.busy = null; });
   });
   picture.addEventListener("pointermove", (event) => {
-    if (!state.pointerDown || mode() !== "pointer") return;
+    if (!state.svg) return;
+    if (!state.pointerDown) {
+      if (!$("hover").checked || event.pointerType === "touch") return;
+      const p = scenePoint(event);
+      if (p) queueHover(p);
+      return;
+    }
+    if (mode() !== "pointer") return;
     const p = scenePoint(event);
     if (p) queueMove(p);
+  });
+  picture.addEventListener("pointerleave", (event) => {
+    if (!state.svg || state.pointerDown || !$("hover").checked || !state.hovered.size) return;
+    state.hoverPending = null;
+    const p = scenePoint(event);
+    if (p) sendPointer("leave", p, false).catch(showProblem);
   });
   const release = async (event) => {
     if (!state.pointerDown) return;

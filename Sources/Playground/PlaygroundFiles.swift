@@ -21,8 +21,10 @@ extension PlaygroundFiles {
 //   await hr.putScene("ring-demo", scene);         // create or replace
 //   const r = await hr.hit("ring-demo", 210, 120); // → { layer: "ring", action: "ring.select", path, trace, … }
 //   const many = await hr.hits("ring-demo", [{ x: 10, y: 10 }, { x: 120, y: 120 }]);
-//   const finger = hr.pointer("ring-demo", "finger-1");
+//   const finger = hr.pointer("ring-demo", "finger-1", { pointerType: "touch" });
 //   await finger.down(120, 120); await finger.move(130, 125); await finger.up(130, 125);
+//   const mouse = hr.pointer("ring-demo", "mouse");
+//   (await mouse.hover(210, 120)).boundary;       // → { out: null, leave: [], over: "ring", enter: ["ring"], removed: [] }
 //
 // Every method returns the parsed JSON answer. A problem answer (4xx/5xx,
 // RFC 9457) rejects with a HitRouteError carrying `status` and `problem`
@@ -101,12 +103,14 @@ export class HitRoute {
   }
 
   /**
-   * Pointer helpers (SPEC §5): `down` captures the target, `move` and `up`
-   * go to it (and drag it when it is draggable), `cancel` drops the capture.
+   * Pointer helpers: `down` captures the target, `move` and `up` go to it
+   * (and drag it when it is draggable), `cancel` drops the capture;
+   * `hover` moves with no button pressed, `leave` says the pointer left.
+   * Each answer carries `boundary` when what the pointer is over changed.
+   * `options` may hold `pointerType` ("mouse", "pen", "touch") and `trace`.
    */
   pointer(id, pointer = "mouse", options = {}) {
-    const send = (phase) => (x, y) => this.hit(id, x, y, { ...options, pointer, phase });
-    return { down: send("down"), move: send("move"), up: send("up"), cancel: send("cancel") };
+    return pointerHelpers((phase, x, y) => this.hit(id, x, y, { ...options, pointer, phase }));
   }
 
   /**
@@ -156,6 +160,13 @@ function query(params) {
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
   const s = q.toString();
   return s ? "?" + s : "";
+}
+
+/** `{down, move, up, cancel, hover, leave}`, each `(x, y) => send(phase, x, y)`. */
+function pointerHelpers(send) {
+  const helpers = {};
+  for (const phase of ["down", "move", "up", "cancel", "hover", "leave"]) helpers[phase] = (x, y) => send(phase, x, y);
+  return helpers;
 }
 
 /** The `curl` command equivalent to a request seen by `onRequest`. */
@@ -216,6 +227,7 @@ export function curlCommand({ method, url, body, key }) {
       <label><input type="radio" name="mode" value="route" checked> click routes a point</label>
       <label><input type="radio" name="mode" value="pointer"> press, drag, release as pointer <code>mouse</code></label>
       <label><input type="checkbox" id="regions"> hit regions</label>
+      <label><input type="checkbox" id="hover" checked> hover</label>
     </fieldset>
     <div id="picture" aria-label="the scene; click it to route a point, or use the form below"></div>
     <p id="picture-note" class="note"></p>
@@ -236,6 +248,8 @@ export function curlCommand({ method, url, body, key }) {
       <dt>path</dt><dd id="result-path">–</dd>
       <dt>local</dt><dd id="result-local">–</dd>
       <dt>captured</dt><dd id="result-captured">–</dd>
+      <dt>hovered</dt><dd id="result-hovered">–</dd>
+      <dt>boundary</dt><dd id="result-boundary">–</dd>
     </dl>
     <div class="table-scroll">
     <table id="trace">
@@ -285,6 +299,10 @@ export function curlCommand({ method, url, body, key }) {
 :root { --ink: #161a1f; --muted: #4a525c; --line: #c5ccd4; --paper: #ffffff; --tint: #f3f5f8;
         --accent: #1f4fa8; --hit: #1a7a43; --miss: #b3261e; --skip: #5b5b5b; --pass: #1d5a9a; }
 * { box-sizing: border-box; }
+/* The scrollbar's room is kept whether or not the page scrolls: the result
+   panel grows and shrinks with each answer, and the picture must not rescale
+   under a dragging pointer when the page starts or stops scrolling. */
+html { scrollbar-gutter: stable; }
 body { margin: 0; font: 15px/1.4 system-ui, sans-serif; color: var(--ink); background: var(--tint); }
 .bar { display: flex; flex-wrap: wrap; align-items: baseline; gap: .4rem 1.2rem; padding: .5rem 1rem;
        background: var(--paper); border-bottom: 1px solid var(--line); }
@@ -329,6 +347,7 @@ tr.pass td.decision { color: var(--pass); }
 tr.hit { background: #e8f4ec; }
 /* A pointer answer marked by the page (pointer mode). */
 #picture .pointer-target > :is(path, rect):not([pointer-events="none"]) { stroke: #111111; stroke-width: 4px; vector-effect: non-scaling-stroke; }
+#picture .hovered > :is(path, rect, ellipse, circle):not([pointer-events="none"]) { stroke: #d81b60; stroke-width: 3px; stroke-dasharray: 6 3; vector-effect: non-scaling-stroke; }
 #picture .pointer-mark circle { fill: none; stroke: #111111; stroke-width: 2px; vector-effect: non-scaling-stroke; }
 #picture .pointer-mark text { font-weight: 700; fill: #111111; stroke: #ffffff; stroke-width: .2em; paint-order: stroke; }
 #curl { font: 12px/1.35 ui-monospace, monospace; padding-left: 2.6rem; max-height: 16rem; overflow: auto; }
@@ -348,9 +367,10 @@ tr.hit { background: #e8f4ec; }
             path: "/playground.js", source: "Playground/playground.js", contentType: "text/javascript; charset=utf-8",
             text: ##"""
 // The playground (GET /): lists, edits and uploads scenes, draws them with
-// render.svg, routes clicks and plays pointer down/move/up. Everything it
-// asks of the service goes through hitroute.js, and every request is shown
-// as curl. Text from scenes is only ever set as textContent, never as HTML.
+// render.svg, routes clicks, plays pointer down/move/up and outlines what the
+// pointer hovers. Everything it asks of the service goes through hitroute.js,
+// and every request is shown as curl. Text from scenes is only ever set as
+// textContent, never as HTML.
 import { HitRoute, HitRouteError, curlCommand } from "/hitroute.js";
 
 const $ = (id) => document.getElementById(id);
@@ -363,11 +383,15 @@ const DRAW_LIMIT = 20000;
 // `answer`: the last pointer answer, marked on the picture by the page
 // itself (pointer mode): render.svg would route the point afresh, without
 // the capture that decided the answer, and could name another layer.
+// `hovered`: the layers the pointer `mouse` is over, kept from the
+// `boundary` of each answer and push (leave, then enter), outlined on the
+// picture.
 const state = {
   id: "", version: 0, layers: 0, point: null, answer: null, svg: null, drawAnyway: false,
   pointerDown: false, busy: null, pending: null,
   /** The audit's or a diff's cells over the picture: `{audit: true}` or `{diff: otherId}`. */
   overlay: {},
+  hovered: new Set(), hoverBusy: null, hoverPending: null,
 };
 
 const client = new HitRoute({ key: sessionStorage.getItem("hitroute.key") || "", onRequest: showCurl });
@@ -448,6 +472,8 @@ async function openScene(id, { redraw = true } = {}) {
     $("audit-targets").tBodies[0].replaceChildren();
     $("audit-why").replaceChildren();
     $("diff-groups").replaceChildren();
+    state.hovered.clear();
+    paintHover();
   }
   state.id = id;
   const version = scene.version;
@@ -495,6 +521,7 @@ async function draw() {
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `scene ${state.id}`);
   if (state.answer) markAnswer(svg, state.answer);
+  paintHover(svg);
   picture.replaceChildren(svg);
   state.svg = svg;
   setText("picture-note", "");
@@ -596,11 +623,52 @@ async function route(x, y) {
   return r;
 }
 
+/** Outlines the hovered layers on a drawn picture (class `hovered`). */
+function paintHover(svg = state.svg) {
+  if (!svg) return;
+  for (const g of svg.querySelectorAll(".hovered")) g.classList.remove("hovered");
+  for (const id of state.hovered) for (const g of layerElements(svg, id)) g.classList.add("hovered");
+  setText("result-hovered", state.hovered.size ? [...state.hovered].join(", ") : "–");
+}
+
+/** Applies a `boundary` (of an answer or a push) to the hovered set. */
+function applyBoundary(b) {
+  if (!b) return;
+  for (const id of b.leave) state.hovered.delete(id);
+  for (const id of b.enter) state.hovered.add(id);
+  const list = (l) => `[${l.join(", ")}]`;
+  setText("result-boundary", `out ${b.out ?? "–"} · leave ${list(b.leave)} · over ${b.over ?? "–"} · enter ${list(b.enter)}` +
+    (b.removed.length ? ` · removed ${list(b.removed)}` : ""));
+  paintHover();
+}
+
+/** Sends one event of the pointer `mouse` as `POST …/hit`, keeping the hovered set. */
+async function sendPointer(phase, p, trace) {
+  const r = await client.hit(state.id, p.x, p.y, { trace, pointer: "mouse", phase });
+  if (r.scene === state.id) { noteVersion(r.scene, r.version); applyBoundary(r.boundary); }
+  return r;
+}
+
+// Hovering (both modes, when "hover" is ticked): a `hover` per move with
+// no button pressed, one in flight at a time (the latest position wins),
+// and a `leave` when the pointer leaves the picture. `hoverBusy` is the
+// hover in flight: a press waits for it, since a hover the service saw
+// after the `down` would let go of the capture (no button is pressed).
+function queueHover(p) {
+  if (state.hoverBusy) { state.hoverPending = p; return; }
+  state.hoverBusy = sendPointer("hover", p, false).catch(showProblem).finally(() => {
+    state.hoverBusy = null;
+    const q = state.hoverPending;
+    state.hoverPending = null;
+    if (q && !state.pointerDown) queueHover(q);
+  });
+}
+
 // Pointer mode: down on press, move while dragging (one request in
 // flight at a time; the latest position wins), up on release. Each answer
 // redraws the picture (at most once a frame), so a drag is seen as it goes.
 async function pointerPhase(phase, p) {
-  const r = await client.hit(state.id, p.x, p.y, { trace: true, pointer: "mouse", phase });
+  const r = await sendPointer(phase, p, true);
   state.point = p;
   state.answer = r;
   showResult(r);
@@ -628,12 +696,30 @@ function wirePicture() {
     if (mode() === "route") { route(p.x, p.y).catch(showProblem); return; }
     picture.setPointerCapture(event.pointerId);
     state.pointerDown = true;
-    state.busy = pointerPhase("down", p).catch(showProblem).finally(() => { state.busy = null; });
+    state.hoverPending = null;
+    const hovering = state.hoverBusy;
+    state.busy = (async () => {
+      if (hovering) await hovering;
+      return pointerPhase("down", p);
+    })().catch(showProblem).finally(() => { state.busy = null; });
   });
   picture.addEventListener("pointermove", (event) => {
-    if (!state.pointerDown || mode() !== "pointer") return;
+    if (!state.svg) return;
+    if (!state.pointerDown) {
+      if (!$("hover").checked || event.pointerType === "touch") return;
+      const p = scenePoint(event);
+      if (p) queueHover(p);
+      return;
+    }
+    if (mode() !== "pointer") return;
     const p = scenePoint(event);
     if (p) queueMove(p);
+  });
+  picture.addEventListener("pointerleave", (event) => {
+    if (!state.svg || state.pointerDown || !$("hover").checked || !state.hovered.size) return;
+    state.hoverPending = null;
+    const p = scenePoint(event);
+    if (p) sendPointer("leave", p, false).catch(showProblem);
   });
   const release = async (event) => {
     if (!state.pointerDown) return;
