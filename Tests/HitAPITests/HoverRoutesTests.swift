@@ -118,6 +118,10 @@ final class HoverRoutesTests: XCTestCase {
             XCTAssertEqual(r.pointers, pointers, body)
             XCTAssertEqual(r.messages, messages, body)
         }
+        // A GET changes nothing: pointerType there is refused like pointer and phase.
+        let get = app.call("GET", "/scenes/ring-demo/hit?x=1&y=1&pointerType=pen")
+        XCTAssertEqual(get.status, 422)
+        XCTAssertEqual(get.pointers, ["/pointerType"])
         let batch = app.call("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1},{"x":1,"y":1,"pointerType":"touch"}]}"#)
         XCTAssertEqual(batch.status, 422)
         XCTAssertEqual(batch.pointers, ["/points/1/pointerType"])
