@@ -80,12 +80,16 @@ func checkBoundary(_ r: HTTPResponse, index: Int) {
     }
     func ids(_ key: String) -> [String] {
         guard let list = b[key]?.arrayValue else { fail("has no \(key) array") }
-        return list.map { $0.stringValue ?? fail("has a \(key) entry that is not a string") }
+        return list.map { entry in
+            guard let s = entry.stringValue else { fail("has a \(key) entry that is not a string") }
+            return s
+        }
     }
     func id(_ key: String) -> String? {
         guard let v = b[key] else { fail("has no \(key)") }
         if v == .null { return nil }
-        return v.stringValue ?? fail("has a \(key) that is neither a string nor null")
+        guard let s = v.stringValue else { fail("has a \(key) that is neither a string nor null") }
+        return s
     }
     let (leave, enter, removed) = (ids("leave"), ids("enter"), ids("removed"))
     let (out, over) = (id("out"), id("over"))
