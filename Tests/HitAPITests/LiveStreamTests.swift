@@ -141,6 +141,24 @@ final class LiveStreamTests: XCTestCase {
         }
     }
 
+    /// A change under a still pointer of the stream is pushed after the
+    /// scene's version (SPEC §11.1), once: its next answer says nothing.
+    func testABoundaryIsPushedAfterTheSceneChangedUnderAPointer() throws {
+        try withLiveService { service in
+            XCTAssertEqual(try service.send("PUT", "/scenes/ring-demo", ringScene).status, 201)
+            let (c, _) = try open(service)
+            let hover = #"{"x":210,"y":120,"pointer":"mouse","phase":"hover","trace":false}"#
+            try c.send(TestClient.frame(opcode: 1, Array(hover.utf8)))
+            XCTAssertEqual(json(try XCTUnwrap(try c.readFrame()).text)["layer"] as? String, "ring")
+            XCTAssertEqual(try service.send("PATCH", "/scenes/ring-demo/layers/ring", #"{"hidden":true}"#).status, 200)
+            XCTAssertEqual(try c.readFrame()?.text, #"{"type":"scene","version":2}"#)
+            XCTAssertEqual(try c.readFrame()?.text,
+                           #"{"type":"boundary","pointer":"mouse","version":2,"layer":"button","boundary":{"out":"ring","leave":["ring"],"over":"button","enter":["button"],"removed":[]}}"#)
+            try c.send(TestClient.frame(opcode: 1, Array(hover.utf8)))
+            XCTAssertNil(json(try XCTUnwrap(try c.readFrame()).text)["boundary"])
+        }
+    }
+
     /// A client that sends faster than it reads: moves of one pointer are
     /// coalesced, the down and up are answered, in order, and every move is
     /// accounted for by an answer's `coalesced` count.

@@ -185,6 +185,25 @@ final class StreamSession: WebSocketSession {
         w.endObject()
         stream.send(text: w.finish())
         app.streams.pushes.wrappingAdd(1, ordering: .relaxed)
+        pushBoundaries(on: stream)
+    }
+
+    /// After a scene push: each of this stream's pointers whose hovered set
+    /// or target changed under it (SPEC §11.1), as `{"type": "boundary",
+    /// "pointer", "version", "layer", "boundary"}`, routed again at its last
+    /// point (`SceneStoring.refreshPointers`); each change is then reported
+    /// and its pointer's next answer does not repeat it.
+    /// - Complexity: one routing per remembered pointer of the stream.
+    func pushBoundaries(on stream: WebSocketStream) {
+        guard let (current, changes) = app.store.refreshPointers(sceneID, namespace: namespace), !changes.isEmpty else { return }
+        current.withCompiled { scene in
+            for change in changes {
+                var b = JSONWriter(capacity: 192)
+                HitResponseEncoder.writeBoundaryPush(change, version: current.version, scene: scene, to: &b)
+                stream.send(text: b.finish())
+                app.streams.pushes.wrappingAdd(1, ordering: .relaxed)
+            }
+        }
     }
 
     /// The close code of a stream whose scene was deleted.
