@@ -4,18 +4,24 @@ import PackageDescription
 // Module graph: each arrow points at a dependency declared below, and every
 // module a target imports is declared (scripts/check-imports.py, CI).
 //
-//   hitroute (executable) ──▶ HitAPI, HTTPServer, HitJournal
-//   HitAPI ──┬─▶ HitRouting ──▶ CPrefetch        core: model, geometry, regions, router (no I/O, no Foundation)
-//            ├─▶ HitRender ──▶ HitRouting, HitImage, HitBase   SVG of a scene, masks as PNG (no I/O, no Foundation)
-//            ├─▶ HitAnalysis ──▶ HitRouting        sample grids: audit, reach, diff (no I/O, no Foundation)
-//            ├─▶ HitImage                          PNG + zlib inflate → alpha planes (no I/O, no Foundation)
+//   hitroute (executable) ──▶ HitAPI, HitStore, HTTPServer, HitJournal
+//   HitAPI ──┬─▶ HitStore ──▶ SceneCodec, HitJournal, RESPClient, RESP, HitRouting, HitJSON, HitMetrics, HitBase
+//            │                 the store protocol, snapshots, capabilities, StoreError; memory, journal, Redis
+//            ├─▶ SceneCodec ──▶ HitRouting, HitJSON, HitImage   the scene document: decode (JSON Pointers), encode
+//            ├─▶ HitRender ──▶ HitRouting, HitImage, HitBase    SVG of a scene, masks as PNG (no I/O, no Foundation)
+//            ├─▶ HitAnalysis ──▶ HitRouting       sample grids: audit, reach, diff (no I/O, no Foundation)
+//            ├─▶ HitRouting ──▶ CPrefetch         core: model, geometry, regions, router (no I/O, no Foundation)
 //            ├─▶ HitJSON ──▶ HitBase               byte-level JSON reader and writer (no Foundation)
-//            ├─▶ HitJournal                        journal records, CRC-32C, snapshots, group commit
-//            ├─▶ RESPClient ──▶ RESP, HitMetrics, HitBase   Redis over sockets and its statistics; RESP: the RESP2 parser
 //            ├─▶ HTTPServer ──▶ CEpoll, HitMetrics, HitBase   HTTP/1.1 over epoll; knows nothing of scenes
 //            ├─▶ HitMetrics ──▶ CCounters          metric model, exposition, per-thread counter cells
-//            ├─▶ Playground                        the page's files (scripts/embed-playground.sh)
-//            └─▶ HitBase, RESP
+//            ├─▶ HitJournal, RESPClient            (flags: --fsync modes, --store URLs)
+//            └─▶ Playground                        the page's files (scripts/embed-playground.sh)
+//   RESPClient ──▶ RESP, HitMetrics, HitBase       Redis over sockets and its statistics; RESP: the RESP2 parser
+//   HitJournal                                     journal records, CRC-32C, snapshots, group commit
+//   HitImage                                       PNG + zlib inflate → alpha planes (no I/O, no Foundation)
+//   HitStore never imports HTTPServer: it throws StoreError, which HitAPI
+//   turns into problem+json in one place, and says in its capabilities
+//   which calls may wait; HitAPI's RunWhere decides loop or worker.
 //   HitBase: the byte buffer both writers grow, the JSON string escaper, the
 //   monotonic clock (no dependencies, no Foundation).
 //
@@ -38,6 +44,8 @@ let package = Package(
         .library(name: "HitImage", targets: ["HitImage"]),
         .library(name: "HitBase", targets: ["HitBase"]),
         .library(name: "HitAnalysis", targets: ["HitAnalysis"]),
+        .library(name: "HitStore", targets: ["HitStore"]),
+        .library(name: "SceneCodec", targets: ["SceneCodec"]),
     ],
     targets: [
         .target(name: "CEpoll"),
@@ -55,13 +63,18 @@ let package = Package(
         .target(name: "HitJournal"),
         .target(name: "RESP"),
         .target(name: "RESPClient", dependencies: ["HitBase", "RESP", "HitMetrics"]),
+        .target(name: "SceneCodec", dependencies: ["HitImage", "HitJSON", "HitRouting"]),
+        .target(
+            name: "HitStore",
+            dependencies: ["HitBase", "HitJournal", "HitJSON", "HitMetrics", "HitRouting", "RESP", "RESPClient", "SceneCodec"]),
         .target(name: "HitAPI", dependencies: [
-            "HitBase", "HitRouting", "HitAnalysis", "HitJSON", "HitImage", "HTTPServer", "HitJournal", "HitRender", "Playground", "RESP",
-            "RESPClient", "HitMetrics",
+            "HitRouting", "HitAnalysis", "HitJSON", "HTTPServer", "HitJournal", "HitRender", "HitStore", "Playground", "RESPClient",
+            "HitMetrics", "SceneCodec",
         ]),
-        .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal", "HTTPServer"]),
+        .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal", "HitStore", "HTTPServer"]),
         .executableTarget(
-            name: "hitroute-bench", dependencies: ["CEpoll", "HitAnalysis", "HitAPI", "HitJSON", "HitRender", "HitRouting", "HTTPServer", "TestSupport"]),
+            name: "hitroute-bench",
+            dependencies: ["CEpoll", "HitAnalysis", "HitAPI", "HitJSON", "HitRender", "HitRouting", "HitStore", "HTTPServer", "SceneCodec", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HitBase", "HTTPServer", "TestSupport"]),
         .testTarget(name: "HitMetricsTests", dependencies: ["HitMetrics", "TestSupport"]),
@@ -69,11 +82,18 @@ let package = Package(
         .testTarget(name: "HitRoutingTests", dependencies: ["HitRouting", "TestSupport"]),
         .testTarget(
             name: "HitAPITests",
-            dependencies: ["HitAPI", "HTTPServer", "HitJSON", "HitJournal", "HitRouting", "Playground", "RESP", "RESPClient", "TestSupport"]),
+            dependencies: [
+                "HitAPI", "HTTPServer", "HitJSON", "HitJournal", "HitRouting", "HitStore", "Playground", "RESP", "RESPClient",
+                "SceneCodec", "TestSupport",
+            ]),
         .testTarget(name: "HitRenderTests", dependencies: ["HitRender", "HitRouting", "HitImage", "TestSupport"]),
         .testTarget(name: "HitJournalTests", dependencies: ["HitJournal", "TestSupport"]),
         .testTarget(name: "RESPTests", dependencies: ["HitBase", "RESP", "RESPClient", "TestSupport"]),
         .testTarget(name: "HitBaseTests", dependencies: ["HitBase", "TestSupport"]),
+        .testTarget(name: "SceneCodecTests", dependencies: ["SceneCodec", "TestSupport"]),
+        .testTarget(
+            name: "HitStoreTests",
+            dependencies: ["HitStore", "HitJournal", "HitRouting", "RESPClient", "SceneCodec", "TestSupport"]),
         .testTarget(name: "HitImageTests", dependencies: ["HitImage", "TestSupport"]),
         .testTarget(name: "HitAnalysisTests", dependencies: ["HitAnalysis", "HitRouting", "TestSupport"]),
     ]

@@ -27,6 +27,7 @@
 import Glibc
 import HTTPServer
 import HitAPI
+import HitStore
 
 /// `APIFUZZ_PRINT=1` prints every request and its status (to replay a
 /// finding by hand, or to write its regression test).

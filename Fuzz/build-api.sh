@@ -28,7 +28,10 @@ swift_module Playground "" $(sources Playground)
 swift_module HitJournal "" $(sources HitJournal)
 swift_module RESP "" $(sources RESP)
 swift_module RESPClient "RESP HitBase" $(sources RESPClient)
-SANITIZE="${san[*]}" swift_module HitAPI "HitBase HitMetrics HTTPServer HitJSON HitImage HitRouting HitAnalysis HitRender Playground HitJournal RESP RESPClient" $(sources HitAPI)
+# The scene document's decoders read raw bodies: comparison tracing, as HitJSON.
+SANITIZE="${san[*]}" swift_module SceneCodec "HitRouting HitJSON HitImage" $(sources SceneCodec)
+swift_module HitStore "HitBase HitJournal HitJSON HitMetrics HitRouting RESP RESPClient SceneCodec" $(sources HitStore)
+SANITIZE="${san[*]}" swift_module HitAPI "HitBase HitMetrics HTTPServer HitJSON HitImage HitRouting HitAnalysis HitRender Playground HitJournal RESP RESPClient SceneCodec HitStore" $(sources HitAPI)
 # The harness's judge of answers: HitJSON's parser once more, as a module of
 # its own with ASan but no coverage, so that parsing an answer (up to a few
 # hundred KiB for a batch) neither costs coverage callbacks nor adds

@@ -141,7 +141,6 @@ extension EventLoop {
     private func handle(_ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int, bodyReserved: Int) {
         let bodyBytes = request.body.count
         let offload = bodyBytes >= context.configuration.offloadBodyBytes
-            || (bodyBytes >= ServerConfiguration.offloadCheckBytes && context.configuration.offloadsRequest?(request) == true)
         let id: RequestID?
         if request.hasClientRequestID {
             request.noteLoop(index, serial: 0, handlerOnLoop: !offload)
@@ -160,24 +159,26 @@ extension EventLoop {
         if offload {
             self.offload(connection, request, responseContext, bodyReserved: bodyReserved)
         } else {
-            let response = context.handler(request)
-            if response.status == HTTPResponse.runOnWorkerStatus {
-                self.offload(connection, request, responseContext, bodyReserved: bodyReserved)  // the handler must wait: not here
-            } else {
+            switch context.responder(request, .loop) {
+            case .response(let response):
                 context.bodyBudget.release(bodyReserved)
                 respond(connection, response, responseContext)
+            case .onWorker(let work):
+                self.offload(connection, request, responseContext, bodyReserved: bodyReserved, work: work)
             }
         }
     }
 
-    /// Runs the handler on a worker thread; its response comes back through
-    /// ``handlerFinished(fd:serial:response:)``.
+    /// Runs the responder on a worker thread (or, given `work`, the rest of
+    /// the work it handed over on the loop); the response comes back
+    /// through ``handlerFinished(fd:serial:response:)``.
     private func offload(
-        _ connection: Connection, _ request: HTTPRequest, _ responseContext: Connection.ResponseContext, bodyReserved: Int
+        _ connection: Connection, _ request: HTTPRequest, _ responseContext: Connection.ResponseContext, bodyReserved: Int,
+        work: (@Sendable () -> HTTPResponse)? = nil
     ) {
         connection.state = .awaitingHandler
         connection.inflight = responseContext
-        let handler = context.handler
+        let responder = context.responder
         let fd = connection.fd
         let serial = connection.serial
         var request = request
@@ -186,14 +187,8 @@ extension EventLoop {
         let trim = request.body.count >= EventLoop.trimAfterBodyBytes
         let budget = context.bodyBudget
         context.offload.submit { [self, request] in
-            var response = handler(request)
+            let response = work?() ?? responder(request, .worker).answer()
             budget.release(bodyReserved)  // the handler is done with the body
-            if response.status == HTTPResponse.runOnWorkerStatus {
-                response = HTTPResponse(
-                    status: 503, headers: ["Content-Type": "application/problem+json"],
-                    body: ProblemJSON.encode(status: 503, slug: "service-unavailable", title: "Service unavailable",
-                                             detail: "the handler asked for a worker thread while on one"))
-            }
             post(.response(fd: fd, serial: serial, response))
             // A big body and what the handler built and dropped leave
             // free pages inside malloc's arenas: give them back.

@@ -34,9 +34,14 @@ public final class HTTPServer: Sendable {
     private let running = DispatchGroup()
     private let boundPort = Atomic<Int>(0)
 
-    public init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
+    public convenience init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
+        self.init(configuration: configuration, responder: { request, _ in .response(handler(request)) })
+    }
+
+    /// A server whose responder decides where its work runs (``Placement``).
+    public init(configuration: ServerConfiguration, responder: @escaping HTTPResponder) {
         self.configuration = configuration
-        self.context = ServerContext(configuration: configuration, handler: handler)
+        self.context = ServerContext(configuration: configuration, responder: responder)
     }
 
     /// A server nobody holds any more can never be stopped: shut it down.
@@ -72,7 +77,6 @@ public final class HTTPServer: Sendable {
                 let running = self.running
                 do {
                     try ThreadLauncher.spawn(name: "hitroute-loop-\(loop.index)") {
-                        LoopThread.markCurrent()
                         loop.run()
                         running.leave()
                     }

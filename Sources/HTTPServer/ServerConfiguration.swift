@@ -59,11 +59,6 @@ public struct ServerConfiguration: Sendable {
     /// 503 with `Retry-After: 1`, and connections take no pipelined request
     /// while their output waits. Default 1 GiB.
     public var maxBufferedResponseBytes: Int = 1 << 30
-    /// Smaller requests, of at least 1 KiB of body, that this returns true
-    /// for are offloaded too: for bodies that cost far more than their size
-    /// (a few KiB of PNG can decode to millions of pixels). It runs on the
-    /// event loop and must be cheap. Default: none.
-    public var offloadsRequest: (@Sendable (HTTPRequest) -> Bool)? = nil
     /// Asked on the event loop when a head that announces a body has
     /// arrived, before `100 Continue` is sent and before any of the body is
     /// reserved from ``maxBufferedBodyBytes`` or read: a response refuses
@@ -72,8 +67,6 @@ public struct ServerConfiguration: Sendable {
     /// such as credentials. The request it sees has an empty body and its
     /// id. It must be cheap. Default: none (every head admitted).
     public var admitsHead: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil
-    /// The least body for which `offloadsRequest` is asked.
-    public static let offloadCheckBytes = 1024
     /// Whether to write one line per request to stderr:
     /// `<method> <path> <status> <µs>us <body bytes>B`. Lines are buffered
     /// per loop and written once per loop iteration. Default `true`.

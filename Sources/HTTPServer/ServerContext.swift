@@ -1,8 +1,9 @@
 import Synchronization
 
-/// The handler signature: a request in, a response out. Runs on an event
-/// loop thread, or on a worker thread for bodies of at least
-/// ``ServerConfiguration/offloadBodyBytes``; it must not block for long.
+/// The simple handler signature: a request in, a response out, wherever
+/// the server runs it (an event loop thread, or a worker thread for bodies
+/// of at least ``ServerConfiguration/offloadBodyBytes``); it must not
+/// block for long. ``HTTPResponder`` lets a handler move its work to a worker.
 public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 
 /// What every event loop of one server shares: configuration, handler,
@@ -10,7 +11,7 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 /// touched once per connection, never per request).
 final class ServerContext: Sendable {
     let configuration: ServerConfiguration
-    let handler: HTTPHandler
+    let responder: HTTPResponder
     let openConnections = Atomic<Int>(0)
     /// WebSocket streams open across all loops (counted at the upgrade,
     /// against ``ServerConfiguration/maxStreams``).
@@ -40,9 +41,9 @@ final class ServerContext: Sendable {
     /// Timeout sweep period: a quarter of the shortest timeout, 10…250 ms.
     let tick: UInt64
 
-    init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
+    init(configuration: ServerConfiguration, responder: @escaping HTTPResponder) {
         self.configuration = configuration
-        self.handler = handler
+        self.responder = responder
         offload = OffloadPool(threads: configuration.eventLoops)
         bodyBudget = BodyBudget(capacity: configuration.maxBufferedBodyBytes)
         outputBudget = OutputBudget(capacity: configuration.maxBufferedResponseBytes, loops: max(1, configuration.eventLoops))

@@ -1,34 +1,25 @@
 import HTTPServer
-import RESPClient
+import HitStore
 
 /// SPEC §10: running as one of several replicas over Redis.
 extension Application {
-    /// The Redis store `--store` asks for, or nil (scenes in memory).
-    public static func redisStore(_ configuration: Configuration) -> RedisSceneStore? {
-        guard let url = configuration.storeURL,
-              let endpoint = RedisEndpoint(url: url, password: configuration.redisPassword)
-        else { return nil }
-        // A scene document may be as big as the biggest body, plus its id.
-        return RedisSceneStore(
-            endpoint, cacheBytes: configuration.cacheBytes, limits: configuration.store,
-            sceneLimits: configuration.scene, maxBulkBytes: configuration.server.limits.maxBodyBytes * 2 + 4096)
+    /// The version `X-Min-Version: N` asks of a scene route, when the store
+    /// can be behind (``StoreCapabilities/honoursMinVersion``); nil when it
+    /// is always current (then only the form is checked) or the route names
+    /// no scene. 400 unless N is a positive integer.
+    func minVersionAsked(_ request: HTTPRequest, _ route: Route) throws(Problem) -> Int? {
+        guard let raw = request.headers["X-Min-Version"], route.sceneID != nil else { return nil }
+        if case .render = route { return nil }
+        let n = try Application.minVersion(raw)
+        return capabilities.honoursMinVersion ? n : nil
     }
 
-    /// `X-Min-Version: N` on a scene route: the replica's copy is brought to
-    /// version N first when it is older. 400 unless N is a positive
-    /// integer; 412 when even Redis holds an older version (the write the
-    /// client saw was undone by a delete and re-create). Without a shared
-    /// store only the form is checked: the one process is always current.
-    func awaitMinVersion(_ request: HTTPRequest, _ route: Route) throws(Problem) {
-        guard let raw = request.headers["X-Min-Version"] else { return }
-        let id: String
-        switch route {
-        case .scene(let s), .hit(let s), .hits(let s), .layer(let s, _): id = s
-        default: return
-        }
-        let n = try Application.minVersion(raw)
-        guard honoursMinVersion else { return }  // one process is always current: only the form is checked
-        guard let s = try store.snapshot(id, minVersion: n) else { return }  // the route answers 404
+    /// Brings the replica's copy of scene `id` to version `n` first when it
+    /// is older (a fetch: on a worker). 412 when even the shared store holds
+    /// an older version (the write the client saw was undone by a delete
+    /// and re-create); a missing scene is left to the route (404).
+    func awaitMinVersion(_ n: Int, _ id: String) throws(Problem) {
+        guard let s = try stored({ () throws(StoreError) in try store.snapshot(id, minVersion: n) }) else { return }
         if s.version < n {
             throw Problem(412, "precondition-failed", "Precondition failed",
                           "X-Min-Version \(n): scene \"\(id)\" is at version \(s.version)")
@@ -48,25 +39,5 @@ extension Application {
             throw Problem(400, "malformed-request", "Malformed request", "X-Min-Version must be a positive integer, not \(raw.debugDescription)")
         }
         return Int(digits) ?? Int.max
-    }
-}
-
-extension Problem {
-    /// Not an answer: "this request must wait on the store; run it again on
-    /// a worker thread" (`HTTPResponse.runOnWorker`). Thrown only on an
-    /// event loop, before anything has changed.
-    static let runOnWorker = Problem(0, "run-on-worker", "", "")
-}
-
-extension Route {
-    /// Whether `method` on this route changes scenes (with a remote store,
-    /// a round trip: never on an event loop).
-    func writes(_ method: String) -> Bool {
-        switch self {
-        case .healthz, .readyz, .openAPI, .metrics, .index, .asset, .render, .hit, .hits, .audit, .reach, .diff, .stream: return false
-        case .scenes: return method == "POST"
-        case .scene: return method == "PUT" || method == "DELETE"
-        case .layer: return method == "PATCH"
-        }
     }
 }

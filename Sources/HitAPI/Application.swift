@@ -2,17 +2,17 @@ import HTTPServer
 import HitJSON
 import HitMetrics
 import HitRouting
+import HitStore
 
 /// The hitroute API over HTTP: routes requests to handlers, applies CORS,
 /// content-type rules and problem details. The executable and the tests
 /// build the service through `Application.makeServer`.
 public final class Application: Sendable {
     public let configuration: Configuration
-    /// The scenes: memory only, or a durable backend (`SceneStoring`).
+    /// The scenes, in whichever backend `StoreFactory` made (`SceneStoring`).
     public let store: any SceneStoring
-    /// `store` when it is the memory backend: the hit path reads it with a
-    /// direct call instead of a protocol one (instructions per hit as before).
-    let memoryStore: SceneStore?
+    /// What the store can do (read once: it does not change).
+    let capabilities: StoreCapabilities
     /// Who may do what (SPEC §8); open without a key file.
     public let access: AccessControl
     /// Open pointer streams by scene, for pushes (SPEC §11.2).
@@ -26,39 +26,32 @@ public final class Application: Sendable {
     /// A JSON answer's fields: its content type, and the CORS fields when
     /// every origin is allowed. Built and checked once, shared by answers.
     let jsonHeaders: HTTPHeaders
-    /// Whether `X-Min-Version` may make this replica fetch: with a store shared by replicas
-    /// (a store in this process is always current, and memory mode's hit
-    /// path does not even look for the header).
-    let honoursMinVersion: Bool
+    /// The limits `RunWhere` reads.
+    let runLimits: RunWhere.Limits
 
     public init(
         configuration: Configuration, store: (any SceneStoring)? = nil, access: AccessControl = .open,
         isShuttingDown: @escaping @Sendable () -> Bool = { false }
     ) {
         self.configuration = configuration
-        self.store = store ?? SceneStore(limits: configuration.store)
-        self.memoryStore = self.store as? SceneStore
+        let store = store ?? SceneStore(limits: configuration.store)
+        self.store = store
+        capabilities = store.capabilities
+        runLimits = RunWhere.Limits(loopBatchWork: configuration.loopBatchWork)
         self.access = access
         self.isShuttingDown = isShuttingDown
         let counters = APICounters(loops: configuration.server.eventLoops)
         self.counters = counters
         metrics.register { ServiceMetrics.buildInfo() }
         metrics.register { ServiceMetrics.api(counters) }
-        // What the store holds: the memory store's counts (a journal keeps
-        // its scenes in one); with Redis, what this replica's cache holds.
-        if let held = memoryStore ?? (self.store as? JournalStore)?.memory {
-            metrics.register { ServiceMetrics.store(held.stats(), compileTimes: held.compileTimes) }
-        } else if let redis = self.store as? RedisSceneStore {
-            metrics.register { ServiceMetrics.store(redis.stats(), compileTimes: redis.compileTimes) + ServiceMetrics.cache(of: redis) }
-            let statistics = redis.client.statistics
-            metrics.register { ServiceMetrics.redis(statistics.snapshot()) }
-        }
+        // What the store holds (with a shared store, what this replica's
+        // cache holds), and a remote store's exchanges.
+        metrics.register { ServiceMetrics.store(store.stats(), compileTimes: store.compileTimes) + (store.cacheStats.map(ServiceMetrics.cache) ?? []) }
+        if let statistics = store.remoteStatistics { metrics.register { ServiceMetrics.redis(statistics.snapshot()) } }
         metrics.register { ServiceMetrics.access(access) }
         let streams = self.streams
         metrics.register { ServiceMetrics.streams(streams) }
-        let store = self.store
         metrics.register { ServiceMetrics.health(of: store) }
-        honoursMinVersion = self.store is RedisSceneStore
         var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }
         jsonHeaders = h
@@ -78,12 +71,11 @@ public final class Application: Sendable {
         let app = Application(
             configuration: configuration, store: store, access: access, isShuttingDown: { box.server?.isShuttingDown ?? false })
         var serverConfiguration = configuration.server
-        serverConfiguration.offloadsRequest = Application.isSceneWrite
         serverConfiguration.limits.watchedField = "x-min-version"  // asked of every request: noted while parsing
         serverConfiguration.routeLabels = Route.templates
         serverConfiguration.admitsHead = { head in app.admitHead(head) }
         if let hosts = configuration.allowedHosts { serverConfiguration.limits.allowedHosts = hosts }
-        let server = HTTPServer(configuration: serverConfiguration) { request in app.respond(to: request) }
+        let server = HTTPServer(configuration: serverConfiguration) { request, placement in app.handle(request, on: placement) }
         box.server = server
         app.registerServerMetrics { box.server?.statistics() }
         return (server, app)
@@ -98,88 +90,145 @@ public final class Application: Sendable {
         metrics.register(ProcessMetrics())
     }
 
-    /// Whether a request writes a scene (create, replace, patch): such
-    /// bodies are decoded off the event loop from 1 KiB on, since a small
-    /// one can hold a PNG mask that decodes to millions of pixels (SPEC §6).
-    /// Any write, not only those that seem to hold a mask: JSON escapes
-    /// could hide the key from a scan.
-    @Sendable static func isSceneWrite(_ request: HTTPRequest) -> Bool {
-        switch request.method {
-        case "PUT", "PATCH": return true
-        case "POST": return request.path == "/scenes"
-        default: return false
+    /// Answers one request in this process, all of its work here (tools,
+    /// tests). Never traps on client input: every failure is a problem response.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        handle(request, on: .worker).answer()
+    }
+
+    /// Answers one request that runs on `placement`. On an event loop, a
+    /// request that `RunWhere` places on a worker comes back as
+    /// `.onWorker` with the rest of its work (the server runs it there);
+    /// nothing done before the decision is done again.
+    public func handle(_ request: HTTPRequest, on placement: Placement) -> HandlerResult {
+        let matched = Route(path: request.path)
+        if case .stream? = matched { return handle(Application.liftingBearerProtocol(request), matched, placement) }
+        return handle(request, matched, placement)
+    }
+
+    @inline(__always)
+    private func handle(_ request: HTTPRequest, _ matched: Route?, _ placement: Placement) -> HandlerResult {
+        let step: Step
+        do {
+            step = try route(matched, request, placement)
+        } catch {
+            var response = error.response(requestID: request.requestID)
+            finish(&response, matched, request)
+            return .response(response)
+        }
+        switch step {
+        case .done(var response):
+            finish(&response, matched, request)
+            return .response(response)
+        case .worker(let work):
+            return .onWorker { [self] in
+                var response: HTTPResponse
+                do throws(Problem) {
+                    response = try work()
+                } catch {
+                    response = error.response(requestID: request.requestID)
+                }
+                finish(&response, matched, request)
+                return response
+            }
         }
     }
 
-    /// Answers one request. Never traps on client input: every failure is a problem response.
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let matched = Route(path: request.path)
-        var response: HTTPResponse
-        do {
-            response = try route(matched, request)
-        } catch {
-            if error.status == Problem.runOnWorker.status { return .runOnWorker }
-            response = error.response(requestID: request.requestID)
+    /// A handler's outcome: its answer, or the rest of its work for a worker.
+    enum Step {
+        case done(HTTPResponse)
+        case worker(@Sendable () throws(Problem) -> HTTPResponse)
+
+        /// The answer, running the rest of the work here.
+        func answerHere() throws(Problem) -> HTTPResponse {
+            switch self {
+            case .done(let r): return r
+            case .worker(let work): return try work()
+            }
         }
+    }
+
+    /// Whether `work` runs here: always on a worker; on a loop, where `RunWhere` says.
+    @inline(__always)
+    func runsHere(_ work: @autoclosure () -> RunWhere.Work, _ placement: Placement) -> Bool {
+        placement == .worker || RunWhere.decide(work(), capabilities: capabilities, limits: runLimits) == .loop
+    }
+
+    /// Labels the answer with its route and adds the CORS fields.
+    @inline(__always)
+    private func finish(_ response: inout HTTPResponse, _ matched: Route?, _ request: HTTPRequest) {
         response.routeLabel = matched?.metricsLabel ?? 0
         addCORS(to: &response, request: request)
-        return response
     }
 
-    private func route(_ matched: Route?, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+    private func route(_ matched: Route?, _ request: HTTPRequest, _ placement: Placement) throws(Problem) -> Step {
         guard let route = matched else {
-            if request.path == "*", request.method == "OPTIONS" { return Application.serverOptions }
+            if request.path == "*", request.method == "OPTIONS" { return .done(Application.serverOptions) }
             throw Problem.notFound("no route \(request.path); see GET /openapi.yaml")
         }
         let method = request.method == "HEAD" ? "GET" : request.method
         guard route.methods.contains(method) else {
             throw Problem.methodNotAllowed(request.method, allowed: route.methods)
         }
-        if method == "OPTIONS" { return preflight(route, request) }
-        var request = request
-        if case .stream = route { request = Application.liftingBearerProtocol(request) }
+        if method == "OPTIONS" { return .done(preflight(route, request)) }
         let grant = try gate(route, method: method, request)
-        if honoursMinVersion {
-            if route.writes(method), LoopThread.isCurrent { throw Problem.runOnWorker }
-            try awaitMinVersion(request, route)
-        } else if request.mayHaveWatchedField, request.headers.contains("X-Min-Version") {
-            try awaitMinVersion(request, route)  // one process is always current: its form is checked, no more
+        var minVersion: Int?
+        if request.mayHaveWatchedField, request.headers.contains("X-Min-Version") {
+            minVersion = try minVersionAsked(request, route)  // a store in one process is always current: its form is checked, no more
         }
         switch method {
         case "POST", "PUT", "PATCH": try checkContentType(request)
         default: break
         }
+        if let minVersion, let id = route.sceneID {  // (nil for a render: see `minVersionAsked`)
+            // Fetching a newer copy waits on the shared store: where `RunWhere` says.
+            let work = RunWhere.Work(kind: .readScene, snapshot: store.residentSnapshot(id), namesScene: true, minVersion: minVersion)
+            if !runsHere(work, placement) {
+                return .worker { [self] () throws(Problem) in
+                    try awaitMinVersion(minVersion, id)
+                    return try answer(route, method, request, grant, .worker).answerHere()
+                }
+            }
+            try awaitMinVersion(minVersion, id)
+        }
+        return try answer(route, method, request, grant, placement)
+    }
+
+    /// The route's answer, on `placement` (handlers that read a scene ask
+    /// `RunWhere` themselves, once they know what the work is).
+    @inline(__always)
+    private func answer(_ route: Route, _ method: String, _ request: HTTPRequest, _ grant: Grant, _ placement: Placement) throws(Problem) -> Step {
         switch (route, method) {
         case (.healthz, _):
-            return json(200) { w in w.beginObject(); w.field("status"); w.string("ok"); w.endObject() }
+            return .done(json(200) { w in w.beginObject(); w.field("status"); w.string("ok"); w.endObject() })
         case (.readyz, _):
             if isShuttingDown() { throw Problem(503, "shutting-down", "Shutting down", "the service is draining and takes no new work") }
             switch store.health() {
             case .ready: break
             case .starting(let why): throw Problem(503, "starting", "Starting", why)
-            case .unavailable(let why): throw Problem.storeUnavailable(why)
+            case .unavailable(let why): throw Problem(StoreError.unavailable(why))
             }
-            return json(200) { w in w.beginObject(); w.field("status"); w.string("ready"); w.endObject() }
+            return .done(json(200) { w in w.beginObject(); w.field("status"); w.string("ready"); w.endObject() })
         case (.openAPI, _):
             var h = HTTPHeaders()
             h.set("Content-Type", "application/yaml; charset=utf-8")
-            return HTTPResponse(status: 200, headers: h, body: Array(OpenAPIDocument.yaml.utf8))
-        case (.metrics, _): return scrape(request)
-        case (.scenes, "GET"): return try listScenes(grant)
-        case (.scenes, _): return try createScene(request, grant: grant)
-        case (.scene(let id), "GET"): return try getScene(id)
-        case (.scene(let id), "PUT"): return try putScene(id, request)
-        case (.scene(let id), _): return try deleteScene(id)
-        case (.hit(let id), _): return try hit(id, request, granted: grant.scope)
-        case (.hits(let id), _): return try hits(id, request, granted: grant.scope)
-        case (.layer(let id, let layer), _): return try patchLayer(id, layer, request)
-        case (.index, _): return index(request)
-        case (.asset(let k), _): return asset(k)
-        case (.render(let id), _): return try render(id, request, grant: grant)
-        case (.audit(let id), _): return try audit(id, request)
-        case (.reach(let id, let layer), _): return try reach(id, layer, request)
-        case (.diff(let id), _): return try diff(id, request, grant: grant)
-        case (.stream(let id), _): return try openStream(id, request, grant: grant)
+            return .done(HTTPResponse(status: 200, headers: h, body: Array(OpenAPIDocument.yaml.utf8)))
+        case (.metrics, _): return .done(scrape(request))
+        case (.scenes, "GET"): return try listScenes(grant, placement)
+        case (.scenes, _): return try createScene(request, grant: grant, placement)
+        case (.scene(let id), "GET"): return try getScene(id, placement)
+        case (.scene(let id), "PUT"): return try putScene(id, request, placement)
+        case (.scene(let id), _): return try deleteScene(id, placement)
+        case (.hit(let id), _): return try hit(id, request, granted: grant.scope, placement)
+        case (.hits(let id), _): return try hits(id, request, granted: grant.scope, placement)
+        case (.layer(let id, let layer), _): return try patchLayer(id, layer, request, placement)
+        case (.index, _): return .done(index(request))
+        case (.asset(let k), _): return .done(asset(k))
+        case (.render(let id), _): return try render(id, request, grant: grant, placement)
+        case (.audit(let id), _): return try audit(id, request, placement)
+        case (.reach(let id, let layer), _): return try reach(id, layer, request, placement)
+        case (.diff(let id), _): return try diff(id, request, grant: grant, placement)
+        case (.stream(let id), _): return .done(try openStream(id, request, grant: grant))
         }
     }
 
@@ -252,14 +301,28 @@ public final class Application: Sendable {
         try request.body.withUnsafeBufferPointer { (buffer) throws(Problem) -> T in try body(buffer) }
     }
 
-    /// The snapshot of scene `id`, or 404.
-    func snapshot(_ id: String) throws(Problem) -> SceneSnapshot {
-        if let memoryStore {
-            guard let s = memoryStore.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
-            return s
-        }
-        guard let s = try store.snapshot(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+    /// The snapshot of scene `id` (`held`, when the decision took it
+    /// already), or 404. May fetch (a shared store's miss): on a worker.
+    func snapshot(_ id: String, held: SceneSnapshot? = nil) throws(Problem) -> SceneSnapshot {
+        if let held { return held }
+        guard let s = try stored({ () throws(StoreError) in try store.snapshot(id) }) else { throw Problem.notFound("no scene \"\(id)\"") }
         return s
+    }
+
+    /// Runs a store operation; its failure becomes a problem (`Problem(_: StoreError)`).
+    @inline(__always)
+    func stored<T>(_ body: () throws(StoreError) -> T) throws(Problem) -> T {
+        do throws(StoreError) {
+            return try body()
+        } catch {
+            throw Problem(error)
+        }
+    }
+
+    /// The loop whose counter shards a handler on `placement` may write
+    /// (`APICounters`): none off the loop.
+    func loopShard(_ request: HTTPRequest, _ placement: Placement) -> Int? {
+        placement == .loop ? request.eventLoop : nil
     }
 }
 

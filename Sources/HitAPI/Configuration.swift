@@ -1,6 +1,8 @@
 import HTTPServer
 import HitJournal
+import HitStore
 import RESPClient
+import SceneCodec
 
 /// Everything the service can be told at start-up (SPEC §6): each setting
 /// has a default, a flag and an environment variable (`HITROUTE_` + the
@@ -77,6 +79,23 @@ public struct Configuration: Sendable {
     public var cacheBytes = 1 << 30
     /// From `HITROUTE_REDIS_PASSWORD` only (never a flag, never logged).
     public var redisPassword: String?
+
+    /// The store `StoreFactory` makes from these settings: Redis with
+    /// `--store`, a journal with `--data-dir`, else memory only (the two
+    /// flags are exclusive; the executable refuses both).
+    public var storeConfiguration: StoreConfiguration {
+        var c = StoreConfiguration()
+        if let url = storeURL {
+            c.backend = .redis(url: url, password: redisPassword, cacheBytes: cacheBytes)
+        } else if let journal {
+            c.backend = .journal(journal)
+        }
+        c.limits = store
+        c.sceneLimits = scene
+        // A scene document may be as big as the biggest body, plus its id.
+        c.maxBulkBytes = server.limits.maxBodyBytes * 2 + 4096
+        return c
+    }
 
     public init() {}
 

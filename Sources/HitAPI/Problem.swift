@@ -1,6 +1,8 @@
 import HTTPServer
 import HitJSON
 import HitRouting
+import HitStore
+import SceneCodec
 
 /// An API failure on its way to becoming an RFC 9457 problem response.
 /// Every error of the API layer turns into HTTP here and nowhere else.
@@ -44,37 +46,27 @@ public struct Problem: Error, Sendable {
         decoding(failure, invalid: "invalid-scene", title: "Invalid scene")
     }
 
-    /// A scene whose computed numbers are not all finite (SPEC §1): 422,
-    /// pointing at the field that makes them so. `base` is the pointer of
-    /// the problem's layer path: `/layers/i/children/j…` for a scene body,
-    /// empty for a patch body (one layer).
-    static func invalidScene(_ problem: NumericProblem, title: String = "Invalid scene") -> Problem {
-        var pointer = JSONPointer()
-        for (depth, position) in problem.layerPath.enumerated() {
-            pointer = pointer.appending(depth == 0 ? "layers" : "children").appending(position)
+    /// The one place a store's failure becomes HTTP: status, problem type
+    /// and title per case; the detail and pointers are the store's.
+    init(_ error: StoreError) {
+        let (status, slug, title): (Int, String, String)
+        switch error {
+        case .notFound: (status, slug, title) = (404, "not-found", "Not found")
+        case .conflict: (status, slug, title) = (409, "conflict", "Conflict")
+        case .preconditionFailed: (status, slug, title) = (412, "precondition-failed", "Precondition failed")
+        case .full: (status, slug, title) = (507, "store-full", "Store full")
+        case .tooLarge: (status, slug, title) = (413, "payload-too-large", "Payload too large")
+        case .unavailable: (status, slug, title) = (503, "store-unavailable", "Store unavailable")
+        case .inconsistent: (status, slug, title) = (500, "inconsistent", "Store inconsistent")
+        case .invalidScene(.syntax): (status, slug, title) = (400, "malformed-request", "Malformed JSON")
+        case .invalidScene(.invalid): (status, slug, title) = (422, "invalid-scene", "Invalid scene")
+        case .invalidPatch: (status, slug, title) = (422, "invalid-scene", "Invalid patch")
+        case .notFinite(_, let inPatch): (status, slug, title) = (422, "invalid-scene", inPatch ? "Invalid patch" : "Invalid scene")
+        case .pointerRefused(.tooManyPointers, _, _, _): (status, slug, title) = (429, "too-many-pointers", "Too many pointers")
+        case .pointerRefused(.moveOverflows, _, _, _): (status, slug, title) = (422, "invalid-request", "Invalid request")
         }
-        for token in problem.field {
-            switch token {
-            case .key(let k): pointer = pointer.appending(k)
-            case .index(let i): pointer = pointer.appending(i)
-            }
-        }
-        return Problem(422, "invalid-scene", title, "a number computed from the scene is not finite",
-                       issues: [ValidationIssue(pointer: pointer.description, message: problem.message)])
-    }
-
-    /// A pointer event that `PointerSessions` refused: 429 for one pointer
-    /// too many, 422 for a drag that would overflow (nothing moved).
-    static func refused(_ refusal: PointerSessions.Refusal, scene id: String, maxPointers: Int, captureTimeout: Double) -> Problem {
-        switch refusal {
-        case .tooManyPointers:
-            return Problem(429, "too-many-pointers", "Too many pointers",
-                           "scene \"\(id)\" already remembers \(maxPointers) pointers (captures and hovering pointers); let one go (leave, or a touch's up or cancel) or wait \(Int(captureTimeout)) s for an idle one to expire")
-        case .moveOverflows(let layer, let problem):
-            return Problem(422, "invalid-request", "Invalid request",
-                           "dragging layer \"\(layer)\" to this point would take its scene beyond the finite range (\(problem.message)); nothing moved and the capture stays",
-                           issues: [ValidationIssue(pointer: "", message: "moves layer \"\(layer)\" too far")])
-        }
+        self.init(status, slug, title, error.detail, issues: error.issues)
+        if case .unavailable = error { headers.set("Retry-After", "1") }
     }
 
     static func invalidRequest(_ failure: DecodeFailure) -> Problem {

@@ -170,12 +170,22 @@ public func withTestServer(
     handler: @escaping HTTPHandler,
     _ body: (HTTPServer, Int) throws -> Void
 ) throws {
+    try withTestServer(host: host, configure: configure, responder: { request, _ in .response(handler(request)) }, body)
+}
+
+/// As above, with a responder that may hand its work to a worker (``HTTPResponder``).
+public func withTestServer(
+    host: String = "127.0.0.1",
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    responder: @escaping HTTPResponder,
+    _ body: (HTTPServer, Int) throws -> Void
+) throws {
     var configuration = ServerConfiguration(host: host, port: 0)
     configuration.logRequests = false
     configuration.eventLoops = 2
     configuration.shutdownGracePeriod = .seconds(2)
     configure(&configuration)
-    let server = HTTPServer(configuration: configuration, handler: handler)
+    let server = HTTPServer(configuration: configuration, responder: responder)
     let port = try server.start()
     defer {
         server.shutdown()

@@ -6,6 +6,7 @@ import Glibc
 import HitAPI
 import HitAnalysis
 import HitRouting
+import SceneCodec
 
 /// Prints the audit's median time over `rounds` runs, its phases once, and
 /// the memory it takes beyond the compiled scene, per sample.

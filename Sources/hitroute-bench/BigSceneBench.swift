@@ -1,6 +1,7 @@
 // `hitroute-bench big N`: routing and one-layer updates in a big scene.
 import HitAPI
 import HitRouting
+import SceneCodec
 import TestSupport
 
 /// Routes every point; how many hit. Kept out of line so that profilers

@@ -1,6 +1,7 @@
 // `hitroute-bench ingest N`: decode, validate and compile a big scene.
 import HitAPI
 import HitRouting
+import SceneCodec
 
 func benchIngest(count: Int) {
     let body = polygonSceneJSON(count: count)

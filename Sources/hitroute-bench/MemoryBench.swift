@@ -3,6 +3,7 @@ import CEpoll
 import Glibc
 import HitAPI
 import HitRouting
+import SceneCodec
 
 /// Bytes malloc has handed out and not taken back (arenas and mmapped blocks).
 func heapInUse() -> Int {

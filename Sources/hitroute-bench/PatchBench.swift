@@ -6,6 +6,7 @@
 import HTTPServer
 import HitAPI
 import Glibc
+import HitStore
 
 func benchPatch(count: Int) {
     var configuration = Configuration()
@@ -13,13 +14,9 @@ func benchPatch(count: Int) {
     // As a server that takes this scene must be configured (a patch may then grow it up to that).
     configuration.server.limits.maxBodyBytes = max(configuration.server.limits.maxBodyBytes, 2 * body.count)
     if let url = getenv("HITROUTE_STORE").map({ String(cString: $0) }) { configuration.storeURL = url }
-    let app: Application
-    if configuration.storeURL != nil, let redis = Application.redisStore(configuration) {
-        while redis.health() != .ready { usleep(1_000) }
-        app = Application(configuration: configuration, store: redis)
-    } else {
-        app = Application(configuration: configuration)
-    }
+    guard let store = try? StoreFactory.make(configuration.storeConfiguration) else { print("no store for \(configuration.storeURL ?? "memory")"); exit(1) }
+    while store.health() != .ready { usleep(1_000) }
+    let app = Application(configuration: configuration, store: store)
     var headers = HTTPHeaders()
     headers.set("Content-Type", "application/json")
     func call(_ method: String, _ target: String, _ body: [UInt8]) -> Int {

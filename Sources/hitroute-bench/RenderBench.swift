@@ -3,6 +3,7 @@ import HitAPI
 import HitRender
 import Glibc
 import HitRouting
+import SceneCodec
 
 /// Renders the `count`-polygon scene five times; prints its size, the
 /// median time and MB/s (10⁶ bytes per second), plain and with a routed

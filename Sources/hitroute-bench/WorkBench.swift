@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import HitAPI
 import HitRouting
+import SceneCodec
 import TestSupport
 
 /// One costly scene and the points a batch sends it.

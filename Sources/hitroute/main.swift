@@ -9,6 +9,7 @@ import Glibc
 import HTTPServer
 import HitAPI
 import HitJournal
+import HitStore
 
 var environment: [String: String] = [:]
 var entry = environ
@@ -38,21 +39,19 @@ do {
 /// Every line the process writes, in the request log's format (SPEC §8).
 let log = ServiceLog(format: configuration.server.logFormat)
 
-// SPEC §9: a durable store when --data-dir is given (locked before the
-// server starts; loaded while /readyz says 503).
-var journal: JournalStore?
-if let options = configuration.journal {
+// The store the configuration names (StoreFactory); a journal's directory
+// is locked before the server starts, and loaded while /readyz says 503.
+if configuration.dataDir != nil {
     signal(SIGXFSZ, SIG_IGN)  // a file-size limit fails the write (EFBIG, a 507) instead of killing the process
-    do {
-        journal = try JournalStore(options: options, limits: configuration.store, log: { log($0.contains("failed") ? .warning : .info, $0) })
-    } catch {
-        log(.error, "cannot use --data-dir \(options.directory): \(error)\(error.errno == EWOULDBLOCK ? " (another process holds the directory)" : "")")
-        exit(1)
-    }
 }
-
-let redis = Application.redisStore(configuration)
-if let redis { log(.info, "scenes in Redis at \(redis.client.endpoint), cache \(configuration.cacheBytes) bytes") }
+let store: any SceneStoring
+do {
+    store = try StoreFactory.make(configuration.storeConfiguration, log: { log($0.contains("failed") ? .warning : .info, $0) })
+} catch {
+    log(.error, "\(error.message)\(error.errno == EWOULDBLOCK ? " (another process holds the directory)" : "")")
+    exit(error.errno == nil ? 2 : 1)
+}
+if store.capabilities.shared { log(.info, "scenes in \(store.location)") }
 let access: AccessControl
 if let file = configuration.apiKeysFile {
     do {
@@ -65,7 +64,7 @@ if let file = configuration.apiKeysFile {
     access = .open
 }
 
-let (server, _) = Application.makeServer(configuration, store: journal ?? redis, access: access)
+let (server, _) = Application.makeServer(configuration, store: store, access: access)
 do {
     try server.stopOnSignals([SIGTERM, SIGINT])
     if access.file != nil {
@@ -83,15 +82,13 @@ do {
     log(.error, "cannot listen on \(configuration.server.host):\(configuration.server.port): \(error)")
     exit(1)
 }
-if let journal {
-    do {
-        try journal.recover()
-    } catch {
-        log(.error, "cannot start from --data-dir \(configuration.dataDir ?? ""): \(error)")
-        exit(1)
-    }
+do {
+    try store.start()
+} catch {
+    log(.error, "cannot start from --data-dir \(configuration.dataDir ?? ""): \(error)")
+    exit(1)
 }
 server.waitUntilStopped()
-journal?.close()
+store.close()
 log(.info, "stopped")
 exit(0)

@@ -1,6 +1,7 @@
 import Foundation
 import HitJSON
 import HitRouting
+@testable import SceneCodec
 import TestSupport
 import XCTest
 @testable import HitAPI

@@ -22,7 +22,7 @@ final class BatchWorkEstimateTests: XCTestCase {
         // One point reads about 2,000 × (16 + 4) units: the limit fits 100 points.
         let app = Application.testing { $0.maxBatchWork = 4_100_000 }
         XCTAssertEqual(app.call("PUT", "/scenes/s", Self.subpaths).status, 201)
-        let refused = onLoopThread { app.call("POST", "/scenes/s/hits", self.batch(3_000)) }
+        let refused = app.call("POST", "/scenes/s/hits", batch(3_000))
         XCTAssertEqual(refused.status, 422, refused.text)
         XCTAssertEqual(refused.pointers, ["/points"])
         let detail = refused.object["detail"] as? String ?? ""

@@ -77,15 +77,15 @@ final class BatchWorkRoutesTests: XCTestCase {
         XCTAssertEqual(app.call("PUT", "/scenes/c", Self.curves).status, 201)
         let heavy = #"{"points": \#(points(1000))}"#, traced = #"{"points": \#(points(1000)), "trace": true}"#
         let light = #"{"points": \#(points(3))}"#
-        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", light).status }, 200)
+        XCTAssertEqual(app.onLoop("POST", "/scenes/c/hits", light), 200)
         let one = #"{"points": [{"x": 1, "y": 1, "pointer": "p", "phase": "down"}]}"#
-        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", one).status }, 200)
+        XCTAssertEqual(app.onLoop("POST", "/scenes/c/hits", one), 200)
         let events = #"{"points": [{"x": 1, "y": 1, "pointer": "p", "phase": "down"}, {"x": 2, "y": 2}]}"#
-        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", events).status }, HTTPResponse.runOnWorker.status)
-        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", heavy).status }, HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(app.onLoop("POST", "/scenes/c/hits", events), .worker)
+        XCTAssertEqual(app.onLoop("POST", "/scenes/c/hits", heavy), .worker)
         XCTAssertEqual(app.call("POST", "/scenes/c/hits", heavy).status, 200, "off the loop it is answered")
         XCTAssertEqual(app.call("PUT", "/scenes/c", Self.curves).status, 200)
-        XCTAssertEqual(onLoopThread { app.call("POST", "/scenes/c/hits", traced).status }, HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(app.onLoop("POST", "/scenes/c/hits", traced), .worker)
     }
 
     /// Through a real server: a small batch (22 KB, so its handler starts
@@ -131,15 +131,15 @@ final class BatchWorkRoutesTests: XCTestCase {
         let app = Application.testing()
         XCTAssertEqual(app.call("PUT", "/scenes/c", costly).status, 201)
         XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
-        func onLoop(_ method: String, _ target: String, _ body: String? = nil) -> Int {
-            onLoopThread { app.call(method, target, body).status }
+        func onLoop(_ method: String, _ target: String, _ body: String? = nil) -> Ran {
+            app.onLoop(method, target, body)
         }
         XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=500&y=501"), 200, "the first costly point is answered where it is")
-        XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=10&y=20"), HTTPResponse.runOnWorker.status)
-        XCTAssertEqual(onLoop("POST", "/scenes/c/hit", #"{"x": 1, "y": 2}"#), HTTPResponse.runOnWorker.status)
-        XCTAssertEqual(onLoop("POST", "/scenes/c/hits", #"{"points": [{"x": 1, "y": 2}]}"#), HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=10&y=20"), .worker)
+        XCTAssertEqual(onLoop("POST", "/scenes/c/hit", #"{"x": 1, "y": 2}"#), .worker)
+        XCTAssertEqual(onLoop("POST", "/scenes/c/hits", #"{"points": [{"x": 1, "y": 2}]}"#), .worker)
         let down = #"{"x": 500, "y": 501, "pointer": "p", "phase": "down"}"#
-        XCTAssertEqual(onLoop("POST", "/scenes/c/hit", down), HTTPResponse.runOnWorker.status, "before the event is applied")
+        XCTAssertEqual(onLoop("POST", "/scenes/c/hit", down), .worker, "before the event is applied")
         XCTAssertEqual(app.call("POST", "/scenes/c/hit", down).status, 200)
         XCTAssertEqual(app.call("GET", "/scenes/c/hit?x=10&y=20").status, 200, "off the loop it is answered")
         for _ in 0..<3 { XCTAssertEqual(onLoop("GET", "/scenes/ring-demo/hit?x=120&y=120"), 200) }
@@ -148,7 +148,7 @@ final class BatchWorkRoutesTests: XCTestCase {
         XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=-5&y=-5"), 200, "and a point outside reads nothing")
         // A pointer event that reads as much marks its version too.
         XCTAssertEqual(onLoop("POST", "/scenes/c/hit", #"{"x": 500, "y": 501, "pointer": "q", "phase": "move"}"#), 200)
-        XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=-5&y=-5"), HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=-5&y=-5"), .worker)
     }
 
     /// With the loop's share lowered to 1,000: a one-point batch with a
@@ -160,8 +160,8 @@ final class BatchWorkRoutesTests: XCTestCase {
         let app = Application.testing { $0.loopBatchWork = 1000 }
         XCTAssertEqual(app.call("PUT", "/scenes/c", Self.curves).status, 201)
         XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
-        func onLoop(_ method: String, _ target: String, _ body: String? = nil) -> Reply {
-            onLoopThread { app.call(method, target, body) }
+        func onLoop(_ method: String, _ target: String, _ body: String? = nil) -> Reply? {
+            app.callOnLoop(method, target, body)
         }
         func batchPoints() -> Double {
             let line = app.call("GET", "/metrics").text.split(separator: "\n")
@@ -172,21 +172,21 @@ final class BatchWorkRoutesTests: XCTestCase {
         let inside = try XCTUnwrap((0..<200).lazy.map { 300 + Double($0) }
             .first { app.call("GET", "/scenes/c/hit?x=\($0)&y=500").object["layer"] as? String == "curves" })
         let down = onLoop("POST", "/scenes/c/hits", #"{"points": [{"x": \#(inside), "y": 500, "pointer": "p", "phase": "down"}]}"#)
-        XCTAssertEqual(down.status, 200)
-        XCTAssertEqual((down.object["results"] as? [[String: Any]])?.first?["captured"] as? Bool, true)
+        XCTAssertEqual(Ran(down), 200)
+        XCTAssertEqual((down?.object["results"] as? [[String: Any]])?.first?["captured"] as? Bool, true)
         let up = onLoop("POST", "/scenes/c/hits", #"{"points": [{"x": \#(inside), "y": 500, "pointer": "p", "phase": "up"}]}"#)
-        XCTAssertEqual((up.object["results"] as? [[String: Any]])?.first?["captured"] as? Bool, true, "the down was applied once")
+        XCTAssertEqual((up?.object["results"] as? [[String: Any]])?.first?["captured"] as? Bool, true, "the down was applied once")
 
         let before = batchPoints()
         let three = #"{"points": \#(points(3))}"#
-        XCTAssertEqual(onLoop("POST", "/scenes/c/hits", three).status, HTTPResponse.runOnWorker.status)
+        XCTAssertEqual(Ran(onLoop("POST", "/scenes/c/hits", three)), .worker)
         XCTAssertEqual(app.call("POST", "/scenes/c/hits", three).status, 200)
         XCTAssertEqual(batchPoints() - before, 3, "counted where it was answered, once")
 
         let outside = #"{"points": [{"x": -5, "y": -5}]}"#
-        XCTAssertEqual(onLoop("POST", "/scenes/c/hits", outside).status, HTTPResponse.runOnWorker.status, "this version's batches")
-        XCTAssertEqual(onLoop("GET", "/scenes/c/hit?x=-5&y=-5").status, 200, "not its single hits")
-        XCTAssertEqual(onLoop("POST", "/scenes/ring-demo/hits", #"{"points": [{"x": 120, "y": 120}]}"#).status, 200, "nor other scenes")
+        XCTAssertEqual(Ran(onLoop("POST", "/scenes/c/hits", outside)), .worker, "this version's batches")
+        XCTAssertEqual(Ran(onLoop("GET", "/scenes/c/hit?x=-5&y=-5")), 200, "not its single hits")
+        XCTAssertEqual(Ran(onLoop("POST", "/scenes/ring-demo/hits", #"{"points": [{"x": 120, "y": 120}]}"#)), 200, "nor other scenes")
     }
 
     func testTheLimitIsAFlagAndAnEnvironmentVariable() throws {

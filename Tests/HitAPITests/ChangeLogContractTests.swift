@@ -1,17 +1,18 @@
 import XCTest
 @testable import HitAPI
+@testable import HitStore
 
 /// `ChangeLog`'s contract, kept by `SceneStore`: a change whose record the
 /// log refuses leaves memory as it was.
 final class ChangeLogContractTests: XCTestCase {
     /// Takes every record but drags, which it refuses as a full disk would.
     final class RefusingDrags: ChangeLog {
-        func admitting<R>(_ body: () throws(Problem) -> R) throws(Problem) -> R { try body() }
-        func append(_ change: StoreChange) throws(Problem) -> UInt64 {
-            if case .drag = change { throw Problem.storeFull("the journal's disk is full") }
+        func admitting<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R { try body() }
+        func append(_ change: StoreChange) throws(StoreError) -> UInt64 {
+            if case .drag = change { throw StoreError.full(.disk, "the journal's disk is full") }
             return 1
         }
-        func await(_ ticket: UInt64) throws(Problem) {}
+        func await(_ ticket: UInt64) throws(StoreError) {}
         func noteReplayCost(_ bytes: Int) {}
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HitJournal
 import HTTPServer
+@testable import HitStore
 import Synchronization
 import TestSupport
 import XCTest

@@ -1,5 +1,7 @@
 import Foundation
 import HitJournal
+@testable import HitStore
+@testable import SceneCodec
 import XCTest
 @testable import HitAPI
 

@@ -1,5 +1,6 @@
 import Foundation
 import HitJournal
+@testable import HitStore
 import XCTest
 @testable import HitAPI
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HitStore
 import RESP
 import RESPClient
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HitStore
 import TestSupport
 import XCTest
 @testable import HitAPI

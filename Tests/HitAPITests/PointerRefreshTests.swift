@@ -3,6 +3,7 @@ import HitRouting
 import TestSupport
 import XCTest
 @testable import HitAPI
+@testable import HitStore
 
 /// SPEC §11.1–§11.2 at the store: after a change, each namespace's pointers
 /// are routed again at their last points (what a stream pushes); a closed
@@ -52,7 +53,7 @@ final class PointerRefreshTests: XCTestCase {
         let apps = try (0..<2).map { _ in
             var config = Configuration()
             config.storeURL = redis.url
-            let store = try XCTUnwrap(Application.redisStore(config))
+            let store = try XCTUnwrap(try StoreFactory.make(config.storeConfiguration) as? RedisSceneStore)
             stores.append(store)
             try waitUntil { store.health() == .ready }
             return Application(configuration: config, store: store)

@@ -1,5 +1,6 @@
 import XCTest
 @testable import HitAPI
+@testable import HitStore
 
 /// The flags, key layout and announcement format of Redis mode (no server needed).
 final class RedisConfigurationTests: XCTestCase {

@@ -4,6 +4,7 @@ import RESPClient
 import TestSupport
 import XCTest
 @testable import HitAPI
+@testable import HitStore
 
 /// `X-Min-Version` against a real `redis-server` costs a version read, not
 /// a document: a replica whose cached copy is current asks Redis for the
@@ -34,7 +35,7 @@ final class RedisMinVersionCostTests: XCTestCase {
     func testACurrentCacheCostsAVersionReadNotADocument() throws {
         var config = Configuration()
         config.storeURL = redis.url
-        let s = try XCTUnwrap(Application.redisStore(config))
+        let s = try XCTUnwrap(try StoreFactory.make(config.storeConfiguration) as? RedisSceneStore)
         store = s
         let deadline = Date().addingTimeInterval(60)
         while s.health() != .ready && Date() < deadline { usleep(1_000) }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+@testable import HitStore
 import RESP
 import RESPClient
 import Synchronization
@@ -34,7 +35,7 @@ final class RedisReplicaTests: XCTestCase {
         config.storeURL = redis.url
         config.cacheBytes = cacheBytes
         edit(&config)
-        let store = try XCTUnwrap(Application.redisStore(config))
+        let store = try XCTUnwrap(try StoreFactory.make(config.storeConfiguration) as? RedisSceneStore)
         stores.append(store)
         try waitUntil("the replica is subscribed") { store.health() == .ready }
         return Application(configuration: config, store: store)
@@ -138,8 +139,8 @@ final class RedisReplicaTests: XCTestCase {
         XCTAssertEqual(stale.object["action"] as? String, "ring.select")
         // On an event loop the refresh is handed to a worker: it takes the
         // scene's writer lock, which a patch holds across round trips.
-        let onLoop = onLoopThread { b.call("GET", "/scenes/ring-demo/hit?x=210&y=120", headers: [("X-Min-Version", "2")]).status }
-        XCTAssertEqual(onLoop, HTTPResponse.runOnWorker.status)
+        let onLoop = b.onLoop("GET", "/scenes/ring-demo/hit?x=210&y=120", headers: [("X-Min-Version", "2")])
+        XCTAssertEqual(onLoop, .worker)
         let fresh = b.call("GET", "/scenes/ring-demo/hit?x=210&y=120", headers: [("X-Min-Version", "2")])
         XCTAssertEqual(fresh.object["version"] as? Int, 2)
         XCTAssertEqual(fresh.object["action"] as? String, "new")
@@ -347,7 +348,7 @@ final class RedisReplicaTests: XCTestCase {
     }
 
     /// Through real sockets: writes, misses and drags, which must wait on
-    /// Redis, are run again off the event loop (HTTPResponse.runOnWorker)
+    /// Redis, are handed to a worker by the event loop (RunWhere)
     /// and answer as in-process; hits on cached scenes answer on the loop.
     func testLiveServersInRedisMode() throws {
         func live() throws -> (HTTPServer, Int) {
@@ -355,7 +356,7 @@ final class RedisReplicaTests: XCTestCase {
             config.storeURL = redis.url
             config.server.port = 0
             config.server.logRequests = false
-            let store = try XCTUnwrap(Application.redisStore(config))
+            let store = try XCTUnwrap(try StoreFactory.make(config.storeConfiguration) as? RedisSceneStore)
             stores.append(store)
             try waitUntil("subscribed") { store.health() == .ready }
             let (server, _) = Application.makeServer(config, store: store)

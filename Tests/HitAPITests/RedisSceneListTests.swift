@@ -1,3 +1,4 @@
+@testable import HitStore
 import RESP
 import RESPClient
 import TestSupport

@@ -116,14 +116,13 @@ final class LiveRenderTests: XCTestCase {
         let scene = gridScene(2001)
         XCTAssertEqual(app.call("PUT", "/scenes/grid", scene).status, 201)
         XCTAssertEqual(app.call("PUT", "/scenes/small", ringScene.replacingOccurrences(of: "ring-demo", with: "small")).status, 201)
-        let (big, document, small) = onLoopThread {
-            (app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid/render.svg")).status,
-             app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid")).status,
-             app.respond(to: HTTPRequest(method: "GET", target: "/scenes/small/render.svg")).status)
-        }
-        XCTAssertEqual(big, HTTPResponse.runOnWorker.status, "not on the loop")
-        XCTAssertEqual(document, HTTPResponse.runOnWorker.status, "its document neither (BigSceneOffLoopTests)")
-        XCTAssertEqual(small, HTTPResponse.runOnWorker.status, "a small scene neither: one path can draw megabytes")
+        let (big, document, small) = (
+            Ran(app.callOnLoop(HTTPRequest(method: "GET", target: "/scenes/grid/render.svg"))),
+            Ran(app.callOnLoop(HTTPRequest(method: "GET", target: "/scenes/grid"))),
+            Ran(app.callOnLoop(HTTPRequest(method: "GET", target: "/scenes/small/render.svg"))))
+        XCTAssertEqual(big, .worker, "not on the loop")
+        XCTAssertEqual(document, .worker, "its document neither (BigSceneOffLoopTests)")
+        XCTAssertEqual(small, .worker, "a small scene neither: one path can draw megabytes")
         XCTAssertEqual(app.respond(to: HTTPRequest(method: "GET", target: "/scenes/grid/render.svg")).status, 200, "off a loop it renders")
         try withTestServer(configure: { $0.limits = app.configuration.server.limits }, handler: { app.respond(to: $0) }) { _, port in
             let client = try TestClient(port: port)

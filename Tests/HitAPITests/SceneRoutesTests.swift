@@ -240,14 +240,12 @@ final class BigSceneOffLoopTests: XCTestCase {
         }
         XCTAssertEqual(app.call("PUT", "/scenes/big", #"{"layers":[\#(rects.joined(separator: ","))]}"#).status, 201)
         XCTAssertEqual(app.call("PUT", "/scenes/small", #"{"layers":[\#(rects[0])]}"#).status, 201)
-        func onLoop(_ method: String, _ target: String, _ body: String = "") -> Int {
-            onLoopThread {
-                var headers = HTTPHeaders()
-                if !body.isEmpty { headers.set("Content-Type", "application/merge-patch+json") }
-                return app.respond(to: HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8))).status
-            }
+        func onLoop(_ method: String, _ target: String, _ body: String = "") -> Ran {
+            var headers = HTTPHeaders()
+            if !body.isEmpty { headers.set("Content-Type", "application/merge-patch+json") }
+            return Ran(app.callOnLoop(HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8))))
         }
-        let worker = HTTPResponse.runOnWorker.status
+        let worker = Ran.worker
         XCTAssertEqual(onLoop("GET", "/scenes/big"), worker)
         XCTAssertEqual(onLoop("HEAD", "/scenes/big"), worker)
         XCTAssertEqual(onLoop("PATCH", "/scenes/big/layers/r5", #"{"zIndex":1}"#), worker)

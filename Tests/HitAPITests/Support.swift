@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTPServer
+@testable import HitStore
 import XCTest
 @testable import HitAPI
 
@@ -68,16 +69,43 @@ let squaresScene = """
     ]}
     """
 
-/// Runs `body` on a thread marked as an event loop (`LoopThread.isCurrent`) and returns its result.
-func onLoopThread<T>(_ body: @escaping () -> T) -> T {
-    nonisolated(unsafe) var result: T?
-    nonisolated(unsafe) let body = body
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-        LoopThread.markCurrent()
-        result = body()
-        done.signal()
-    }.start()
-    done.wait()
-    return result!
+/// Where a request received on an event loop ran: answered there (its
+/// status), or handed to a worker by `RunWhere` before its work began.
+enum Ran: Equatable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+    case loop(Int)
+    case worker
+
+    init(integerLiteral status: Int) { self = .loop(status) }
+    init(_ reply: Reply?) { self = reply.map { .loop($0.status) } ?? .worker }
+
+    var description: String {
+        switch self {
+        case .loop(let status): return "answered on the loop with \(status)"
+        case .worker: return "handed to a worker"
+        }
+    }
+}
+
+extension Application {
+    /// Answers a request as an event loop would: nil when `RunWhere`
+    /// hands it to a worker (nothing of it has run).
+    func callOnLoop(_ method: String, _ target: String, _ body: String? = nil, headers: [(String, String)] = []) -> Reply? {
+        var h = HTTPHeaders(headers)
+        if body != nil && !h.contains("Content-Type") { h.add("Content-Type", "application/json") }
+        let request = HTTPRequest(method: method, target: target, headers: h, body: Array((body ?? "").utf8))
+        return callOnLoop(request)
+    }
+
+    /// `request` as an event loop would answer it (see above).
+    func callOnLoop(_ request: HTTPRequest) -> Reply? {
+        switch handle(request, on: .loop) {
+        case .response(let r): return Reply(status: r.status, headers: r.headers, body: r.body)
+        case .onWorker: return nil
+        }
+    }
+
+    /// Where a request received on an event loop runs (see `Ran`).
+    func onLoop(_ method: String, _ target: String, _ body: String? = nil, headers: [(String, String)] = []) -> Ran {
+        Ran(callOnLoop(method, target, body, headers: headers))
+    }
 }

@@ -1,4 +1,5 @@
 import HTTPServer
+import HitStore
 
 /// Who may send a request, decided before it is handled (SPEC §8): the key
 /// and its scope, a tenant key's scenes, and, while the service is open,

@@ -1,4 +1,5 @@
 import HitAnalysis
+import SceneCodec
 
 /// The query of the whole-scene questions (SPEC §12): the grid's
 /// `x, y, width, height, resolution`, the audit's `minSize`, `spacing` and

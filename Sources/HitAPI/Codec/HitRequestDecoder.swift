@@ -1,5 +1,6 @@
 import HitJSON
 import HitRouting
+import SceneCodec
 
 /// One point to route (SPEC §4.2), with its optional pointer session
 /// (SPEC §5, §11.1).
@@ -60,13 +61,13 @@ public struct BatchQuery: Sendable, Equatable {
 public enum HitRequestDecoder {
     /// A `…/hit` body.
     ///
-    /// A plain body (see ``DocumentDecoder/plainHitQuery()``) is read in one
+    /// A plain body (see ``JSONReader/plainHitQuery()``) is read in one
     /// pass without key strings; any other goes through the reporting
     /// decoder. `fastPath: false` uses the latter always (for tests: both
     /// must give the same query or the same failure).
     public static func decodeHit(_ bytes: UnsafeBufferPointer<UInt8>, fastPath: Bool = true) throws(DecodeFailure) -> HitQuery {
         if fastPath {
-            var plain = DocumentDecoder(bytes)
+            var plain = JSONReader(bytes, maxDepth: DocumentDecoder.maxDepth)
             if let query = plain.plainHitQuery() { return query }
         }
         var d = DocumentDecoder(bytes)
@@ -285,17 +286,22 @@ extension DocumentDecoder {
         if let (x, y) = reader.readPlainXY() { return PointQuery(x: x, y: y) }
         let start = reader.checkpoint
         var flags: HitQuery?
-        if let p = try? readPlainPoint(&flags) { return p }
+        if let p = try? reader.readPlainPoint(&flags) { return p }
         reader.rewind(to: start)
         return nil
     }
+}
 
-    /// A whole `…/hit` body read like ``plainPointQuery()``, where `trace`
+/// The plain paths on the reader itself: a plain `…/hit` body needs no
+/// `DocumentDecoder` (its pointers and issues are only for bodies that
+/// are not plain).
+extension JSONReader {
+    /// A whole `…/hit` body read like ``DocumentDecoder/plainPointQuery()``, where `trace`
     /// and `all` may also appear once each, as `true` or `false`; nil when
     /// the body is anything else (the reporting decoder then reads it).
     mutating func plainHitQuery() -> HitQuery? {
         var query: HitQuery? = HitQuery(point: PointQuery(x: 0, y: 0))
-        guard let p = try? readPlainPoint(&query), (try? reader.finish()) != nil, var query else { return nil }
+        guard let p = try? readPlainPoint(&query), (try? finish()) != nil, var query else { return nil }
         query.point = p
         return query
     }
@@ -310,37 +316,37 @@ extension DocumentDecoder {
     ///
     /// Values are read without `peek()` first: one of the wrong kind makes the
     /// reader throw, which sends the point to `pointQuery` all the same.
-    private mutating func readPlainPoint(_ hit: inout HitQuery?) throws(JSONSyntaxError) -> PointQuery? {
-        try reader.beginObject()
+    fileprivate mutating func readPlainPoint(_ hit: inout HitQuery?) throws(JSONSyntaxError) -> PointQuery? {
+        try beginObject()
         var p = PointQuery(x: 0, y: 0)
         var seen: UInt8 = 0
-        while let (key, escaped) = try reader.nextKeyBytes() {
+        while let (key, escaped) = try nextKeyBytes() {
             guard !escaped else { return nil }
-            let bit = DocumentDecoder.plainPointKey(key)
+            let bit = JSONReader.plainPointKey(key)
             guard bit != 0, seen & bit == 0 else { return nil }
             seen |= bit
             switch bit {
-            case DocumentDecoder.xBit, DocumentDecoder.yBit:
-                let v = try reader.readNumber()
+            case JSONReader.xBit, JSONReader.yBit:
+                let v = try readNumber()
                 guard v.isFinite else { return nil }
-                if bit == DocumentDecoder.xBit { p.x = v } else { p.y = v }
-            case DocumentDecoder.pointerBit:
-                p.pointer = try reader.readString()
-            case DocumentDecoder.phaseBit:
-                guard let phase = PointerSessions.Phase(rawValue: try reader.readString()) else { return nil }
+                if bit == JSONReader.xBit { p.x = v } else { p.y = v }
+            case JSONReader.pointerBit:
+                p.pointer = try readString()
+            case JSONReader.phaseBit:
+                guard let phase = PointerSessions.Phase(rawValue: try readString()) else { return nil }
                 p.phase = phase
-            case DocumentDecoder.pointerTypeBit:
-                guard let type = PointerType(rawValue: try reader.readString()) else { return nil }
+            case JSONReader.pointerTypeBit:
+                guard let type = PointerType(rawValue: try readString()) else { return nil }
                 p.pointerType = type
             default:
                 guard hit != nil else { return nil }
-                let value = try reader.readBool()
-                if bit == DocumentDecoder.traceBit { hit?.trace = value } else { hit?.all = value }
+                let value = try readBool()
+                if bit == JSONReader.traceBit { hit?.trace = value } else { hit?.all = value }
             }
         }
-        guard seen & (DocumentDecoder.xBit | DocumentDecoder.yBit) == DocumentDecoder.xBit | DocumentDecoder.yBit
+        guard seen & (JSONReader.xBit | JSONReader.yBit) == JSONReader.xBit | JSONReader.yBit
         else { return nil }
-        if seen & (DocumentDecoder.pointerBit | DocumentDecoder.phaseBit | DocumentDecoder.pointerTypeBit) != 0 {
+        if seen & (JSONReader.pointerBit | JSONReader.phaseBit | JSONReader.pointerTypeBit) != 0 {
             guard HitRequestDecoder.pointerIssues(p, at: "").isEmpty else { return nil }
         }
         return p

@@ -1,5 +1,6 @@
 import HitJSON
 import HitRouting
+import SceneCodec
 
 /// Writes hit answers (SPEC §4.2).
 enum HitResponseEncoder {

@@ -1,5 +1,6 @@
 import HitRender
 import HitRouting
+import SceneCodec
 
 /// The query of `GET /scenes/{id}/render.svg` (SPEC §7).
 struct RenderQuery: Equatable {

@@ -1,5 +1,6 @@
 import HitJSON
 import HitRouting
+import SceneCodec
 
 /// Writes a trace's entries (SPEC §4.2 `trace`) straight into the answer:
 /// `decision` and `reason` as members known when the program is built, and

@@ -2,16 +2,37 @@ import HTTPServer
 import HitAnalysis
 import HitJSON
 import HitRouting
+import SceneCodec
 
 /// SPEC §12: questions about the whole scene, each over a sample grid
-/// routed by the batch router. They always run on a worker thread: even a
-/// small grid routes hundreds of thousands of points.
+/// routed by the batch router. They always run on a worker thread
+/// (`RunWhere`, `.analysis`): even a small grid routes hundreds of
+/// thousands of points.
 extension Application {
+    /// Runs `body` where `RunWhere` places an analysis: on a worker.
+    private func analysis(_ placement: Placement, _ body: @escaping @Sendable () throws(Problem) -> HTTPResponse) throws(Problem) -> Step {
+        guard runsHere(RunWhere.Work(kind: .analysis), placement) else { return .worker(body) }
+        return .done(try body())
+    }
+
     /// `GET /scenes/{id}/audit`.
-    func audit(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+    func audit(_ id: String, _ request: HTTPRequest, _ placement: Placement) throws(Problem) -> Step {
+        try analysis(placement) { [self] () throws(Problem) in try audit(id, request) }
+    }
+
+    /// `GET /scenes/{id}/layers/{layerId}/reach`.
+    func reach(_ id: String, _ layer: String, _ request: HTTPRequest, _ placement: Placement) throws(Problem) -> Step {
+        try analysis(placement) { [self] () throws(Problem) in try reach(id, layer, request) }
+    }
+
+    /// `GET /scenes/{id}/diff?against={otherId}`.
+    func diff(_ id: String, _ request: HTTPRequest, grant: Grant = .all, _ placement: Placement) throws(Problem) -> Step {
+        try analysis(placement) { [self] () throws(Problem) in try diff(id, request, grant: grant) }
+    }
+
+    private func audit(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         let query = try analysisQuery(request, .audit)
         let snapshot = try self.snapshot(id)
-        if LoopThread.isCurrent { return .runOnWorker }
         let scene = snapshot.compiled
         let grid = try analysisGrid(query, defaultRegion: scene.bounds)
         let report: AuditReport
@@ -25,13 +46,11 @@ extension Application {
         }
     }
 
-    /// `GET /scenes/{id}/layers/{layerId}/reach`.
-    func reach(_ id: String, _ layer: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+    private func reach(_ id: String, _ layer: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         let query = try analysisQuery(request, .reach)
         let snapshot = try self.snapshot(id)
         let scene = snapshot.compiled
         guard let n = scene.indexByID[layer] else { throw Problem.notFound("no layer \"\(layer)\" in scene \"\(id)\"") }
-        if LoopThread.isCurrent { return .runOnWorker }
         let grid = try analysisGrid(query, defaultRegion: scene.bounds)
         let report: ReachReport
         do {
@@ -44,13 +63,11 @@ extension Application {
         }
     }
 
-    /// `GET /scenes/{id}/diff?against={otherId}`; a tenant key's
-    /// `against` must be one of its scenes too (else 404).
-    func diff(_ id: String, _ request: HTTPRequest, grant: Grant = .all) throws(Problem) -> HTTPResponse {
+    /// A tenant key's `against` must be one of its scenes too (else 404).
+    private func diff(_ id: String, _ request: HTTPRequest, grant: Grant) throws(Problem) -> HTTPResponse {
         let query = try analysisQuery(request, .diff)
         let snapshot = try self.snapshot(id)
         let other = try self.snapshot(query.against ?? "", reachedBy: grant)
-        if LoopThread.isCurrent { return .runOnWorker }
         let (a, b) = (snapshot.compiled, other.compiled)
         let grid = try analysisGrid(query, defaultRegion: Diff.defaultRegion(a, b))
         let report: DiffReport

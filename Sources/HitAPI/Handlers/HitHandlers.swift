@@ -1,12 +1,14 @@
 import HTTPServer
 import HitJSON
 import HitRouting
+import HitStore
+import SceneCodec
 
 /// SPEC §4.2 and §5: routing points, one or many, with pointer sessions.
 extension Application {
     /// `granted`: the scope the request's key holds (SPEC §8); pointer
     /// phases other than `hover` need ``Scope/interact``.
-    func hit(_ id: String, _ request: HTTPRequest, granted: Scope = .write) throws(Problem) -> HTTPResponse {
+    func hit(_ id: String, _ request: HTTPRequest, granted: Scope = .write, _ placement: Placement) throws(Problem) -> Step {
         let query: HitQuery
         do {
             if request.method == "POST" {
@@ -19,7 +21,31 @@ extension Application {
         } catch {
             throw Problem.invalidRequest(error)
         }
-        let answer = try answerHit(query, in: id, granted: granted, request: request, namespace: PointerKey.http)
+        let (here, held) = placeHit(query, in: id, placement)
+        guard here else {
+            return .worker { [self] () throws(Problem) in try hitResponse(id, query, held: held, granted: granted, request, .worker) }
+        }
+        return .done(try hitResponse(id, query, held: held, granted: granted, request, placement))
+    }
+
+    /// `RunWhere`'s decision for one hit query, from `POST …/hit`, `GET …/hit`
+    /// or a stream's message alike: whether it runs here (on `placement`),
+    /// and the snapshot the decision read, for the answer to route against
+    /// (nil for a pointer event, which lets go of it before the store
+    /// changes the scene: a drag changes it in place only when nothing else
+    /// holds it, else it copies the whole scene).
+    func placeHit(_ query: HitQuery, in id: String, _ placement: Placement) -> (runsHere: Bool, held: SceneSnapshot?) {
+        let pointerEvent = query.point.pointer != nil && query.point.phase != nil
+        let snapshot = store.residentSnapshot(id)
+        let here = runsHere(RunWhere.Work(kind: .hit(pointerEvent: pointerEvent), snapshot: snapshot, namesScene: true), placement)
+        return (here, pointerEvent ? nil : snapshot)
+    }
+
+    /// A decoded hit's HTTP answer where the decision put it.
+    private func hitResponse(
+        _ id: String, _ query: HitQuery, held: SceneSnapshot?, granted: Scope, _ request: HTTPRequest, _ placement: Placement
+    ) throws(Problem) -> HTTPResponse {
+        let answer = try answerHit(query, in: id, held: held, granted: granted, request: request, namespace: PointerKey.http, placement)
         return json(200, capacity: query.trace ? 1024 : 256) { w in answer.write(to: &w) }
     }
 
@@ -27,24 +53,26 @@ extension Application {
     /// and a stream's message alike (their answers are identical by
     /// construction): the scope and origin checks of pointer phases, the
     /// routing (through the pointer sessions of `namespace` when the query
-    /// carries a pointer and phase), and the points counted.
+    /// carries a pointer and phase), and the points counted. It runs where
+    /// ``placeHit(_:in:_:)`` put it (`placement`); `held` is the snapshot
+    /// that decision read.
     /// - Parameter request: the request whose key and `Origin` the checks
     ///   read (a stream's: its opening handshake).
-    /// - Throws: the problem to answer; ``Problem/runOnWorker`` on a loop
-    ///   when the scene's points cost too much to route there.
     func answerHit(
-        _ query: HitQuery, in id: String, granted: Scope, request: HTTPRequest, namespace: UInt64
+        _ query: HitQuery, in id: String, held: SceneSnapshot? = nil, granted: Scope, request: HTTPRequest, namespace: UInt64,
+        _ placement: Placement
     ) throws(Problem) -> HitAnswer {
         if query.point.pointer != nil, let phase = query.point.phase {
             try requirePointerPhases(hoverOnly: phase == .hover, granted, request)
         }
-        let (result, captured, boundary, snapshot) = try route(query.point, in: id, trace: query.trace, all: query.all, namespace: namespace)
-        counters.countPoints(1, batch: false, loop: request.eventLoop)
-        if result.target == nil { counters.countUnrouted(1, batch: false, loop: request.eventLoop) }
+        let (result, captured, boundary, snapshot) = try route(
+            query.point, in: id, held: held, trace: query.trace, all: query.all, namespace: namespace)
+        counters.countPoints(1, batch: false, loop: loopShard(request, placement))
+        if result.target == nil { counters.countUnrouted(1, batch: false, loop: loopShard(request, placement)) }
         return HitAnswer(query: query, result: result, captured: captured, boundary: boundary, snapshot: snapshot)
     }
 
-    func hits(_ id: String, _ request: HTTPRequest, granted: Scope = .write) throws(Problem) -> HTTPResponse {
+    func hits(_ id: String, _ request: HTTPRequest, granted: Scope = .write, _ placement: Placement) throws(Problem) -> Step {
         let maxPoints = configuration.maxBatchPoints
         let batch: BatchQuery
         do {
@@ -55,26 +83,63 @@ extension Application {
             throw Problem.invalidRequest(error)
         }
         if !batch.pointerEvents.isEmpty { try requirePointerPhases(hoverOnly: !batch.needsInteract, granted, request) }
-        // On an event loop a batch without pointer events may read
-        // `Configuration.loopBatchWork`, then it starts again on a worker (below). One
-        // with events could not start again once an event is applied (and
-        // with Redis any event may need a round trip): with more than one
-        // point it runs on a worker from the start, and a single point
-        // stays where it is, like a single hit.
-        let onLoop = LoopThread.isCurrent
-        if onLoop, !batch.pointerEvents.isEmpty, batch.points.count > 1 { throw Problem.runOnWorker }
-        let maxWork = configuration.maxBatchWork
-        let limit = onLoop && batch.pointerEvents.isEmpty ? min(maxWork, configuration.loopBatchWork) : maxWork
-        var snapshot = try self.snapshot(id)
-        // Batches of this version outgrew the loop's share before, or its points are costly: here they only would again.
-        if onLoop, snapshot.isCostly(.batches) || snapshot.isCostly(.points) { throw Problem.runOnWorker }
+        // As for a single hit: with pointer events, the snapshot is let go.
+        let here: Bool, held: SceneSnapshot?
+        do {
+            let snapshot = store.residentSnapshot(id)
+            here = placement == .worker || batchRunsHere(batch, snapshot)
+            held = batch.pointerEvents.isEmpty ? snapshot : nil
+        }
+        guard here else {
+            return .worker { [self] () throws(Problem) in try answerBatch(id, batch, held: held, request, .worker) }
+        }
+        return .done(try answerBatch(id, batch, held: held, request, placement))
+    }
+
+    /// `RunWhere`'s decision for a batch on a loop, with its estimate: the
+    /// work of up to four of its points (the first, the last and two
+    /// between), routed here, taken as what each of its points reads (or,
+    /// with at most four points, their sum), or the most one point of this
+    /// version was seen to read if that is more. A batch estimated past
+    /// the loop's share marks its version, whose later batches then go to
+    /// a worker too (`SceneSnapshot.isCostly`).
+    private func batchRunsHere(_ batch: BatchQuery, _ held: SceneSnapshot?) -> Bool {
+        var estimate = 0
+        if let s = held, batch.pointerEvents.isEmpty, !s.isCostly(.batches), !s.isCostly(.points) {
+            let points = batch.points, n = points.count
+            let probes = n <= 4 ? Array(0..<n) : [0, n / 3, 2 * n / 3, n - 1]
+            var most = 0, sum = 0
+            s.withCompiled { scene in
+                for i in probes {
+                    var work = 0
+                    _ = scene.target(at: points[i], work: &work)
+                    most = max(most, work)
+                    sum &+= work
+                }
+            }
+            s.notePointWork(most)
+            let (product, overflow) = max(most, s.pointWork).multipliedReportingOverflow(by: n)
+            estimate = n <= 4 ? sum : overflow ? .max : product
+            if estimate > configuration.loopBatchWork { s.markCostly(.batches) }
+        }
+        let work = RunWhere.Work(
+            kind: .batch(points: batch.points.count, pointerEvents: !batch.pointerEvents.isEmpty, estimate: estimate),
+            snapshot: held, namesScene: true)
+        return runsHere(work, .loop)
+    }
+
+    /// Routes a decoded batch where the decision put it. On a loop, a batch
+    /// that reads more than the loop's share (the estimate was short) is
+    /// still answered there, and its version's later batches run on a worker.
+    private func answerBatch(_ id: String, _ batch: BatchQuery, held: SceneSnapshot?, _ request: HTTPRequest, _ placement: Placement) throws(Problem) -> HTTPResponse {
+        let limit = configuration.maxBatchWork
+        var snapshot = try self.snapshot(id, held: held)
         try checkLayerVisits(batch, layers: snapshot.compiled.layerCount)
-        if batch.pointerEvents.isEmpty { try estimateWork(batch.points, snapshot, limit: maxWork, onLoop: onLoop) }
+        if batch.pointerEvents.isEmpty { try estimateWork(batch.points, snapshot, limit: limit) }
         // Counted once the batch is accepted (a failure midway, a 429,
-        // still routed the points before it), and never for a batch that
-        // may yet start again on a worker: that one counts there.
-        let mayRestart = limit < maxWork
-        if !mayRestart { counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop) }
+        // still routed the points before it).
+        let loop = loopShard(request, placement)
+        counters.countPoints(batch.points.count, batch: true, loop: loop)
         // One copy of the scene for the batch, not one per point.
         var entries = BatchResultWriter(scene: snapshot.compiled)
         let capacity = 128 + batch.points.count * (batch.trace ? 400 : 64)
@@ -86,9 +151,9 @@ extension Application {
             let work = targets.withUnsafeMutableBufferPointer { targets in
                 batch.points.withUnsafeBufferPointer { scene.targets(at: $0, into: targets, workLimit: limit) }
             }
-            if work > limit { throw batchWorkProblem(snapshot, points: batch.points.count, limit: limit) }
-            if mayRestart { counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop) }
-            counters.countUnrouted(targets.reduce(0) { $0 &+ ($1 < 0 ? 1 : 0) }, batch: true, loop: request.eventLoop)
+            if work > limit { throw batchWorkProblem(points: batch.points.count) }
+            noteBatchWork(snapshot, work, points: batch.points.count, placement)
+            counters.countUnrouted(targets.reduce(0) { $0 &+ ($1 < 0 ? 1 : 0) }, batch: true, loop: loop)
             return json(200, capacity: capacity) { w in
                 beginBatchResponse(snapshot, &w)
                 w.beginArray()
@@ -114,9 +179,9 @@ extension Application {
                 // (30 ms a move at 100,000 layers).
                 snapshot = SceneSnapshot(id: id, version: snapshot.version, live: SceneSnapshot.vacant)
                 entries.rescene(SceneSnapshot.vacant.compiled)
-                let (outcome, after) = try store.pointerEvent(
-                    id, PointerEvent(pointer: PointerKey(event.pointer), phase: event.phase, type: event.type, point: point,
-                                     trace: batch.trace, all: batch.all))
+                let pointerEvent = PointerEvent(
+                    pointer: PointerKey(event.pointer), phase: event.phase, type: event.type, point: point, trace: batch.trace, all: batch.all)
+                let (outcome, after) = try stored { () throws(StoreError) in try store.pointerEvent(id, pointerEvent) }
                 snapshot = after
                 if outcome.moved { streams.sceneChanged(id) }
                 entries.rescene(after.compiled)
@@ -131,10 +196,10 @@ extension Application {
                 if result.target == nil { unrouted &+= 1 }
                 entries.write(result, trace: batch.trace, captured: nil, to: &results)
             }
-            if work > limit { throw batchWorkProblem(snapshot, points: batch.points.count, limit: limit) }
+            if work > limit { throw batchWorkProblem(points: batch.points.count) }
         }
-        if mayRestart { counters.countPoints(batch.points.count, batch: true, loop: request.eventLoop) }
-        counters.countUnrouted(unrouted, batch: true, loop: request.eventLoop)
+        noteBatchWork(snapshot, work, points: batch.points.count, placement)
+        counters.countUnrouted(unrouted, batch: true, loop: loop)
         results.endArray()
         return batchResponse(snapshot, results)
     }
@@ -167,28 +232,23 @@ extension Application {
     /// after routing up to `limit`; this way the refusal costs the sample's
     /// share. Deterministic (the same scene and points, the same answer);
     /// a batch whose sample costs more than twice its average point can be
-    /// refused though it would fit. On an event loop a sample that reads
-    /// more than the loop's share moves the batch to a worker first.
-    private func estimateWork(_ points: [Point], _ snapshot: SceneSnapshot, limit: Int, onLoop: Bool) throws(Problem) {
+    /// refused though it would fit. (Where the batch runs was decided
+    /// before, by `RunWhere`: see ``batchRunsHere(_:_:)``.)
+    private func estimateWork(_ points: [Point], _ snapshot: SceneSnapshot, limit: Int) throws(Problem) {
         let n = points.count, s = Application.workSample
         guard n >= Application.workSampleFrom else { return }
         let (doubled, overflow) = limit.multipliedReportingOverflow(by: 2)
         let sampleLimit = overflow ? Int.max : doubled / n * s + (doubled % n) * s / n
-        let budget = onLoop ? min(sampleLimit, configuration.loopBatchWork) : sampleLimit
         let sample = (0..<s).map { points[$0 * n / s] }
         var targets = [Int32](repeating: -1, count: s)
         let work = targets.withUnsafeMutableBufferPointer { t in
-            sample.withUnsafeBufferPointer { snapshot.compiled.targets(at: $0, into: t, workLimit: budget) }
+            sample.withUnsafeBufferPointer { snapshot.compiled.targets(at: $0, into: t, workLimit: sampleLimit) }
         }
         if work > sampleLimit {
             throw Problem(
                 422, "invalid-request", "Invalid request",
                 "routing \(s) of the batch's \(n) points, evenly spaced, read \(work) region elements: all of them would read about \(work / s * n), past --max-batch-work (\(configuration.maxBatchWork)); the shapes under them cost too much per point",
                 issues: [ValidationIssue(pointer: "/points", message: "too much work for one batch; send fewer points")])
-        }
-        if work > budget {
-            snapshot.markCostly(.batches)
-            throw Problem.runOnWorker
         }
     }
 
@@ -208,17 +268,20 @@ extension Application {
             issues: [ValidationIssue(pointer: "/\(flag)", message: "too much work for one batch; send fewer points or \(flag): false")])
     }
 
+    /// What a batch read, for the decisions of later ones: its mean per
+    /// point (`SceneSnapshot.pointWork`), and on a loop, past the loop's
+    /// share, the version's later batches go to a worker
+    /// (`SceneSnapshot.isCostly`).
+    private func noteBatchWork(_ snapshot: SceneSnapshot, _ work: Int, points: Int, _ placement: Placement) {
+        if points > 0 { snapshot.notePointWork(work / points) }
+        if placement == .loop && work > configuration.loopBatchWork { snapshot.markCostly(.batches) }
+    }
+
     /// The 422 for a batch whose routing read more than `--max-batch-work`
     /// (`CompiledScene.targets(at:into:workLimit:)`): its shapes cost too
-    /// much per point for that many points. Under `limit`, the loop's
-    /// share (`Configuration.loopBatchWork`), it is a move to a worker instead, and the
-    /// version's later batches start there (`SceneSnapshot.isCostly`).
-    private func batchWorkProblem(_ snapshot: SceneSnapshot, points: Int, limit: Int) -> Problem {
-        if limit < configuration.maxBatchWork {
-            snapshot.markCostly(.batches)
-            return Problem.runOnWorker
-        }
-        return Problem(
+    /// much per point for that many points.
+    private func batchWorkProblem(points: Int) -> Problem {
+        Problem(
             422, "invalid-request", "Invalid request",
             "routing the batch's \(points) points would read more than --max-batch-work (\(configuration.maxBatchWork)) region elements: the shapes under them cost too much per point",
             issues: [ValidationIssue(pointer: "/points", message: "too much work for one batch; send fewer points")])
@@ -236,21 +299,21 @@ extension Application {
     /// - Returns: the result, `captured` and `boundary` (nil without a
     ///   pointer) and the snapshot the answer describes.
     private func route(
-        _ point: PointQuery, in id: String, trace: Bool, all: Bool, namespace: UInt64
+        _ point: PointQuery, in id: String, held: SceneSnapshot?, trace: Bool, all: Bool, namespace: UInt64
     ) throws(Problem) -> (HitResult, Bool?, Boundary?, SceneSnapshot) {
         if let pointer = point.pointer, let phase = point.phase {
-            if LoopThread.isCurrent, try self.snapshot(id).isCostly(.points) { throw Problem.runOnWorker }
-            let (outcome, snapshot) = try store.pointerEvent(
-                id, PointerEvent(pointer: PointerKey(pointer, namespace: namespace), phase: phase, type: point.pointerType ?? .mouse,
-                                 point: point.point, trace: trace, all: all))
+            let event = PointerEvent(
+                pointer: PointerKey(pointer, namespace: namespace), phase: phase, type: point.pointerType ?? .mouse,
+                point: point.point, trace: trace, all: all)
+            let (outcome, snapshot) = try stored { () throws(StoreError) in try store.pointerEvent(id, event) }
             if outcome.work > configuration.loopHitWork { snapshot.markCostly(.points) }
             if outcome.moved { streams.sceneChanged(id) }
             return (outcome.result, outcome.captured, outcome.boundary, snapshot)
         }
-        let snapshot = try self.snapshot(id)
-        if snapshot.isCostly(.points), LoopThread.isCurrent { throw Problem.runOnWorker }
+        let snapshot = try self.snapshot(id, held: held)
         var work = 0
         let result = snapshot.withCompiled { $0.hit(point.point, trace: trace, all: all, work: &work) }
+        snapshot.notePointWork(work)
         if work > configuration.loopHitWork { snapshot.markCostly(.points) }
         return (result, nil, nil, snapshot)
     }

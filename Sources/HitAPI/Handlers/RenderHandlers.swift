@@ -2,12 +2,24 @@ import HTTPServer
 import HitJSON
 import HitRender
 import HitRouting
+import HitStore
 import Playground
+import SceneCodec
 
 /// SPEC §7: the scene as SVG, the playground and its files.
 extension Application {
     /// `GET /scenes/{id}/render.svg[?x=&y=][&regions=1][&width=][&audit=1][&diff=]`.
-    func render(_ id: String, _ request: HTTPRequest, grant: Grant = .all) throws(Problem) -> HTTPResponse {
+    func render(_ id: String, _ request: HTTPRequest, grant: Grant = .all, _ placement: Placement) throws(Problem) -> Step {
+        // Every render is written on a worker: one path of 100,000 short
+        // commands alone draws megabytes of SVG, which would hold up the
+        // hits of every connection on this loop.
+        guard runsHere(RunWhere.Work(kind: .render, snapshot: store.residentSnapshot(id), namesScene: true), placement) else {
+            return .worker { [self] () throws(Problem) in try render(id, request, grant: grant) }
+        }
+        return .done(try render(id, request, grant: grant))
+    }
+
+    private func render(_ id: String, _ request: HTTPRequest, grant: Grant) throws(Problem) -> HTTPResponse {
         let query: RenderQuery
         do {
             query = try RenderQueryDecoder.decode(request.query)
@@ -16,10 +28,6 @@ extension Application {
         }
         let snapshot = try self.snapshot(id)
         let other = try query.diff.map { (other) throws(Problem) in try self.snapshot(other, reachedBy: grant) }
-        // Every render is written on a worker: one path of 100,000 short
-        // commands alone draws megabytes of SVG, which would hold up the
-        // hits of every connection on this loop.
-        if LoopThread.isCurrent { return .runOnWorker }
         var options = RenderOptions(regions: query.regions, pixelWidth: query.width)
         if let p = query.point {
             options.routed = (p, snapshot.withCompiled { $0.hit(p, trace: true) })

@@ -1,12 +1,21 @@
 import HTTPServer
 import HitJSON
 import HitRouting
+import HitStore
+import SceneCodec
 
 /// SPEC §4.1: creating, reading, replacing, listing, deleting and patching scenes.
 extension Application {
     /// The scenes `grant` reaches (a tenant key's listing holds its prefix's only).
-    func listScenes(_ grant: Grant = .all) throws(Problem) -> HTTPResponse {
-        var scenes = try store.summaries()
+    func listScenes(_ grant: Grant = .all, _ placement: Placement) throws(Problem) -> Step {
+        guard runsHere(RunWhere.Work(kind: .listScenes), placement) else {
+            return .worker { [self] () throws(Problem) in try listScenes(grant) }
+        }
+        return .done(try listScenes(grant))
+    }
+
+    private func listScenes(_ grant: Grant) throws(Problem) -> HTTPResponse {
+        var scenes = try stored { () throws(StoreError) in try store.summaries() }
         if grant.scenePrefix != nil { scenes.removeAll { !grant.reaches($0.id) } }
         return json(200) { w in
             w.beginObject()
@@ -21,7 +30,14 @@ extension Application {
     /// A tenant key's scene gets an id of its prefix when the body names
     /// none (the prefix and 16 random hex digits), and 403 when the body
     /// names another.
-    func createScene(_ request: HTTPRequest, grant: Grant = .all) throws(Problem) -> HTTPResponse {
+    func createScene(_ request: HTTPRequest, grant: Grant = .all, _ placement: Placement) throws(Problem) -> Step {
+        guard runsHere(RunWhere.Work(kind: .writeScene, bodyBytes: request.body.count), placement) else {
+            return .worker { [self] () throws(Problem) in try createScene(request, grant: grant) }
+        }
+        return .done(try createScene(request, grant: grant))
+    }
+
+    private func createScene(_ request: HTTPRequest, grant: Grant) throws(Problem) -> HTTPResponse {
         var upload = try upload(request)
         if let prefix = grant.scenePrefix {
             if let id = upload.scene.id {
@@ -32,14 +48,21 @@ extension Application {
                 upload.scene.id = prefix + String(repeating: "0", count: 16 - suffix.count) + suffix
             }
         }
-        let snapshot = try store.create(upload)
+        let snapshot = try stored { () throws(StoreError) in try store.create(upload) }
         var h = HTTPHeaders()
         h.set("Location", "/scenes/\(snapshot.id)")
         h.set("ETag", etag(snapshot.version))
         return summary(snapshot, status: 201, headers: h)
     }
 
-    func putScene(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+    func putScene(_ id: String, _ request: HTTPRequest, _ placement: Placement) throws(Problem) -> Step {
+        guard runsHere(RunWhere.Work(kind: .writeScene, bodyBytes: request.body.count), placement) else {
+            return .worker { [self] () throws(Problem) in try putScene(id, request) }
+        }
+        return .done(try putScene(id, request))
+    }
+
+    private func putScene(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         guard Route.isSceneID(id) else {
             throw Problem(422, "invalid-scene", "Invalid scene", "the scene id in the path must match [A-Za-z0-9._-]{1,128} and not be . or ..")
         }
@@ -48,7 +71,7 @@ extension Application {
             throw Problem(422, "invalid-scene", "Invalid scene", "the body's id differs from the path's",
                           issues: [ValidationIssue(pointer: "/id", message: "is \"\(bodyID)\" but the path says \"\(id)\"")])
         }
-        let (snapshot, created) = try store.put(upload, id: id)
+        let (snapshot, created) = try stored { () throws(StoreError) in try store.put(upload, id: id) }
         if !created { streams.sceneChanged(id) }
         var h = HTTPHeaders()
         h.set("ETag", etag(snapshot.version))
@@ -56,9 +79,17 @@ extension Application {
         return summary(snapshot, status: created ? 201 : 200, headers: h)
     }
 
-    func getScene(_ id: String) throws(Problem) -> HTTPResponse {
-        let s = try snapshot(id)
-        try leaveLoopIfBig(s)  // the document is written from the model, O(its size)
+    func getScene(_ id: String, _ placement: Placement) throws(Problem) -> Step {
+        let held = store.residentSnapshot(id)
+        // The document is written from the model, O(its size).
+        guard runsHere(RunWhere.Work(kind: .readScene, snapshot: held, namesScene: true), placement) else {
+            return .worker { [self] () throws(Problem) in try getScene(id, held: held) }
+        }
+        return .done(try getScene(id, held: held))
+    }
+
+    private func getScene(_ id: String, held: SceneSnapshot?) throws(Problem) -> HTTPResponse {
+        let s = try snapshot(id, held: held)
         var h = HTTPHeaders()
         h.set("ETag", etag(s.version))
         return json(200, headers: h, capacity: 4096) { w in
@@ -66,22 +97,39 @@ extension Application {
         }
     }
 
-    func deleteScene(_ id: String) throws(Problem) -> HTTPResponse {
-        if LoopThread.isCurrent, let s = try? snapshot(id) { try leaveLoopIfBig(s) }  // freeing it is O(its size)
-        guard try store.delete(id) else { throw Problem.notFound("no scene \"\(id)\"") }
+    func deleteScene(_ id: String, _ placement: Placement) throws(Problem) -> Step {
+        // Freeing the scene is O(its size).
+        guard runsHere(RunWhere.Work(kind: .writeScene, snapshot: store.residentSnapshot(id)), placement) else {
+            return .worker { [self] () throws(Problem) in try deleteScene(id) }
+        }
+        return .done(try deleteScene(id))
+    }
+
+    private func deleteScene(_ id: String) throws(Problem) -> HTTPResponse {
+        guard try stored({ () throws(StoreError) in try store.delete(id) }) else { throw Problem.notFound("no scene \"\(id)\"") }
         streams.sceneChanged(id)
         return HTTPResponse(status: 204)
     }
 
     /// JSON merge patch (RFC 7396) of one layer's fields other than `id` and
     /// `children`, honouring `If-Match`.
-    func patchLayer(_ id: String, _ layerID: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+    func patchLayer(_ id: String, _ layerID: String, _ request: HTTPRequest, _ placement: Placement) throws(Problem) -> Step {
         // A small body can rescale a subtree or re-sort its siblings: O(layers).
-        if LoopThread.isCurrent, let s = try? snapshot(id) { try leaveLoopIfBig(s) }
-        let patch = try LayerPatch(
-            layerID: layerID, json: request.body, ifMatch: request.headers["If-Match"], limits: configuration.scene,
-            maxSceneBytes: configuration.server.limits.maxBodyBytes)
-        let (snapshot, patched) = try store.patch(id, patch)
+        let work = RunWhere.Work(kind: .writeScene, snapshot: store.residentSnapshot(id), bodyBytes: request.body.count)
+        guard runsHere(work, placement) else {
+            return .worker { [self] () throws(Problem) in try patchLayer(id, layerID, request) }
+        }
+        return .done(try patchLayer(id, layerID, request))
+    }
+
+    private func patchLayer(_ id: String, _ layerID: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let limits = configuration.scene, maxSceneBytes = configuration.server.limits.maxBodyBytes
+        let patch = try stored { () throws(StoreError) in
+            try LayerPatch(
+                layerID: layerID, json: request.body, ifMatch: request.headers["If-Match"], limits: limits,
+                maxSceneBytes: maxSceneBytes)
+        }
+        let (snapshot, patched) = try stored { () throws(StoreError) in try store.patch(id, patch) }
         streams.sceneChanged(id)
         var h = HTTPHeaders()
         h.set("ETag", etag(snapshot.version))
@@ -90,16 +138,10 @@ extension Application {
 
     // MARK: - Helpers
 
-    /// On an event loop, moves a request about a scene of more than
-    /// `bigSceneLayers` layers to a worker thread (`Problem.runOnWorker`):
-    /// writing, patching or freeing it costs O(its size), tens of
-    /// milliseconds at 250,000 layers, which would hold up every
-    /// connection of the loop.
-    func leaveLoopIfBig(_ snapshot: SceneSnapshot) throws(Problem) {
-        if LoopThread.isCurrent && snapshot.compiled.layerCount > Application.bigSceneLayers { throw Problem.runOnWorker }
-    }
-
-    /// See `leaveLoopIfBig` (about 1 ms of writing at this size).
+    /// Layers from which reading, patching or deleting a scene leaves the
+    /// event loop (`RunWhere`): writing, patching or freeing it costs O(its
+    /// size), about 1 ms at this size and tens of milliseconds at 250,000
+    /// layers, which would hold up every connection of the loop.
     static let bigSceneLayers = 2_000
 
     /// Decodes the body as a scene, then releases the body (see
@@ -117,7 +159,7 @@ extension Application {
         }
         let jsonBytes = request.body.count
         let weight = jsonBytes + scene.maskBytes  // a small PNG can decode to many pixels
-        if store.keepsSubmittedJSON { return SceneUpload(scene: scene, json: request.body, weight: weight, jsonBytes: jsonBytes) }
+        if capabilities.keepsSubmittedJSON { return SceneUpload(scene: scene, json: request.body, weight: weight, jsonBytes: jsonBytes) }
         request.releaseBody()
         return SceneUpload(scene: scene, weight: weight, jsonBytes: jsonBytes)
     }
@@ -130,22 +172,12 @@ extension Application {
 
     /// Whether an `If-Match` value (a list of entity tags, or `*`) matches `version`.
     static func etag(_ header: String, matches version: Int) -> Bool {
-        header.split(separator: ",").contains { tag in
-            let t = Substring(String(tag).trimmed)
-            if t == "*" { return true }
-            if t.hasPrefix("W/") { return false }  // If-Match compares strongly (RFC 9110 §13.1.1)
-            return t == "\"\(version)\""
-        }
+        SceneVersion.etag(header, matches: version)
     }
 }
 
 extension Route {
     /// `[A-Za-z0-9._-]{1,128}`, but not `.` or `..`, which no URL can name
     /// (clients resolve them as path segments).
-    static func isSceneID(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.count <= 128 && s != "." && s != ".." && s.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-                || c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
-        }
-    }
+    static func isSceneID(_ s: String) -> Bool { SceneID.isValid(s) }
 }

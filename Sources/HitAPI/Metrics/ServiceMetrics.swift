@@ -1,5 +1,6 @@
 import HTTPServer
 import HitMetrics
+import HitStore
 import RESPClient
 
 /// The service's metric families (SPEC §8), each read where it is counted:
@@ -111,7 +112,7 @@ enum ServiceMetrics {
 
     /// What the process holds: the store's scenes (with Redis, the
     /// replica's cache of them), their layers, weight and live captures.
-    static func store(_ stats: SceneStore.Stats, compileTimes: CompileTimes) -> [MetricFamily] {
+    static func store(_ stats: StoreStats, compileTimes: CompileTimes) -> [MetricFamily] {
         [
             .single("hitroute_scenes", .gauge, "Scenes held (with Redis: in this replica's cache).", Double(stats.scenes)),
             .single("hitroute_layers", .gauge, "Layers held over all scenes held, whole trees.", Double(stats.layers)),
@@ -123,12 +124,12 @@ enum ServiceMetrics {
         ]
     }
 
-    /// The Redis replica's cache of compiled scenes: its bound, evictions and loads.
-    static func cache(of store: RedisSceneStore) -> [MetricFamily] {
+    /// A shared store's cache of compiled scenes: its bound, evictions and loads.
+    static func cache(_ cache: CacheStats) -> [MetricFamily] {
         [
-            .single("hitroute_cache_capacity_bytes", .gauge, "The bound of this replica's scene cache (--cache-bytes).", unit: "bytes", Double(store.cacheCapacity)),
-            .single("hitroute_cache_evictions", .counter, "Scenes evicted from this replica's cache to make room.", Double(store.cacheEvictions)),
-            .single("hitroute_cache_loads", .counter, "Scenes fetched from Redis and compiled after a cache miss (concurrent misses of one scene share a load).", Double(store.cacheLoads)),
+            .single("hitroute_cache_capacity_bytes", .gauge, "The bound of this replica's scene cache (--cache-bytes).", unit: "bytes", Double(cache.capacity)),
+            .single("hitroute_cache_evictions", .counter, "Scenes evicted from this replica's cache to make room.", Double(cache.evictions)),
+            .single("hitroute_cache_loads", .counter, "Scenes fetched from Redis and compiled after a cache miss (concurrent misses of one scene share a load).", Double(cache.loads)),
         ]
     }
 
@@ -157,7 +158,7 @@ enum ServiceMetrics {
     /// 1 when ready, 0 while it loads its journal or when a journal write or
     /// sync failed or Redis is unreachable (SPEC §8, §9, §10).
     static func health(of store: any SceneStoring) -> [MetricFamily] {
-        let backend = store is RedisSceneStore ? "redis" : store is JournalStore ? "journal" : "memory"
+        let backend = store.capabilities.backend
         let ready: Double = store.health() == .ready ? 1 : 0
         return [MetricFamily(
             name: "hitroute_store_ready", help: "1 when the store takes writes, 0 while it loads or after a failed write (see /readyz).",

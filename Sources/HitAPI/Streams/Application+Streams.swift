@@ -1,5 +1,6 @@
 import HTTPServer
 import HitRouting
+import SceneCodec
 
 /// `GET /scenes/{id}/stream` (SPEC §11.2): the checks before the upgrade.
 extension Application {

@@ -1,5 +1,6 @@
 import HitJSON
 import HitRouting
+import HitStore
 
 /// A routed hit query and what it routed to: the answer `POST …/hit` sends
 /// as its body and a stream sends as a message (with `seq`), written by

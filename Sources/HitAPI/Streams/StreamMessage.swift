@@ -1,4 +1,5 @@
 import HitJSON
+import SceneCodec
 
 /// A stream message's `seq`: a number or a string the client chose,
 /// echoed in the answer (SPEC §11.2).

@@ -1,6 +1,8 @@
 import HTTPServer
 import HitJSON
 import HitRouting
+import HitStore
+import SceneCodec
 
 /// One pointer stream (SPEC §11.2) on its event loop: each text message
 /// is decoded and answered by the code that answers `POST …/hit`
@@ -16,9 +18,10 @@ import HitRouting
 /// hits and bad messages are never dropped and keep their order. Past
 /// ``maxQueued`` messages, the stream is closed with 1008.
 ///
-/// Every method runs on the stream's loop; work too large for the loop
-/// (``Problem/runOnWorker``) goes to a worker while the stream's later
-/// messages wait, so answers keep the messages' order.
+/// Every method runs on the stream's loop; a message that `RunWhere` places
+/// on a worker (``Application/placeHit(_:in:_:)``, the decision `POST …/hit`
+/// takes) is answered there while the stream's later messages wait, so
+/// answers keep the messages' order.
 final class StreamSession: WebSocketSession {
     /// Answers waiting unsent past this many bytes hold messages back: 64 KiB.
     static let highWater = 64 * 1024
@@ -131,16 +134,21 @@ final class StreamSession: WebSocketSession {
             stream.send(text: Self.error(item.problem ?? Problem(500, "internal", "Internal error", ""), seq: item.seq))
             return
         }
-        do {
-            let answer = try app.answerHit(query, in: sceneID, granted: granted, request: handshake, namespace: namespace)
-            stream.send(text: Self.message(answer, seq: item.seq, coalesced: item.coalesced))
-        } catch where error.status == Problem.runOnWorker.status {
-            // Too much for the loop: on a worker, while the stream's later messages wait.
+        let (here, held) = app.placeHit(query, in: sceneID, .loop)
+        if here {
+            do throws(Problem) {
+                let answer = try app.answerHit(query, in: sceneID, held: held, granted: granted, request: handshake, namespace: namespace, .loop)
+                stream.send(text: Self.message(answer, seq: item.seq, coalesced: item.coalesced))
+            } catch {
+                stream.send(text: Self.error(error, seq: item.seq))
+            }
+        } else {
+            // On a worker, while the stream's later messages wait.
             busy = true
             let (app, id, granted, request, namespace) = (self.app, sceneID, self.granted, handshake, self.namespace)
             stream.offload({ () -> [UInt8] in
                 do throws(Problem) {
-                    let answer = try app.answerHit(query, in: id, granted: granted, request: request, namespace: namespace)
+                    let answer = try app.answerHit(query, in: id, held: held, granted: granted, request: request, namespace: namespace, .worker)
                     return Self.message(answer, seq: item.seq, coalesced: item.coalesced)
                 } catch {
                     return Self.error(error, seq: item.seq)
@@ -150,8 +158,6 @@ final class StreamSession: WebSocketSession {
                 stream.send(text: bytes)
                 wrote(stream)
             }
-        } catch {
-            stream.send(text: Self.error(error, seq: item.seq))
         }
     }
 
@@ -162,9 +168,11 @@ final class StreamSession: WebSocketSession {
     /// answer now pushes nothing (the next change tries again).
     func sceneMayHaveChanged(on stream: WebSocketStream) {
         guard stream.isOpen else { return }
+        // What this process holds, without waiting on another (on the loop).
         let snapshot: SceneSnapshot?
-        if let memory = app.memoryStore {
-            snapshot = memory.snapshot(sceneID)
+        if app.capabilities.readsMayBlock {
+            guard let held = app.store.residentSnapshot(sceneID) else { return }  // not held here: nothing to tell
+            snapshot = held
         } else {
             do { snapshot = try app.store.snapshot(sceneID) } catch { return }
         }

@@ -1,0 +1,14 @@
+import RESPClient
+
+extension SceneStoring {
+    /// A store in this process is always at its latest version.
+    public func snapshot(_ id: String, minVersion: Int) throws(StoreError) -> SceneSnapshot? {
+        try snapshot(id)
+    }
+
+    /// None: only a shared store keeps a cache.
+    public var cacheStats: CacheStats? { nil }
+
+    /// None: only a remote store exchanges with a server.
+    public var remoteStatistics: RedisStatistics? { nil }
+}

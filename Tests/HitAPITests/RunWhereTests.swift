@@ -1,0 +1,67 @@
+import HTTPServer
+import HitRouting
+@testable import HitStore
+import XCTest
+@testable import HitAPI
+
+/// `RunWhere.decide`, rule by rule, without a server: where each kind of
+/// work runs for a store in this process and for a shared one.
+final class RunWhereTests: XCTestCase {
+    let memory = StoreCapabilities(
+        backend: "memory", readsMayBlock: false, writesMayBlock: false, shared: false, honoursMinVersion: false,
+        keepsSubmittedJSON: false)
+    let shared = StoreCapabilities(
+        backend: "redis", readsMayBlock: true, writesMayBlock: true, shared: true, honoursMinVersion: true,
+        keepsSubmittedJSON: false)
+    let limits = RunWhere.Limits(loopBatchWork: 1000, bigSceneLayers: 3)
+
+    func snapshot(layers: Int, version: Int = 1) -> SceneSnapshot {
+        let scene = Scene(layers: (0..<layers).map { Layer(id: "l\($0)") })
+        return SceneSnapshot(id: "s", version: version, live: LiveScene(scene))
+    }
+
+    func decide(_ kind: RunWhere.Work.Kind, _ snapshot: SceneSnapshot? = nil, body: Int = 0, minVersion: Int? = nil, _ c: StoreCapabilities) -> Placement {
+        RunWhere.decide(
+            RunWhere.Work(kind: kind, snapshot: snapshot, namesScene: kind != .fixed && kind != .listScenes, bodyBytes: body, minVersion: minVersion),
+            capabilities: c, limits: limits)
+    }
+
+    func testWorkThatMayWaitOnAnotherProcessGoesToAWorker() {
+        let s = snapshot(layers: 1)
+        XCTAssertEqual(decide(.hit(pointerEvent: false), nil, memory), .loop, "not held, nothing to fetch: answered at once")
+        XCTAssertEqual(decide(.hit(pointerEvent: false), nil, shared), .worker, "a miss is fetched")
+        XCTAssertEqual(decide(.hit(pointerEvent: false), s, shared), .loop, "a held scene needs no round trip")
+        XCTAssertEqual(decide(.hit(pointerEvent: true), s, shared), .worker, "a pointer event may write or look up")
+        XCTAssertEqual(decide(.hit(pointerEvent: true), s, memory), .loop)
+        XCTAssertEqual(decide(.writeScene, s, shared), .worker)
+        XCTAssertEqual(decide(.listScenes, nil, shared), .worker)
+        XCTAssertEqual(decide(.listScenes, nil, memory), .loop)
+        XCTAssertEqual(decide(.readScene, snapshot(layers: 1, version: 2), minVersion: 3, shared), .worker, "older than asked")
+        XCTAssertEqual(decide(.readScene, snapshot(layers: 1, version: 3), minVersion: 3, shared), .loop)
+        XCTAssertEqual(decide(.fixed, nil, shared), .loop)
+    }
+
+    func testWorkOfTheScenesSizeGoesToAWorker() {
+        XCTAssertEqual(decide(.render, snapshot(layers: 1), memory), .worker, "every render")
+        XCTAssertEqual(decide(.readScene, snapshot(layers: 4), memory), .worker, "past bigSceneLayers")
+        XCTAssertEqual(decide(.readScene, snapshot(layers: 3), memory), .loop)
+        XCTAssertEqual(decide(.writeScene, snapshot(layers: 4), memory), .worker)
+        XCTAssertEqual(decide(.writeScene, nil, body: 1023, memory), .loop)
+        XCTAssertEqual(decide(.writeScene, nil, body: 1024, memory), .worker, "a body of 1 KiB may hold a PNG")
+        XCTAssertEqual(decide(.hit(pointerEvent: false), snapshot(layers: 4), memory), .loop, "hits stay on the loop")
+    }
+
+    func testCostlyRoutingGoesToAWorker() {
+        let s = snapshot(layers: 1)
+        XCTAssertEqual(decide(.batch(points: 10, pointerEvents: false, estimate: 1000), s, memory), .loop)
+        XCTAssertEqual(decide(.batch(points: 10, pointerEvents: false, estimate: 1001), s, memory), .worker)
+        XCTAssertEqual(decide(.batch(points: 2, pointerEvents: true, estimate: 0), s, memory), .worker, "events cannot move once applied")
+        XCTAssertEqual(decide(.batch(points: 1, pointerEvents: true, estimate: 5000), s, memory), .loop, "one point: as a single hit")
+        s.markCostly(.batches)
+        XCTAssertEqual(decide(.batch(points: 1, pointerEvents: false, estimate: 0), s, memory), .worker)
+        XCTAssertEqual(decide(.hit(pointerEvent: false), s, memory), .loop, "a version's batches, not its hits")
+        s.markCostly(.points)
+        XCTAssertEqual(decide(.hit(pointerEvent: false), s, memory), .worker)
+        XCTAssertEqual(decide(.hit(pointerEvent: false), snapshot(layers: 1, version: 2), memory), .loop, "a new version starts clear")
+    }
+}
