@@ -39,7 +39,7 @@ SANITIZE="${san[*]}" swift_module HitAPI "HitBase HitMetrics HTTPServer HitJSON 
 # stays instrumented.
 SANITIZE="${check[*]:-}" swift_module FuzzCheckJSON "HitBase" $(sources HitJSON)
 
-swiftc "${san[@]}" -parse-as-library "$opt" -g -module-name APIFuzz \
+swiftc "${san[@]}" -package-name hitroute -parse-as-library "$opt" -g -module-name APIFuzz \
     -I "$mods" "${maps[@]}" \
     "$here"/APIFuzz*.swift "$mods"/*.o -o "$out/api-fuzz" 2>&1 \
     | { grep -v "Cannot export local symbol '__asan" || true; }

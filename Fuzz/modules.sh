@@ -67,7 +67,7 @@ swift_module() { # name "dependency modules" sources... (skipped when its object
         for dep in $deps; do [[ "$mods/$dep.o" -nt "$mods/$name.o" ]] && stale=1; done
         [[ -z "$stale" ]] && return 0
     fi
-    swiftc "${flags[@]}" -parse-as-library "$opt" -g -wmo -num-threads 0 \
+    swiftc "${flags[@]}" -package-name hitroute -parse-as-library "$opt" -g -wmo -num-threads 0 \
         -module-name "$name" -emit-module -emit-module-path "$mods/$name.swiftmodule" \
         -I "$mods" "${maps[@]}" -c "$@" -o "$mods/$name.o"
     printf '%s' "$stamp" >"$mods/$name.flags"
