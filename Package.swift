@@ -67,14 +67,19 @@ let package = Package(
         .target(
             name: "HitStore",
             dependencies: ["HitBase", "HitJournal", "HitJSON", "HitMetrics", "HitRouting", "RESP", "RESPClient", "SceneCodec"]),
-        .target(name: "HitAPI", dependencies: [
-            "HitRouting", "HitAnalysis", "HitJSON", "HTTPServer", "HitJournal", "HitRender", "HitStore", "Playground", "RESPClient",
-            "HitMetrics", "SceneCodec",
-        ]),
+        .target(
+            name: "HitAPI",
+            dependencies: [
+                "HitRouting", "HitAnalysis", "HitJSON", "HTTPServer", "HitJournal", "HitRender", "HitStore", "Playground", "RESPClient",
+                "HitMetrics", "SceneCodec",
+            ]),
         .executableTarget(name: "hitroute", dependencies: ["HitAPI", "HitJournal", "HitStore", "HTTPServer"]),
         .executableTarget(
             name: "hitroute-bench",
-            dependencies: ["CEpoll", "HitAnalysis", "HitAPI", "HitJSON", "HitRender", "HitRouting", "HitStore", "HTTPServer", "SceneCodec", "TestSupport"]),
+            dependencies: [
+                "CEpoll", "HitAnalysis", "HitAPI", "HitJSON", "HitRender", "HitRouting", "HitStore", "HTTPServer", "SceneCodec",
+                "TestSupport",
+            ]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HitBase", "HTTPServer", "TestSupport"]),
         .testTarget(name: "HitMetricsTests", dependencies: ["HitMetrics", "TestSupport"]),

@@ -15,7 +15,8 @@ func checkAnswer(_ response: HTTPResponse, to request: HTTPRequest, index: Int) 
     func fail(_ why: String) -> Never {
         let body = request.body.prefix(4096)
         let answer = response.body.prefix(4096)
-        fatalError("""
+        fatalError(
+            """
             request \(index): \(why)
             \(request.method) \(request.target)
             \(String(decoding: body, as: UTF8.self))
@@ -61,7 +62,8 @@ func checkSameTargets(_ a: HTTPResponse, _ b: HTTPResponse, index: Int) {
     }
     let (ta, tb) = (targets(a), targets(b))
     guard ta == tb else {
-        fatalError("""
+        fatalError(
+            """
             requests \(index - 1) and \(index): the same points, traced and not, route to \(ta.map { $0 ?? "null" }) and \(tb.map { $0 ?? "null" })
             \(String(decoding: a.body.prefix(4096), as: UTF8.self))
             \(String(decoding: b.body.prefix(4096), as: UTF8.self))
@@ -124,8 +126,9 @@ enum AnswerJSON {
     /// The verdict from a `JSONValue` tree (the check as it was).
     static func treeVerdict(_ bytes: [UInt8]) -> Verdict {
         guard let value = try? JSONValue.parse(bytes, maxDepth: maxDepth) else { return Verdict() }
-        return Verdict(isJSON: true, allFinite: value.firstNonFiniteNumber == nil,
-                       hasScene: value["scene"]?.stringValue != nil, hasVersion: value["version"]?.numberValue != nil)
+        return Verdict(
+            isJSON: true, allFinite: value.firstNonFiniteNumber == nil,
+            hasScene: value["scene"]?.stringValue != nil, hasVersion: value["version"]?.numberValue != nil)
     }
 
     /// - Complexity: O(length); O(depth) memory, no recursion.
@@ -167,7 +170,10 @@ enum AnswerJSON {
                 while let isObject = objects.last {
                     if isObject {
                         if objects.count == 1 {
-                            if let key = try reader.nextKey() { topKey = key; continue readValue }
+                            if let key = try reader.nextKey() {
+                                topKey = key
+                                continue readValue
+                            }
                         } else if try reader.nextKeyBytes() != nil {
                             continue readValue
                         }

@@ -79,7 +79,8 @@ extension FuzzSession {
         if d.chance(10) { q += d.pick(["&pointer=p&phase=down", "&x=1", "&z=1", "&phase=move", "&pointer=p"]) }
         var headers: [(String, String)] = []
         if d.chance(15) {
-            headers.append(("X-Min-Version", d.pick(["1", "2", "0", "-1", "", " 7 ", "1e3", "858296970861170604900352", "99999999999999999999"])))
+            headers.append(
+                ("X-Min-Version", d.pick(["1", "2", "0", "-1", "", " 7 ", "1e3", "858296970861170604900352", "99999999999999999999"])))
         }
         if d.chance(10) { headers.append(("X-Request-Id", d.pick(["a", "", String(repeating: "x", count: 129), "say\"hi\\"]))) }
         send(d.chance(90) ? "GET" : "HEAD", "/scenes/\(scene(&d))/hit?\(q)", headers: headers)
@@ -166,7 +167,8 @@ extension FuzzSession {
     /// batch limit.
     mutating func batch(_ d: inout Decisions) {
         let id = scene(&d)
-        var trace = d.chance(30), all = d.chance(25)
+        var trace = d.chance(30)
+        var all = d.chance(25)
         var count = d.below(12)
         if d.chance(4) {
             // The grid order's batches: untraced (a traced one this big costs
@@ -189,7 +191,8 @@ extension FuzzSession {
             body += "{\"x\":\(x),\"y\":\(y)"
             if d.chance(25) {
                 phased = true
-                body += ",\"pointer\":\"\(d.pick(["a", "b"]))\",\"phase\":\"\(d.pick(["down", "move", "up", "cancel", "hover", "hover", "leave"]))\""
+                body +=
+                    ",\"pointer\":\"\(d.pick(["a", "b"]))\",\"phase\":\"\(d.pick(["down", "move", "up", "cancel", "hover", "hover", "leave"]))\""
                 if let type = pointerType(&d) { body += ",\"pointerType\":\"\(type)\"" }
             }
             body += "}"
@@ -216,11 +219,21 @@ extension FuzzSession {
         for i in 0..<(1 + d.below(3)) {
             if i > 0 { w.out += "," }
             switch d.below(9) {
-            case 0, 1: w.field("shape"); w.shape(&d, depth: 0)
-            case 2: w.field(d.pick(["shape", "hitShape", "transform", "hitSlop", "action"])); w.out += "null"
-            case 3: w.field("id"); w.out += "\"renamed\""
-            case 4: w.field("children"); w.out += "[]"
-            case 5: w.field("hitShape"); w.shape(&d, depth: 0)
+            case 0, 1:
+                w.field("shape")
+                w.shape(&d, depth: 0)
+            case 2:
+                w.field(d.pick(["shape", "hitShape", "transform", "hitSlop", "action"]))
+                w.out += "null"
+            case 3:
+                w.field("id")
+                w.out += "\"renamed\""
+            case 4:
+                w.field("children")
+                w.out += "[]"
+            case 5:
+                w.field("hitShape")
+                w.shape(&d, depth: 0)
             default: w.commonLayerField(&d)
             }
         }
@@ -233,7 +246,10 @@ extension FuzzSession {
     /// `render.svg` with and without the routing overlay, regions and a
     /// width, at ordinary and extreme points; sometimes `/metrics`.
     mutating func render(_ d: inout Decisions) {
-        if d.chance(15) { send("GET", "/metrics"); return }
+        if d.chance(15) {
+            send("GET", "/metrics")
+            return
+        }
         var query: [String] = []
         if d.chance(60) { query += ["x=" + FuzzNumber.next(&d), "y=" + FuzzNumber.next(&d)] }
         if d.chance(40) { query.append("regions=" + d.pick(["1", "0", "true", "2"])) }
@@ -249,11 +265,16 @@ extension FuzzSession {
     mutating func analysis(_ d: inout Decisions) {
         var query: [String] = []
         if d.chance(70) {
-            query.append("resolution=" + (d.chance(60) ? d.pick(["3", "7.5", "16", "40", "300"])
-                : d.pick(["0", "-1", "1e-300", "5e-324", "1e308", "1e154", "nan", "x", "1e999", ""])))
+            query.append(
+                "resolution="
+                    + (d.chance(60)
+                        ? d.pick(["3", "7.5", "16", "40", "300"])
+                        : d.pick(["0", "-1", "1e-300", "5e-324", "1e308", "1e154", "nan", "x", "1e999", ""])))
         }
         if d.chance(30) {
-            let region = d.chance(50) ? [String(d.below(300) - 20), String(d.below(300) - 20), String(d.below(300)), String(d.below(300))]
+            let region =
+                d.chance(50)
+                ? [String(d.below(300) - 20), String(d.below(300) - 20), String(d.below(300)), String(d.below(300))]
                 : (0..<4).map { _ in FuzzNumber.next(&d) }
             let names = ["x", "y", "width", "height"]
             for (k, v) in region.enumerated() where d.chance(95) { query.append(names[k] + "=" + v) }
@@ -283,11 +304,15 @@ extension FuzzSession {
     mutating func odd(_ d: inout Decisions) {
         let id = scene(&d)
         let method = d.pick(["OPTIONS", "TRACE", "PUT", "POST", "DELETE", "PATCH", "GET"])
-        let target = d.pick(["/", "/healthz", "/readyz", "/scenes/\(id)/hit", "/scenes/\(id)/layers/", "/scenes/\(id)/layers/a/b",
-                             "/scenes/\(id)/hits?x=1", "/%73cenes/\(id)", "//", "/scenes/", "/scenes/\(id)/hit?x=1&y=2&x=3", "*"])
+        let target = d.pick([
+            "/", "/healthz", "/readyz", "/scenes/\(id)/hit", "/scenes/\(id)/layers/", "/scenes/\(id)/layers/a/b",
+            "/scenes/\(id)/hits?x=1", "/%73cenes/\(id)", "//", "/scenes/", "/scenes/\(id)/hit?x=1&y=2&x=3", "*",
+        ])
         let body = d.chance(50) ? Array("{\"x\":1,\"y\":2}".utf8) : []
         var headers: [(String, String)] = []
-        if d.chance(30) { headers.append(("Content-Type", d.pick(["text/plain", "application/xml", "", "application/vnd.a+json; charset=utf-8"]))) }
+        if d.chance(30) {
+            headers.append(("Content-Type", d.pick(["text/plain", "application/xml", "", "application/vnd.a+json; charset=utf-8"])))
+        }
         if d.chance(10) { headers.append(("Access-Control-Request-Headers", "X-A")) }
         send(method, target, body: body, headers: headers)
     }

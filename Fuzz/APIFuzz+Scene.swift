@@ -11,7 +11,7 @@ enum FuzzNumber {
     static let extremes: [Double] = [
         0, -0.0, 1, -1, 0.5, 2, 10, 100, 240, 1e308, -1e308, .greatestFiniteMagnitude,
         -.greatestFiniteMagnitude, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 2.2250738585072014e-308, 1e300, -1e300,
-        1e200, 1e-200, 1e-300, 1e154, 1e155, -1e154, 1e16, 1e15, 4294967296, 2147483648,
+        1e200, 1e-200, 1e-300, 1e154, 1e155, -1e154, 1e16, 1e15, 4_294_967_296, 2_147_483_648,
         9.2233720368547758e18, -9.2233720368547758e18, 1e-12, 1e-13, 0.999999999999, 1e-9,
         1e9, 3.4e38, 1e100, 1e-100, 180, 360, 90, 0.01, 0.009999,
     ]
@@ -67,7 +67,14 @@ struct SceneWriter {
     mutating func scene(_ d: inout Decisions, id: String?) {
         out += "{"
         if let id { out += "\"id\":\"\(id)\"," }
-        if d.chance(15) { field("width"); number(&d); out += ","; field("height"); number(&d); out += "," }
+        if d.chance(15) {
+            field("width")
+            number(&d)
+            out += ","
+            field("height")
+            number(&d)
+            out += ","
+        }
         field("layers")
         switch d.below(16) {
         case 0: siblings(&d)
@@ -107,7 +114,10 @@ struct SceneWriter {
             ids.append(id)
             let x = i == count - 1 && far != nil ? far! : String(i % 20 * 12)
             out += "{\"id\":\"\(id)\",\"shape\":{\"type\":\"rect\",\"x\":\(x),\"y\":\(i / 20 * 12),\"width\":\(size),\"height\":\(size)}"
-            if i % 7 == 3 && d.chance(50) { out += ","; commonLayerField(&d) }
+            if i % 7 == 3 && d.chance(50) {
+                out += ","
+                commonLayerField(&d)
+            }
             out += "}"
         }
         out += "]"
@@ -121,8 +131,16 @@ struct SceneWriter {
             let id = "c\(i)"
             ids.append(id)
             out += "[{\"id\":\"\(id)\","
-            if d.chance(40) { field("transform"); transform(&d); out += "," }
-            if i == depth - 1 || d.chance(10) { field("shape"); shape(&d, depth: 0); out += "," }
+            if d.chance(40) {
+                field("transform")
+                transform(&d)
+                out += ","
+            }
+            if i == depth - 1 || d.chance(10) {
+                field("shape")
+                shape(&d, depth: 0)
+                out += ","
+            }
             field("children")
         }
         out += "[]"
@@ -133,12 +151,28 @@ struct SceneWriter {
     mutating func layer(_ d: inout Decisions, depth: Int) {
         budget -= 1
         let id: String
-        if !ids.isEmpty && d.chance(3) { id = d.pick(ids) }  // a duplicate: 422
-        else { id = "l\(ids.count)"; ids.append(id) }
+        if !ids.isEmpty && d.chance(3) {
+            id = d.pick(ids)
+        }  // a duplicate: 422
+        else {
+            id = "l\(ids.count)"
+            ids.append(id)
+        }
         out += "{\"id\":\"\(id)\""
-        if d.chance(85) { out += ","; field("shape"); shape(&d, depth: 0) }
-        if d.chance(12) { out += ","; field("hitShape"); shape(&d, depth: 0) }
-        for _ in 0..<d.below(4) { out += ","; commonLayerField(&d) }
+        if d.chance(85) {
+            out += ","
+            field("shape")
+            shape(&d, depth: 0)
+        }
+        if d.chance(12) {
+            out += ","
+            field("hitShape")
+            shape(&d, depth: 0)
+        }
+        for _ in 0..<d.below(4) {
+            out += ","
+            commonLayerField(&d)
+        }
         if depth < 64, d.chance(30) {
             out += ","
             field("children")
@@ -150,21 +184,44 @@ struct SceneWriter {
     /// One of the layer's optional fields (never `id`, `shape`, `children`).
     mutating func commonLayerField(_ d: inout Decisions) {
         switch d.below(13) {
-        case 0, 1: field("transform"); transform(&d)
-        case 2, 3: field("hitSlop"); slop(&d)
-        case 4: field("zIndex"); number(&d)
-        case 5: field("pointerEvents"); out += d.pick(["\"auto\"", "\"none\"", "\"children-only\"", "\"self-only\"", "\"x\""])
-        case 6: field("hidden"); out += d.chance(50) ? "true" : "false"
-        case 7: field("opacity"); number(&d)
-        case 8: field("clipChildren"); out += d.chance(80) ? "true" : "false"
-        case 9, 10: field("draggable"); out += d.chance(90) ? "true" : "false"
-        case 11: field("passThrough"); out += d.chance(80) ? "true" : "false"
-        default: field("action"); out += d.pick(["\"a.press\"", "\"\"", "\"b\""])
+        case 0, 1:
+            field("transform")
+            transform(&d)
+        case 2, 3:
+            field("hitSlop")
+            slop(&d)
+        case 4:
+            field("zIndex")
+            number(&d)
+        case 5:
+            field("pointerEvents")
+            out += d.pick(["\"auto\"", "\"none\"", "\"children-only\"", "\"self-only\"", "\"x\""])
+        case 6:
+            field("hidden")
+            out += d.chance(50) ? "true" : "false"
+        case 7:
+            field("opacity")
+            number(&d)
+        case 8:
+            field("clipChildren")
+            out += d.chance(80) ? "true" : "false"
+        case 9, 10:
+            field("draggable")
+            out += d.chance(90) ? "true" : "false"
+        case 11:
+            field("passThrough")
+            out += d.chance(80) ? "true" : "false"
+        default:
+            field("action")
+            out += d.pick(["\"a.press\"", "\"\"", "\"b\""])
         }
     }
 
     mutating func slop(_ d: inout Decisions) {
-        if d.chance(50) { out += FuzzNumber.nonNegative(&d); return }
+        if d.chance(50) {
+            out += FuzzNumber.nonNegative(&d)
+            return
+        }
         out += "{"
         var first = true
         for side in ["top", "right", "bottom", "left"] where d.chance(60) {
@@ -185,8 +242,10 @@ struct SceneWriter {
             if d.chance(60) { parts.append("\"translate\":[\(FuzzNumber.next(&d)),\(FuzzNumber.next(&d))]") }
             if d.chance(40) { parts.append("\"rotate\":\(FuzzNumber.next(&d))") }
             if d.chance(60) {
-                parts.append(d.chance(50) ? "\"scale\":\(FuzzNumber.next(&d))"
-                             : "\"scale\":[\(FuzzNumber.next(&d)),\(FuzzNumber.next(&d))]")
+                parts.append(
+                    d.chance(50)
+                        ? "\"scale\":\(FuzzNumber.next(&d))"
+                        : "\"scale\":[\(FuzzNumber.next(&d)),\(FuzzNumber.next(&d))]")
             }
             if d.chance(30) { parts.append("\"origin\":[\(FuzzNumber.next(&d)),\(FuzzNumber.next(&d))]") }
             if d.chance(3) { parts.append("\"matrix\":[1,0,0,1,0,0]") }  // both forms: 422
@@ -218,10 +277,14 @@ struct SceneWriter {
         switch d.below(kinds) {
         case 0, 1:
             out += "\"type\":\"rect\""
-            for f in ["x", "y", "width", "height"] { out += ",\"\(f)\":"; out += f.count > 1 ? FuzzNumber.nonNegative(&d) : FuzzNumber.next(&d) }
+            for f in ["x", "y", "width", "height"] {
+                out += ",\"\(f)\":"
+                out += f.count > 1 ? FuzzNumber.nonNegative(&d) : FuzzNumber.next(&d)
+            }
             if d.chance(30) { out += ",\"cornerRadius\":" + FuzzNumber.nonNegative(&d) }
         case 2:
-            out += "\"type\":\"ellipse\",\"cx\":\(FuzzNumber.next(&d)),\"cy\":\(FuzzNumber.next(&d)),\"rx\":\(FuzzNumber.nonNegative(&d)),\"ry\":\(FuzzNumber.nonNegative(&d))"
+            out +=
+                "\"type\":\"ellipse\",\"cx\":\(FuzzNumber.next(&d)),\"cy\":\(FuzzNumber.next(&d)),\"rx\":\(FuzzNumber.nonNegative(&d)),\"ry\":\(FuzzNumber.nonNegative(&d))"
         case 3:
             out += "\"type\":\"circle\",\"cx\":\(FuzzNumber.next(&d)),\"cy\":\(FuzzNumber.next(&d)),\"r\":\(FuzzNumber.nonNegative(&d))"
         case 4:
@@ -250,16 +313,24 @@ struct SceneWriter {
     /// size), a tiny PNG, or a broken one, with a fuzzed threshold.
     mutating func mask(_ d: inout Decisions) {
         out += "\"type\":\"mask\""
-        for f in ["x", "y", "width", "height"] { out += ",\"\(f)\":"; out += f.count > 1 ? FuzzNumber.nonNegative(&d) : FuzzNumber.next(&d) }
+        for f in ["x", "y", "width", "height"] {
+            out += ",\"\(f)\":"
+            out += f.count > 1 ? FuzzNumber.nonNegative(&d) : FuzzNumber.next(&d)
+        }
         if d.chance(75) {
-            let columns = 1 + d.below(6), rows = 1 + d.below(6)
+            let columns = 1 + d.below(6)
+            let rows = 1 + d.below(6)
             let count = d.chance(90) ? columns * rows : d.below(40)
             let alpha = (0..<count).map { _ in d.chance(50) ? UInt8(255) : d.byte() }
             out += ",\"columns\":\(columns),\"rows\":\(rows),\"alpha\":\"\(FuzzBase64.encode(alpha))\""
         } else {
             // A 3 × 3 RGBA PNG (opaque, clear and half-transparent columns), a bare signature, junk.
-            out += ",\"png\":\"" + d.pick(["iVBORw0KGgoAAAANSUhEUgAAAAMAAAADCAYAAABWKLW/AAAAFklEQVR4nGP4z8AARAwMnJycDQw4OQCmqgfMptQD+QAAAABJRU5ErkJggg==",
-                                         "iVBORw0KGgo=", "AAAA", "", "====", "iVBORw0KGgoAAAANSUhEUgAAAAMAAAAD"]) + "\""
+            out +=
+                ",\"png\":\""
+                + d.pick([
+                    "iVBORw0KGgoAAAANSUhEUgAAAAMAAAADCAYAAABWKLW/AAAAFklEQVR4nGP4z8AARAwMnJycDQw4OQCmqgfMptQD+QAAAABJRU5ErkJggg==",
+                    "iVBORw0KGgo=", "AAAA", "", "====", "iVBORw0KGgoAAAANSUhEUgAAAAMAAAAD",
+                ]) + "\""
         }
         if d.chance(50) { out += ",\"threshold\":" + FuzzNumber.next(&d) }
     }
@@ -269,7 +340,10 @@ struct SceneWriter {
     mutating func points(_ d: inout Decisions, count: Int) -> String {
         var ps: [(String, String)] = []
         for _ in 0..<count {
-            if !ps.isEmpty, d.chance(25) { ps.append(d.pick(ps)); continue }
+            if !ps.isEmpty, d.chance(25) {
+                ps.append(d.pick(ps))
+                continue
+            }
             ps.append((FuzzNumber.next(&d), FuzzNumber.next(&d)))
         }
         return "[" + ps.map { "[\($0.0),\($0.1)]" }.joined(separator: ",") + "]"
@@ -278,7 +352,12 @@ struct SceneWriter {
     /// SVG path data: commands of every kind with fuzzed numbers, the
     /// out-and-back `M 400 100 L 600 100`, or something broken.
     mutating func pathData(_ d: inout Decisions) -> String {
-        if d.chance(8) { return d.pick(["M 400 100 L 600 100", "M0 0L10 0L0 0", "M0,0 L10,10 L10,0 L10,10 Z", "", "M", "M 1e308 0 L -1e308 0 Z", "M0 0 A 1e-300 1e-300 0 1 1 1e300 0", "m.5.5-1-2z"]) }
+        if d.chance(8) {
+            return d.pick([
+                "M 400 100 L 600 100", "M0 0L10 0L0 0", "M0,0 L10,10 L10,0 L10,10 Z", "", "M", "M 1e308 0 L -1e308 0 Z",
+                "M0 0 A 1e-300 1e-300 0 1 1 1e300 0", "m.5.5-1-2z",
+            ])
+        }
         var s = "M" + FuzzNumber.next(&d) + " " + FuzzNumber.next(&d)
         for _ in 0..<d.below(7) {
             let c = d.pick(Array("MLHVCSQTAZmlhvcsqtaz"))
@@ -293,7 +372,10 @@ struct SceneWriter {
             }
             s.append(c)
             for k in 0..<arity {
-                if c.lowercased() == "a", k == 3 || k == 4 { s += d.chance(50) ? " 1" : " 0"; continue }
+                if c.lowercased() == "a", k == 3 || k == 4 {
+                    s += d.chance(50) ? " 1" : " 0"
+                    continue
+                }
                 s += " " + FuzzNumber.next(&d)
             }
         }

@@ -87,7 +87,9 @@ struct FuzzSession {
         let response = app.respond(to: request)
         count += 1
         if printRequests {
-            print("\(method) \(target) \(headers.map { "\($0.0): \($0.1)" }.joined(separator: "; "))\n\(String(decoding: body, as: UTF8.self))\n-> \(response.status) \(String(decoding: response.body.prefix(600), as: UTF8.self))\n")
+            print(
+                "\(method) \(target) \(headers.map { "\($0.0): \($0.1)" }.joined(separator: "; "))\n\(String(decoding: body, as: UTF8.self))\n-> \(response.status) \(String(decoding: response.body.prefix(600), as: UTF8.self))\n"
+            )
         }
         checkAnswer(response, to: request, index: count)
         return response

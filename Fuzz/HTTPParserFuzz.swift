@@ -41,7 +41,9 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var state = UInt64(data[1]) &* 0x9E37_79B9_7F4A_7C15 | 1
     let maxPiece = 1 + Int(data[1] % 4) * 100  // 1, 101, 201 or 301 bytes
     let random = transcript(stream, limits: limits) { rest in
-        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
         return min(rest, 1 + Int(state % UInt64(maxPiece)))
     }
     precondition(whole == single, "byte by byte: \(single.suffix(2)) but whole: \(whole.suffix(2))")
@@ -158,12 +160,15 @@ func transcript(_ stream: UnsafeRawBufferPointer, limits: HTTPLimits, piece: (In
                 if !limits.allowedHosts.allowsAny, let host = r.headers["Host"] {
                     precondition(hostIsListed(host), "a request with Host \(host.debugDescription) outside the list")
                 }
-                seen.append(.request(method: r.method, target: r.target, version: "\(r.version)",
-                                     fields: r.headers.map { "\($0.name): \($0.value)" }, body: r.body,
-                                     keepAlive: keepAlive, watched: r.mayHaveWatchedField))
+                seen.append(
+                    .request(
+                        method: r.method, target: r.target, version: "\(r.version)",
+                        fields: r.headers.map { "\($0.name): \($0.value)" }, body: r.body,
+                        keepAlive: keepAlive, watched: r.mayHaveWatchedField))
                 requestStart = at
             case .error(let e):
-                precondition(e.offset >= 0 && requestStart + e.offset <= at, "error \(e) past the \(at - requestStart) bytes of its request")
+                precondition(
+                    e.offset >= 0 && requestStart + e.offset <= at, "error \(e) past the \(at - requestStart) bytes of its request")
                 seen.append(.error(e))
                 return seen
             }
@@ -177,8 +182,10 @@ func transcript(_ stream: UnsafeRawBufferPointer, limits: HTTPLimits, piece: (In
 func checkHoldings(_ p: HTTPRequestParser, limits: HTTPLimits) {
     // Empty lines before the request line (fewer bytes than its limit), the line and its CRLF, the header block.
     let line = limits.maxRequestLineBytes
-    precondition(p.head.count <= line + (line + 2) + limits.maxHeaderBytes,
-                 "head holds \(p.head.count) bytes, limits \(line) + \(limits.maxHeaderBytes)")
+    precondition(
+        p.head.count <= line + (line + 2) + limits.maxHeaderBytes,
+        "head holds \(p.head.count) bytes, limits \(line) + \(limits.maxHeaderBytes)")
     precondition(p.body.count <= limits.maxBodyBytes, "body holds \(p.body.count) bytes past the limit \(limits.maxBodyBytes)")
-    precondition(p.bodyBytesHeld <= 2 * limits.maxBodyBytes + 4096, "body buffer of \(p.bodyBytesHeld) bytes for a limit of \(limits.maxBodyBytes)")
+    precondition(
+        p.bodyBytesHeld <= 2 * limits.maxBodyBytes + 4096, "body buffer of \(p.bodyBytesHeld) bytes for a limit of \(limits.maxBodyBytes)")
 }

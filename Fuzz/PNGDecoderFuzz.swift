@@ -40,7 +40,8 @@ func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     switch decodeResult(bytes, maxPixels: maxPixels) {
     case .success(let image):
         let pixels = image.columns * image.rows
-        precondition(image.alpha.count == pixels && pixels <= maxPixels, "image \(image.columns)×\(image.rows) has \(image.alpha.count) bytes")
+        precondition(
+            image.alpha.count == pixels && pixels <= maxPixels, "image \(image.columns)×\(image.rows) has \(image.alpha.count) bytes")
         precondition(decodeResult(bytes, maxPixels: pixels) == .success(image), "exact limit changed the result")
         if case .success = decodeResult(bytes, maxPixels: pixels - 1) { preconditionFailure("limit of one pixel less accepted") }
         return true
@@ -51,7 +52,9 @@ func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 }
 
 /// (colour type, bit depth) pairs, all allowed.
-let kinds: [(UInt8, UInt8)] = [(0, 1), (0, 2), (0, 4), (0, 8), (0, 16), (2, 8), (2, 16), (3, 1), (3, 2), (3, 4), (3, 8), (4, 8), (4, 16), (6, 8), (6, 16)]
+let kinds: [(UInt8, UInt8)] = [
+    (0, 1), (0, 2), (0, 4), (0, 8), (0, 16), (2, 8), (2, 16), (3, 1), (3, 2), (3, 4), (3, 8), (4, 8), (4, 16), (6, 8), (6, 16),
+]
 
 func checkBuilt(_ payload: UnsafeBufferPointer<UInt8>) {
     guard payload.count >= 5 else { return }
@@ -82,7 +85,8 @@ func checkBuilt(_ payload: UnsafeBufferPointer<UInt8>) {
     let decoded = file.withUnsafeBufferPointer { check($0) }
 
     // The same stream through bare inflate, into the size the header implies.
-    let header = PNGHeader(width: Int(width), height: Int(height), bitDepth: Int(depth), colorType: PNGColorType(rawValue: type)!, interlaced: interlace == 1)
+    let header = PNGHeader(
+        width: Int(width), height: Int(height), bitDepth: Int(depth), colorType: PNGColorType(rawValue: type)!, interlaced: interlace == 1)
     guard let expected = header.inflatedSize() else { preconditionFailure("small header overflowed") }
     var out = [UInt8](repeating: 0, count: expected)
     let inflated = stream.withUnsafeBufferPointer { input in

@@ -28,7 +28,9 @@ public func fuzzWebSocketFrames(_ data: UnsafePointer<UInt8>, _ size: Int) -> In
     let single = transcript(stream, limits: limits) { _ in 1 }
     var state = UInt64(data[1]) &* 0x9E37_79B9_7F4A_7C15 | 1
     let random = transcript(stream, limits: limits) { rest in
-        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
         return min(rest, 1 + Int(state % 37))
     }
     check(whole == single, "byte by byte: \(single.suffix(2)) but whole: \(whole.suffix(2))")
@@ -41,7 +43,9 @@ public func fuzzWebSocketFrames(_ data: UnsafePointer<UInt8>, _ size: Int) -> In
         var start = 0
         var first = true
         repeat {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
             let end = min(message.count, start + Int(state % 50))
             let fin = end == message.count
             WebSocketFrameEncoder.append(
@@ -107,7 +111,7 @@ func transcript(_ stream: UnsafeRawBufferPointer, limits: WebSocketLimits, piece
             case .sendPong(let p):
                 check(p.count <= 125, "a pong over 125 bytes")
                 seen.append(.pong(Array(p)))
-            case let .sendClose(code, reason, thenClose):
+            case .sendClose(let code, let reason, let thenClose):
                 seen.append(.close(code.rawValue, reason, thenClose))
                 if thenClose { ended = true }
             case .closeSocket:

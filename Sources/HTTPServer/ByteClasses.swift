@@ -131,6 +131,7 @@ func asciiCaseInsensitiveEquals(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBuff
 @inline(__always)
 func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
-    var a = a, b = b
+    var a = a
+    var b = b
     return a.withUTF8 { x in b.withUTF8 { y in asciiCaseInsensitiveEquals(x, y) } }
 }

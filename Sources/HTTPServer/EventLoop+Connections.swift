@@ -11,7 +11,7 @@ extension EventLoop {
     func connectionEvent(token: UInt64, events: UInt32) {
         let fd = Int(UInt32(truncatingIfNeeded: token))
         guard fd < connections.count, let connection = connections[fd],
-              connection.serial == UInt32(truncatingIfNeeded: token >> 32)
+            connection.serial == UInt32(truncatingIfNeeded: token >> 32)
         else { return }
         if events & (CEPOLL_IN | CEPOLL_HUP | CEPOLL_ERR) != 0 {
             if connection.wantsRead {
@@ -116,7 +116,7 @@ extension EventLoop {
                     connection.output.appendOwned { $0.append(contentsOf: ResponseEncoder.continueBytes) }
                     outputShard.bump(OutputBudget.queuedCell, by: UInt64(ResponseEncoder.continueBytes.count))
                 }
-            case let .request(request, keepAlive):
+            case .request(let request, let keepAlive):
                 let bytesIn = connection.bytesIn
                 connection.bytesIn = 0
                 // The body's reservation goes with the request to its handler.
@@ -199,8 +199,8 @@ extension EventLoop {
     /// An offloaded handler's response is back on the loop.
     func handlerFinished(fd: Int32, serial: UInt32, response: HTTPResponse) {
         guard Int(fd) < connections.count, let connection = connections[Int(fd)],
-              connection.serial == serial, connection.state == .awaitingHandler,
-              let responseContext = connection.inflight
+            connection.serial == serial, connection.state == .awaitingHandler,
+            let responseContext = connection.inflight
         else {
             counters.shard.bump(counters.abandoned)
             return
@@ -285,13 +285,15 @@ extension EventLoop {
         connection.idleSince = now
         if framing.close { connection.closeAfterWrite = true }
         let elapsed = request.start == 0 ? 0 : MonotonicClock.nanoseconds() &- request.start
-        counters.record(route: route, methodSlot: Int(request.methodSlot), status: status,
-                        nanoseconds: elapsed, bytesIn: request.bytesIn, bytesOut: bytesOut)
+        counters.record(
+            route: route, methodSlot: Int(request.methodSlot), status: status,
+            nanoseconds: elapsed, bytesIn: request.bytesIn, bytesOut: bytesOut)
         if context.configuration.logRequests {
-            log.append(LogEntry(
-                method: request.method, path: request.path, route: context.metrics.routeLabels[route], status: status,
-                nanoseconds: elapsed, bodyBytes: bodyBytes, bytesIn: request.bytesIn, bytesOut: bytesOut,
-                remote: connection.remote, requestID: request.requestID))
+            log.append(
+                LogEntry(
+                    method: request.method, path: request.path, route: context.metrics.routeLabels[route], status: status,
+                    nanoseconds: elapsed, bodyBytes: bodyBytes, bytesIn: request.bytesIn, bytesOut: bytesOut,
+                    remote: connection.remote, requestID: request.requestID))
         }
     }
 
@@ -315,7 +317,7 @@ extension EventLoop {
                 }
             }
             if connection.output.isEmpty,
-               connection.closeAfterWrite || (connection.peerClosed && connection.state == .open && connection.stash.isEmpty)
+                connection.closeAfterWrite || (connection.peerClosed && connection.state == .open && connection.stash.isEmpty)
             {
                 finish(connection)
                 return
@@ -390,7 +392,8 @@ extension EventLoop {
             } else {
                 switch connection.parser.phase {
                 case .idle:
-                    connection.deadline = connection.requestsServed == 0
+                    connection.deadline =
+                        connection.requestsServed == 0
                         ? connection.openedAt &+ context.headerTimeout
                         : connection.idleSince &+ context.idleTimeout
                 case .head:
@@ -417,7 +420,8 @@ extension EventLoop {
         case .open where connection.output.isEmpty && connection.parser.phase != .idle:
             connection.stash = []
             counters.shard.bump(counters.timeouts)
-            let detail = connection.parser.phase == .head ? "the request head was not received in time" : "the request body was not received in time"
+            let detail =
+                connection.parser.phase == .head ? "the request head was not received in time" : "the request body was not received in time"
             answerAndClose(connection) { id in
                 HTTPResponse.problem(status: 408, slug: "request-timeout", title: "Request timeout", detail: detail, requestID: id)
             }

@@ -122,7 +122,8 @@ final class EventLoop: @unchecked Sendable {
             date.update()
             if count < 0 && errno != EINTR {
                 let code = errno
-                ServiceLog(format: context.configuration.logFormat).callAsFunction(.error, "epoll_wait failed: errno \(code)", ["errno": .int(Int(code))])
+                ServiceLog(format: context.configuration.logFormat).callAsFunction(
+                    .error, "epoll_wait failed: errno \(code)", ["errno": .int(Int(code))])
             }
             for k in 0..<Int(max(0, count)) {
                 let event = events[k]
@@ -152,13 +153,13 @@ final class EventLoop: @unchecked Sendable {
         }
         for message in messages {
             switch message {
-            case let .response(fd, serial, response):
+            case .response(let fd, let serial, let response):
                 handlerFinished(fd: fd, serial: serial, response: response)
-            case let .shutdown(deadline):
+            case .shutdown(let deadline):
                 beginDrain(deadline: deadline)
-            case let .streamTask(fd, serial, job):
+            case .streamTask(let fd, let serial, let job):
                 streamTask(fd: fd, serial: serial, job)
-            case let .streamWork(fd, serial, result):
+            case .streamWork(let fd, let serial, let result):
                 streamWork(fd: fd, serial: serial, result: result)
             }
         }
@@ -172,7 +173,8 @@ final class EventLoop: @unchecked Sendable {
         for _ in 0..<64 where listenFD >= 0 {
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-            let fd = wantsAddress
+            let fd =
+                wantsAddress
                 ? withUnsafeMutablePointer(to: &address) { cepoll_accept4(listenFD, $0, &length, flags) }
                 : cepoll_accept4(listenFD, nil, nil, flags)
             if fd < 0 {

@@ -154,7 +154,8 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     }
 
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        let a = lhs.fields, b = rhs.fields
+        let a = lhs.fields
+        let b = rhs.fields
         return a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 
@@ -238,7 +239,8 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         while i < lines.count {
             let colon = Self.index(of: UInt8(ascii: ":"), in: lines, from: i)
             let cr = Self.index(of: 0x0D, in: lines, from: colon + 1)
-            var lo = colon + 1, hi = cr
+            var lo = colon + 1
+            var hi = cr
             while lo < hi, ByteClass.isWhitespace(lines[lo]) { lo += 1 }
             while hi > lo, ByteClass.isWhitespace(lines[hi - 1]) { hi -= 1 }
             guard body(UnsafeBufferPointer(rebasing: lines[i..<colon]), UnsafeBufferPointer(rebasing: lines[lo..<hi])) else { return }

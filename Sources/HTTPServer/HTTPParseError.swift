@@ -25,14 +25,14 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidChunkExtension
         case invalidChunkTerminator
         // other statuses
-        case unknownMethod            // 501
-        case unsupportedTransferCoding // 501
-        case unsupportedVersion       // 505
-        case requestLineTooLong       // 414
-        case headerTooLarge           // 431
-        case bodyTooLarge             // 413
-        case unsupportedExpectation   // 417
-        case hostNotAllowed           // 403
+        case unknownMethod  // 501
+        case unsupportedTransferCoding  // 501
+        case unsupportedVersion  // 505
+        case requestLineTooLong  // 414
+        case headerTooLarge  // 431
+        case bodyTooLarge  // 413
+        case unsupportedExpectation  // 417
+        case hostNotAllowed  // 403
     }
 
     public var kind: Kind

@@ -136,8 +136,9 @@ public struct HTTPRequest: Sendable, Equatable {
         headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
     ) {
         let (path, query) = Self.split(target: Array(target.utf8))
-        self.init(method: method, target: target, path: path, query: query,
-                  version: version, headers: headers, body: body)
+        self.init(
+            method: method, target: target, path: path, query: query,
+            version: version, headers: headers, body: body)
     }
 
     /// Memberwise initialiser.
@@ -173,8 +174,8 @@ public struct HTTPRequest: Sendable, Equatable {
         if let first = target.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "*") {
             // absolute-form "scheme://authority/path": skip to the path.
             if let colon = target[..<pathEnd].firstIndex(of: UInt8(ascii: ":")),
-               target.distance(from: colon, to: pathEnd) >= 3,
-               target[colon + 1] == UInt8(ascii: "/"), target[colon + 2] == UInt8(ascii: "/")
+                target.distance(from: colon, to: pathEnd) >= 3,
+                target[colon + 1] == UInt8(ascii: "/"), target[colon + 2] == UInt8(ascii: "/")
             {
                 let authority = colon + 3
                 pathStart = target[authority..<pathEnd].firstIndex(of: UInt8(ascii: "/")) ?? pathEnd

@@ -32,25 +32,44 @@ extension HTTPRequestParser {
                 if ByteClass.isToken(b) { step = .name } else if !space { return (i, nil) }
             case .name, .token:
                 if ByteClass.isToken(b) { break }
-                if b == UInt8(ascii: ";") { step = .beforeName }
-                else if b == UInt8(ascii: "="), step == .name { step = .beforeValue }
-                else if b == Self.cr { return (i + 1, true) }
-                else if space { step = step == .name ? .afterName : .afterValue }
-                else { return (i, nil) }
+                if b == UInt8(ascii: ";") {
+                    step = .beforeName
+                } else if b == UInt8(ascii: "="), step == .name {
+                    step = .beforeValue
+                } else if b == Self.cr {
+                    return (i + 1, true)
+                } else if space {
+                    step = step == .name ? .afterName : .afterValue
+                } else {
+                    return (i, nil)
+                }
             case .afterName, .afterValue:
-                if b == UInt8(ascii: ";") { step = .beforeName }
-                else if b == UInt8(ascii: "="), step == .afterName { step = .beforeValue }
-                else if b == Self.cr { return (i + 1, true) }
-                else if !space { return (i, nil) }
+                if b == UInt8(ascii: ";") {
+                    step = .beforeName
+                } else if b == UInt8(ascii: "="), step == .afterName {
+                    step = .beforeValue
+                } else if b == Self.cr {
+                    return (i + 1, true)
+                } else if !space {
+                    return (i, nil)
+                }
             case .beforeValue:
-                if b == UInt8(ascii: "\"") { step = .quoted }
-                else if ByteClass.isToken(b) { step = .token }
-                else if !space { return (i, nil) }
+                if b == UInt8(ascii: "\"") {
+                    step = .quoted
+                } else if ByteClass.isToken(b) {
+                    step = .token
+                } else if !space {
+                    return (i, nil)
+                }
             case .quoted:
                 // qdtext: HTAB, SP, %x21, %x23-5B, %x5D-7E, obs-text.
-                if b == UInt8(ascii: "\"") { step = .afterValue }
-                else if b == UInt8(ascii: "\\") { step = .quotedPair }
-                else if !(space || (b >= 0x21 && b != 0x7F)) { return (i, nil) }
+                if b == UInt8(ascii: "\"") {
+                    step = .afterValue
+                } else if b == UInt8(ascii: "\\") {
+                    step = .quotedPair
+                } else if !(space || (b >= 0x21 && b != 0x7F)) {
+                    return (i, nil)
+                }
             case .quotedPair:
                 // HTAB, SP, VCHAR, obs-text.
                 guard space || (b >= 0x21 && b != 0x7F) else { return (i, nil) }

@@ -44,7 +44,7 @@ extension HTTPRequestParser {
                 hostRange = valueRange
                 // Through a pointer: a slice passed to the check would retain and release the head.
                 if invalidHostOffset < 0,
-                   !head.withUnsafeBufferPointer({ HostField.isValid(UnsafeBufferPointer(rebasing: $0[valueRange])) })
+                    !head.withUnsafeBufferPointer({ HostField.isValid(UnsafeBufferPointer(rebasing: $0[valueRange])) })
                 {
                     invalidHostOffset = valueRange.lowerBound
                 }
@@ -86,7 +86,7 @@ extension HTTPRequestParser {
         if hostCount > 1 { return fail(.duplicateHost, at: end) }
         if invalidHostOffset >= 0 { return fail(.invalidHost, at: invalidHostOffset) }
         if hostCount == 1, !limits.allowedHosts.allowsAny,
-           !head.withUnsafeBufferPointer({ limits.allowedHosts.allows(UnsafeBufferPointer(rebasing: $0[hostRange])) })
+            !head.withUnsafeBufferPointer({ limits.allowedHosts.allows(UnsafeBufferPointer(rebasing: $0[hostRange])) })
         {
             return fail(.hostNotAllowed, at: hostRange.lowerBound)
         }
@@ -186,8 +186,8 @@ extension HTTPRequestParser {
         default:
             if method == "CONNECT" { return true }
             guard let colon = target.firstIndex(of: UInt8(ascii: ":")), colon > targetStart,
-                  target.distance(from: colon, to: target.endIndex) >= 3,
-                  target[colon + 1] == UInt8(ascii: "/"), target[colon + 2] == UInt8(ascii: "/")
+                target.distance(from: colon, to: target.endIndex) >= 3,
+                target[colon + 1] == UInt8(ascii: "/"), target[colon + 2] == UInt8(ascii: "/")
             else { return false }
             return target[targetStart..<colon].allSatisfy {
                 ByteClass.lower($0) &- UInt8(ascii: "a") < 26 || $0 == UInt8(ascii: "+")
@@ -230,7 +230,10 @@ extension HTTPRequestParser {
             if lo == hi { valid = false }
             for byte in value[lo..<hi] {
                 let digit = byte &- UInt8(ascii: "0")
-                guard digit < 10 else { valid = false; break }
+                guard digit < 10 else {
+                    valid = false
+                    break
+                }
                 let (times, o1) = number.multipliedReportingOverflow(by: 10)
                 let (plus, o2) = times.addingReportingOverflow(Int(digit))
                 number = (o1 || o2) ? Int.max : plus

@@ -52,7 +52,8 @@ extension HTTPRequestParser {
                 guard input[i] == Self.sp else { return (i, fail(.invalidMethod, at: base + i)) }
                 methodEnd = base + i
                 if methodEnd - methodStart == 4 {  // POST, the hit's method, too: one load, not a loop
-                    methodIsHead = methodStart >= base
+                    methodIsHead =
+                        methodStart >= base
                         ? UInt32(littleEndian: input.loadUnaligned(fromByteOffset: methodStart - base, as: UInt32.self)) == Self.headWord
                         : methodBytesAreHEAD(input, base: base)
                 }
@@ -179,7 +180,8 @@ extension HTTPRequestParser {
                 i = ByteClass.fieldValueEnd(input, from: i, to: end)
                 // The value runs from its first to its last visible byte
                 // (OWS around it is not the value), over however many reads.
-                var lo = segment, hi = i
+                var lo = segment
+                var hi = i
                 while hi > lo, ByteClass.isWhitespace(input[hi - 1]) { hi -= 1 }
                 if hi > lo {
                     if valueStart < 0 {
@@ -203,10 +205,11 @@ extension HTTPRequestParser {
                 guard input[i] == Self.lf else { return (i, .failed(fail(.invalidLineEnding, at: base + i))) }
                 if !inTrailers {
                     let empty = valueStart < 0
-                    fields.append(FieldRange(
-                        nameStart: Int32(lineStart), nameEnd: Int32(nameEnd),
-                        valueStart: Int32(empty ? nameEnd + 1 : valueStart),
-                        valueEnd: Int32(empty ? nameEnd + 1 : valueEnd)))
+                    fields.append(
+                        FieldRange(
+                            nameStart: Int32(lineStart), nameEnd: Int32(nameEnd),
+                            valueStart: Int32(empty ? nameEnd + 1 : valueStart),
+                            valueEnd: Int32(empty ? nameEnd + 1 : valueEnd)))
                 }
                 fieldCount += 1
                 state = .fieldLineStart

@@ -169,7 +169,7 @@ struct HTTPRequestParser {
         case .failed(let error):
             return (0, .error(error))
         case .body, .chunkSize, .chunkSizeWhitespace, .chunkExtension, .chunkSizeLF,
-             .chunkData, .chunkDataCR, .chunkDataLF:
+            .chunkData, .chunkDataCR, .chunkDataLF:
             return parseBody(input)
         default:
             return inTrailers ? parseBody(input) : parseHead(input)

@@ -13,10 +13,10 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case let .addressResolution(host, message): return "cannot resolve \(host): \(message)"
+        case .addressResolution(let host, let message): return "cannot resolve \(host): \(message)"
         case .alreadyStarted: return "the server is already started"
         case .shutDown: return "the server has been shut down"
-        case let .invalidConfiguration(what): return "invalid configuration: \(what)"
+        case .invalidConfiguration(let what): return "invalid configuration: \(what)"
         }
     }
 }

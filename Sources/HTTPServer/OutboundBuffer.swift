@@ -66,7 +66,8 @@ struct OutboundBuffer {
                 chunks[first + 1].bytes.withUnsafeBytes { b in
                     var vectors = (
                         iovec(iov_base: UnsafeMutableRawPointer(mutating: a.baseAddress! + offset), iov_len: a.count - offset),
-                        iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress!), iov_len: b.count))
+                        iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress!), iov_len: b.count)
+                    )
                     return withUnsafeMutableBytes(of: &vectors) { raw in
                         var message = msghdr()
                         message.msg_iov = raw.baseAddress!.assumingMemoryBound(to: iovec.self)
@@ -89,7 +90,7 @@ struct OutboundBuffer {
     private mutating func consume(_ sent: Int) {
         count -= sent
         if count == 0, chunks.count == first + 1, chunks[first].owned,
-           chunks[first].bytes.capacity <= Self.recycleLimit
+            chunks[first].bytes.capacity <= Self.recycleLimit
         {
             // The usual case: one response head and body, sent whole. Its
             // chunk stays, empty, to coalesce the next response into.
@@ -117,7 +118,7 @@ struct OutboundBuffer {
 
     private mutating func recycle(_ index: Int) {
         guard chunks[index].owned, chunks[index].bytes.capacity <= Self.recycleLimit,
-              chunks[index].bytes.capacity > spare.capacity
+            chunks[index].bytes.capacity > spare.capacity
         else {
             chunks[index].bytes = []
             return

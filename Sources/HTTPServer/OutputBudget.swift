@@ -39,7 +39,8 @@ final class OutputBudget: Sendable {
     /// Bytes held over all loops now (queued minus freed).
     /// - Complexity: O(loops).
     var queued: Int {
-        let q = cells.sum(cell: Self.queuedCell), d = cells.sum(cell: Self.drainedCell)
+        let q = cells.sum(cell: Self.queuedCell)
+        let d = cells.sum(cell: Self.drainedCell)
         return q > d ? Int(truncatingIfNeeded: q &- d) : 0
     }
 

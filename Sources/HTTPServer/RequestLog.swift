@@ -48,8 +48,10 @@ struct RequestLog {
 
     /// The text line without a request id (kept for callers and tests of the text form).
     mutating func append(method: String, path: String, status: Int, microseconds: UInt64, bodyBytes: Int) {
-        append(LogEntry(method: method, path: path, route: "", status: status, nanoseconds: microseconds &* 1000,
-                        bodyBytes: bodyBytes, bytesIn: 0, bytesOut: 0, remote: "", requestID: nil))
+        append(
+            LogEntry(
+                method: method, path: path, route: "", status: status, nanoseconds: microseconds &* 1000,
+                bodyBytes: bodyBytes, bytesIn: 0, bytesOut: 0, remote: "", requestID: nil))
     }
 
     mutating func append(_ entry: LogEntry) {

@@ -39,7 +39,8 @@ enum ResponseEncoder {
         // The head at most: every field with ": " and CRLF, plus the status
         // line, Date, Content-Length and Connection lines and the blank line
         // (`fixedBound` covers all but the date).
-        let bound = fixedBound + date.count + response.headers.writtenBound
+        let bound =
+            fixedBound + date.count + response.headers.writtenBound
             + (requestID.map { 16 + $0.byteCount } ?? 0)
         let dropRequestID = requestID != nil
 
@@ -57,8 +58,9 @@ enum ResponseEncoder {
             w.put("\r\n")
             let checked = response.headers.allValid
             response.headers.forEachField { name, value in
-                putField(name, value, checked: checked, to: &w, close: &close, handlerLength: &handlerLength,
-                         keepLength: keepLength, dropRequestID: dropRequestID)
+                putField(
+                    name, value, checked: checked, to: &w, close: &close, handlerLength: &handlerLength,
+                    keepLength: keepLength, dropRequestID: dropRequestID)
                 return true
             }
             w.put("Date: ")

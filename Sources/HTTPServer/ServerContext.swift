@@ -52,8 +52,9 @@ final class ServerContext: Sendable {
         bodyTimeout = configuration.bodyReadTimeout.nanoseconds
         idleTimeout = configuration.idleTimeout.nanoseconds
         writeTimeout = configuration.writeTimeout.nanoseconds
-        let shortest = min(headerTimeout, bodyTimeout, idleTimeout, writeTimeout,
-                           configuration.webSocket.idleTimeout / 2, configuration.webSocket.closingTimeout)
+        let shortest = min(
+            headerTimeout, bodyTimeout, idleTimeout, writeTimeout,
+            configuration.webSocket.idleTimeout / 2, configuration.webSocket.closingTimeout)
         tick = min(250_000_000, max(10_000_000, shortest / 4))
     }
 }

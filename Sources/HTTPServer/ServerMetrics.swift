@@ -89,7 +89,6 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
     /// The slot of a method outside ``methods`` (a request that failed to parse).
     static let otherMethod = 9
 
-
     /// What a loop needs to count on its own, held by the loop: its shard
     /// and the cell offsets, as plain values (no reference counting a hit).
     struct LoopCounters {
@@ -186,9 +185,10 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
                 for code in 0...Self.codes.count {
                     let n = sums[requestsBase + (route * Self.methods.count + method) * (Self.codes.count + 1) + code]
                     guard n > 0 else { continue }
-                    requests.append(.init(
-                        route: routeLabels[route], method: Self.methods[method],
-                        code: code < Self.codes.count ? String(Self.codes[code]) : "other", count: n))
+                    requests.append(
+                        .init(
+                            route: routeLabels[route], method: Self.methods[method],
+                            code: code < Self.codes.count ? String(Self.codes[code]) : "other", count: n))
                 }
             }
         }
@@ -203,9 +203,10 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
                     let total = counts.reduce(0, &+)
                     answered &+= total
                     guard total > 0 else { continue }
-                    durations.append(.init(
-                        route: routeLabels[route], method: Self.methods[method], code: Self.codeClasses[codeClass],
-                        bucketCounts: counts, sumSeconds: Double(sums[sumBase + h]) / 1e9))
+                    durations.append(
+                        .init(
+                            route: routeLabels[route], method: Self.methods[method], code: Self.codeClasses[codeClass],
+                            bucketCounts: counts, sumSeconds: Double(sums[sumBase + h]) / 1e9))
                 }
             }
         }
@@ -217,8 +218,9 @@ final class ServerMetrics: @unchecked Sendable {  // immutable after init; cells
             openConnections: max(0, openConnections),
             acceptedConnections: sums[accepted], refusedConnections: sums[refusedConnections],
             timeouts: sums[timeouts], bytesIn: sums[bytesIn], bytesOut: sums[bytesOut],
-            streams: .init(open: max(0, openStreams), opened: sums[streamsOpened], refused: sums[streamsRefused],
-                           messagesIn: sums[streamMessagesIn], messagesOut: sums[streamMessagesOut]))
+            streams: .init(
+                open: max(0, openStreams), opened: sums[streamsOpened], refused: sums[streamsRefused],
+                messagesIn: sums[streamMessagesIn], messagesOut: sums[streamMessagesOut]))
     }
 }
 

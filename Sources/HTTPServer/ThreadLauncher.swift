@@ -18,12 +18,14 @@ enum ThreadLauncher {
     static func spawn(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
         let start = Unmanaged.passRetained(Start(name, body)).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { argument in
-            let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
-            cepoll_set_thread_name(start.name)
-            start.body()
-            return nil
-        }, start)
+        let rc = pthread_create(
+            &thread, nil,
+            { argument in
+                let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
+                cepoll_set_thread_name(start.name)
+                start.body()
+                return nil
+            }, start)
         guard rc == 0 else {
             Unmanaged<Start>.fromOpaque(start).release()
             throw SystemCallError(function: "pthread_create", errno: rc)

@@ -39,7 +39,7 @@ enum UsableCores {
         }
         if least != nil { return least }
         if let q = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"),
-           let p = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_period_us")
+            let p = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_period_us")
         {
             return quota(cfsQuota: q, period: p)
         }

@@ -21,8 +21,9 @@ extension Application {
     func awaitMinVersion(_ n: Int, _ id: String) throws(Problem) {
         guard let s = try stored({ () throws(StoreError) in try store.snapshot(id, minVersion: n) }) else { return }
         if s.version < n {
-            throw Problem(412, "precondition-failed", "Precondition failed",
-                          "X-Min-Version \(n): scene \"\(id)\" is at version \(s.version)")
+            throw Problem(
+                412, "precondition-failed", "Precondition failed",
+                "X-Min-Version \(n): scene \"\(id)\" is at version \(s.version)")
         }
     }
 }
@@ -36,7 +37,8 @@ extension Application {
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
             digits.utf8.contains(where: { $0 != UInt8(ascii: "0") })
         else {
-            throw Problem(400, "malformed-request", "Malformed request", "X-Min-Version must be a positive integer, not \(raw.debugDescription)")
+            throw Problem(
+                400, "malformed-request", "Malformed request", "X-Min-Version must be a positive integer, not \(raw.debugDescription)")
         }
         return Int(digits) ?? Int.max
     }

@@ -46,7 +46,9 @@ public final class Application: Sendable {
         metrics.register { ServiceMetrics.api(counters) }
         // What the store holds (with a shared store, what this replica's
         // cache holds), and a remote store's exchanges.
-        metrics.register { ServiceMetrics.store(store.stats(), compileTimes: store.compileTimes) + (store.cacheStats.map(ServiceMetrics.cache) ?? []) }
+        metrics.register {
+            ServiceMetrics.store(store.stats(), compileTimes: store.compileTimes) + (store.cacheStats.map(ServiceMetrics.cache) ?? [])
+        }
         if let statistics = store.remoteStatistics { metrics.register { ServiceMetrics.redis(statistics.snapshot()) } }
         metrics.register { ServiceMetrics.access(access) }
         let streams = self.streams
@@ -61,7 +63,6 @@ public final class Application: Sendable {
     static let corsAnyOrigin = HTTPHeaders([("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", exposedHeaders)])
     /// The response fields a browser script may read.
     static let exposedHeaders = "ETag, Location, WWW-Authenticate, X-Request-Id"
-
 
     /// An HTTP server running this application (not yet started).
     public static func makeServer(
@@ -197,10 +198,18 @@ public final class Application: Sendable {
     /// The route's answer, on `placement` (handlers that read a scene ask
     /// `RunWhere` themselves, once they know what the work is).
     @inline(__always)
-    private func answer(_ route: Route, _ method: String, _ request: HTTPRequest, _ grant: Grant, _ placement: Placement) throws(Problem) -> Step {
+    private func answer(_ route: Route, _ method: String, _ request: HTTPRequest, _ grant: Grant, _ placement: Placement) throws(Problem)
+        -> Step
+    {
         switch (route, method) {
         case (.healthz, _):
-            return .done(json(200) { w in w.beginObject(); w.field("status"); w.string("ok"); w.endObject() })
+            return .done(
+                json(200) { w in
+                    w.beginObject()
+                    w.field("status")
+                    w.string("ok")
+                    w.endObject()
+                })
         case (.readyz, _):
             if isShuttingDown() { throw Problem(503, "shutting-down", "Shutting down", "the service is draining and takes no new work") }
             switch store.health() {
@@ -208,7 +217,13 @@ public final class Application: Sendable {
             case .starting(let why): throw Problem(503, "starting", "Starting", why)
             case .unavailable(let why): throw Problem(StoreError.unavailable(why))
             }
-            return .done(json(200) { w in w.beginObject(); w.field("status"); w.string("ready"); w.endObject() })
+            return .done(
+                json(200) { w in
+                    w.beginObject()
+                    w.field("status")
+                    w.string("ready")
+                    w.endObject()
+                })
         case (.openAPI, _):
             var h = HTTPHeaders()
             h.set("Content-Type", "application/yaml; charset=utf-8")
@@ -235,7 +250,8 @@ public final class Application: Sendable {
     // MARK: - Shared helpers
 
     /// A JSON response written by `body`.
-    func json(_ status: Int, headers: HTTPHeaders = HTTPHeaders(), capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> HTTPResponse {
+    func json(_ status: Int, headers: HTTPHeaders = HTTPHeaders(), capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> HTTPResponse
+    {
         var w = JSONWriter(capacity: capacity)
         body(&w)
         var h = headers
@@ -248,11 +264,13 @@ public final class Application: Sendable {
         if request.headers.first("Content-Type", is: "application/json") { return }  // the usual case, without a string
         guard let raw = request.headers["Content-Type"] else { return }
         let type = raw.split(separator: ";", maxSplits: 1).first.map { String($0).trimmed.lowercased() } ?? ""
-        let accepted = type == "application/json" || type.hasSuffix("+json") || type == "text/plain"
+        let accepted =
+            type == "application/json" || type.hasSuffix("+json") || type == "text/plain"
             || type == "application/x-www-form-urlencoded" || type.isEmpty
         guard accepted else {
-            throw Problem(415, "unsupported-media-type", "Unsupported media type",
-                          "Content-Type \(raw) is not accepted; send application/json")
+            throw Problem(
+                415, "unsupported-media-type", "Unsupported media type",
+                "Content-Type \(raw) is not accepted; send application/json")
         }
     }
 
@@ -267,7 +285,9 @@ public final class Application: Sendable {
         var h = HTTPHeaders()
         h.set("Allow", route.methods.joined(separator: ", "))
         h.set("Access-Control-Allow-Methods", route.methods.joined(separator: ", "))
-        h.set("Access-Control-Allow-Headers", request.headers["Access-Control-Request-Headers"] ?? "Authorization, Content-Type, If-Match, X-Request-Id")
+        h.set(
+            "Access-Control-Allow-Headers",
+            request.headers["Access-Control-Request-Headers"] ?? "Authorization, Content-Type, If-Match, X-Request-Id")
         h.set("Vary", "Access-Control-Request-Headers")  // echoed above
         h.set("Access-Control-Max-Age", "600")
         return HTTPResponse(status: 204, headers: h)
@@ -325,7 +345,6 @@ public final class Application: Sendable {
         placement == .loop ? request.eventLoop : nil
     }
 }
-
 
 /// Lets the handler reach the server it runs in (created after it).
 private final class ServerBox: @unchecked Sendable {

@@ -114,11 +114,19 @@ public struct Configuration: Sendable {
     static let options: [Option] = [
         text("--host", "address to listen on (`::` for IPv6, `0.0.0.0` in containers); default 127.0.0.1") { $0.server.host = $1 },
         int("--port", "TCP port (0 picks a free one); default 8080", 0...65535) { $0.server.port = $1 },
-        int("--threads", "event-loop threads; default: one per core this process may use (its CPU affinity and cgroup CPU quota count)", 1...256) { $0.server.eventLoops = $1 },
+        int(
+            "--threads", "event-loop threads; default: one per core this process may use (its CPU affinity and cgroup CPU quota count)",
+            1...256
+        ) { $0.server.eventLoops = $1 },
         text("--cors-origin", "allowed CORS origins, comma-separated, or *; default *") {
             $0.corsOrigins = $1.split(separator: ",").map { String($0).trimmed }
         },
-        Option(flag: "--allowed-hosts", help: "Host names answered, comma-separated, any port (.example.com: and its subdomains), or * for any; others get 403; default: localhost,127.0.0.1,[::1] when --host is loopback, else any", takesValue: true) { c, v in
+        Option(
+            flag: "--allowed-hosts",
+            help:
+                "Host names answered, comma-separated, any port (.example.com: and its subdomains), or * for any; others get 403; default: localhost,127.0.0.1,[::1] when --host is loopback, else any",
+            takesValue: true
+        ) { c, v in
             let names = v.split(separator: ",").map { String($0).trimmed }
             guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty }) else { return false }
             c.allowedHosts = names.contains("*") ? .any : AllowedHosts(names)
@@ -134,70 +142,124 @@ public struct Configuration: Sendable {
             c.server.logFormat = format
             return true
         },
-        text("--api-keys-file", "API keys, one `<scope> <key>` per line (scopes read, interact, write); without it the service is open; SIGHUP reloads it") {
+        text(
+            "--api-keys-file",
+            "API keys, one `<scope> <key>` per line (scopes read, interact, write); without it the service is open; SIGHUP reloads it"
+        ) {
             $0.apiKeysFile = $1
         },
-        int("--max-body-bytes", "largest request body; default 16777216 (16 MiB)", 1...Int(Int32.max)) { $0.server.limits.maxBodyBytes = $1 },
-        int("--max-buffered-body-bytes", "bytes of request bodies all connections together hold while they arrive (more: 503, Retry-After); at least --max-body-bytes; default 1073741824 (1 GiB)", 1...Int.max) {
+        int("--max-body-bytes", "largest request body; default 16777216 (16 MiB)", 1...Int(Int32.max)) {
+            $0.server.limits.maxBodyBytes = $1
+        },
+        int(
+            "--max-buffered-body-bytes",
+            "bytes of request bodies all connections together hold while they arrive (more: 503, Retry-After); at least --max-body-bytes; default 1073741824 (1 GiB)",
+            1...Int.max
+        ) {
             $0.server.maxBufferedBodyBytes = $1
         },
-        int("--max-buffered-response-bytes", "bytes of responses all connections together hold unsent (past it, answers over 64 KiB: 503, Retry-After); default 1073741824 (1 GiB)", 1...Int.max) {
+        int(
+            "--max-buffered-response-bytes",
+            "bytes of responses all connections together hold unsent (past it, answers over 64 KiB: 503, Retry-After); default 1073741824 (1 GiB)",
+            1...Int.max
+        ) {
             $0.server.maxBufferedResponseBytes = $1
         },
         int("--max-request-line-bytes", "longest request line; default 8192", 64...1 << 20) { $0.server.limits.maxRequestLineBytes = $1 },
         int("--max-header-bytes", "largest header block; default 16384", 256...1 << 22) { $0.server.limits.maxHeaderBytes = $1 },
-        int("--max-header-fields", "most header fields in a request (and trailer fields); default 512", 1...100_000) { $0.server.limits.maxHeaderCount = $1 },
+        int("--max-header-fields", "most header fields in a request (and trailer fields); default 512", 1...100_000) {
+            $0.server.limits.maxHeaderCount = $1
+        },
         int("--max-layers", "layers per scene; default 250000", 1...10_000_000) { $0.scene.maxLayers = $1 },
         int("--max-depth", "layer nesting depth; default 64", 1...1024) { $0.scene.maxDepth = $1 },
         int("--max-vertices", "vertices per shape; default 100000", 3...10_000_000) { $0.scene.maxVertices = $1 },
-        int("--max-mask-pixels", "pixels per mask shape (columns × rows, or a PNG's size); default 16777216", 1...1 << 28) { $0.scene.maxMaskPixels = $1 },
-        int("--max-scene-mask-pixels", "mask pixels per scene or patched layer, all masks together; default 33554432", 1...1 << 40) { $0.scene.maxSceneMaskPixels = $1 },
+        int("--max-mask-pixels", "pixels per mask shape (columns × rows, or a PNG's size); default 16777216", 1...1 << 28) {
+            $0.scene.maxMaskPixels = $1
+        },
+        int("--max-scene-mask-pixels", "mask pixels per scene or patched layer, all masks together; default 33554432", 1...1 << 40) {
+            $0.scene.maxSceneMaskPixels = $1
+        },
         int("--max-batch-points", "points per batch request; default 100000", 1...10_000_000) { $0.maxBatchPoints = $1 },
-        int("--max-batch-work", "routing work one batch request may take (region elements read, a few ns each: about a second of CPU at the default); default 70000000", 1...Int.max) {
+        int(
+            "--max-batch-work",
+            "routing work one batch request may take (region elements read, a few ns each: about a second of CPU at the default); default 70000000",
+            1...Int.max
+        ) {
             $0.maxBatchWork = $1
         },
-        int("--max-analysis-samples", "samples one audit, reach or diff request may route (more: 422 naming resolution); default 4194304", 1...1 << 28) {
+        int(
+            "--max-analysis-samples", "samples one audit, reach or diff request may route (more: 422 naming resolution); default 4194304",
+            1...1 << 28
+        ) {
             $0.maxAnalysisSamples = $1
         },
-        int("--max-render-bytes", "bytes of one render.svg answer; default 8 × --max-body-bytes (128 MiB)", 4096...Int.max) { $0.maxRenderBytes = $1 },
+        int("--max-render-bytes", "bytes of one render.svg answer; default 8 × --max-body-bytes (128 MiB)", 4096...Int.max) {
+            $0.maxRenderBytes = $1
+        },
         int("--max-scenes", "scenes in the store; default 10000", 1...10_000_000) { $0.store.maxScenes = $1 },
-        int("--max-store-bytes", "bytes of scene JSON the store holds over all scenes; default 2147483648 (2 GiB)", 1...Int.max) { $0.store.maxStoreBytes = $1 },
+        int("--max-store-bytes", "bytes of scene JSON the store holds over all scenes; default 2147483648 (2 GiB)", 1...Int.max) {
+            $0.store.maxStoreBytes = $1
+        },
         int("--max-pointers", "live pointer captures per scene; default 64", 1...100_000) { $0.store.maxPointers = $1 },
         seconds("--capture-timeout", "seconds before an idle pointer capture expires; default 30") { $0.store.captureTimeout = $1 },
         seconds("--header-timeout", "seconds to receive a whole request head; default 10") { $0.server.headerReadTimeout = .seconds($1) },
-        seconds("--body-timeout", "seconds to receive a whole request body, however slowly it trickles in (then 408); default 60") { $0.server.bodyReadTimeout = .seconds($1) },
+        seconds("--body-timeout", "seconds to receive a whole request body, however slowly it trickles in (then 408); default 60") {
+            $0.server.bodyReadTimeout = .seconds($1)
+        },
         seconds("--idle-timeout", "seconds an idle keep-alive connection stays open; default 15") { $0.server.idleTimeout = .seconds($1) },
         int("--max-connections", "open connections at once; default 10000", 1...1_000_000) { $0.server.maxConnections = $1 },
-        int("--max-streams", "WebSocket pointer streams open at once (then 503); default 10000", 1...1_000_000) { $0.server.maxStreams = $1 },
-        int("--max-stream-message-bytes", "bytes of one stream message, all its fragments (then close 1009); default 65536", 16...16 << 20) {
+        int("--max-streams", "WebSocket pointer streams open at once (then 503); default 10000", 1...1_000_000) {
+            $0.server.maxStreams = $1
+        },
+        int("--max-stream-message-bytes", "bytes of one stream message, all its fragments (then close 1009); default 65536", 16...16 << 20)
+        {
             $0.server.webSocket.maxMessageBytes = $1
         },
         seconds("--stream-idle-timeout", "seconds a stream may stay silent: pinged at half, closed with 1001 at all of it; default 60") {
             $0.server.webSocket.idleTimeout = UInt64($1 * 1e9)  // at most 86,400 s: exact enough, never overflows
         },
         text("--data-dir", "directory for the journal and snapshots (a volume); without it the store is memory only") { $0.dataDir = $1 },
-        Option(flag: "--fsync", help: "always (sync before answering; group commit), everysec (default) or never", takesValue: true) { c, v in
+        Option(flag: "--fsync", help: "always (sync before answering; group commit), everysec (default) or never", takesValue: true) {
+            c, v in
             guard let mode = SyncMode(rawValue: v) else { return false }
             c.fsync = mode
             return true
         },
-        Option(flag: "--repair", help: "at start, keep the journal's longest valid prefix and move damaged records aside instead of refusing to start", takesValue: false) { c, v in
+        Option(
+            flag: "--repair",
+            help: "at start, keep the journal's longest valid prefix and move damaged records aside instead of refusing to start",
+            takesValue: false
+        ) { c, v in
             guard let on = parseBool(v) else { return false }
             c.repair = on
             return true
         },
-        Option(flag: "--compact-factor", help: "write a snapshot when the journal outgrows the live scenes' JSON by this factor; default 4", takesValue: true) { c, v in
+        Option(
+            flag: "--compact-factor", help: "write a snapshot when the journal outgrows the live scenes' JSON by this factor; default 4",
+            takesValue: true
+        ) { c, v in
             guard let f = Double(v), f.isFinite, f >= 1, f <= 1000 else { return false }
             c.compactFactor = f
             return true
         },
-        Option(flag: "--store", help: "redis://HOST:PORT[/DB]: keep scenes in Redis, shared by replicas (password from HITROUTE_REDIS_PASSWORD); default: in memory", takesValue: true) { c, v in
+        Option(
+            flag: "--store",
+            help:
+                "redis://HOST:PORT[/DB]: keep scenes in Redis, shared by replicas (password from HITROUTE_REDIS_PASSWORD); default: in memory",
+            takesValue: true
+        ) { c, v in
             guard RedisEndpoint(url: v) != nil else { return false }
             c.storeURL = v
             return true
         },
-        int("--cache-bytes", "with --store: bytes of scene JSON each replica keeps compiled, least recently used out; default 1073741824 (1 GiB)", 1...Int.max) { $0.cacheBytes = $1 },
-        seconds("--shutdown-grace", "seconds in-flight requests get to finish on SIGTERM; default 10") { $0.server.shutdownGracePeriod = .seconds($1) },
+        int(
+            "--cache-bytes",
+            "with --store: bytes of scene JSON each replica keeps compiled, least recently used out; default 1073741824 (1 GiB)",
+            1...Int.max
+        ) { $0.cacheBytes = $1 },
+        seconds("--shutdown-grace", "seconds in-flight requests get to finish on SIGTERM; default 10") {
+            $0.server.shutdownGracePeriod = .seconds($1)
+        },
     ]
 
     /// The configuration from the environment, then the command line.
@@ -240,11 +302,17 @@ public struct Configuration: Sendable {
                 let name = options.first { $0.flag == flag }?.environmentName ?? flag
                 return fromEnvironment.contains(flag) ? "\(name) (environment)" : "\(flag) (command line)"
             }
-            throw ConfigurationError(message: "\(source("--data-dir")) and \(source("--store")) are exclusive: with --store the scenes are kept (and made durable) by Redis; set HITROUTE_DATA_DIR= (empty) to clear an image's data directory")
+            throw ConfigurationError(
+                message:
+                    "\(source("--data-dir")) and \(source("--store")) are exclusive: with --store the scenes are kept (and made durable) by Redis; set HITROUTE_DATA_DIR= (empty) to clear an image's data directory"
+            )
         }
         if config.allowedHosts == nil { config.allowedHosts = .defaultFor(bindAddress: config.server.host) }
         if config.server.maxBufferedBodyBytes < config.server.limits.maxBodyBytes {
-            throw ConfigurationError(message: "--max-buffered-body-bytes \(config.server.maxBufferedBodyBytes) is below --max-body-bytes \(config.server.limits.maxBodyBytes): a body of the largest size could never be received")
+            throw ConfigurationError(
+                message:
+                    "--max-buffered-body-bytes \(config.server.maxBufferedBodyBytes) is below --max-body-bytes \(config.server.limits.maxBodyBytes): a body of the largest size could never be received"
+            )
         }
         return config
     }
@@ -267,7 +335,9 @@ public struct Configuration: Sendable {
         }
     }
 
-    private static func int(_ flag: String, _ help: String, _ range: ClosedRange<Int>, _ set: @escaping @Sendable (inout Configuration, Int) -> Void) -> Option {
+    private static func int(
+        _ flag: String, _ help: String, _ range: ClosedRange<Int>, _ set: @escaping @Sendable (inout Configuration, Int) -> Void
+    ) -> Option {
         Option(flag: flag, help: help, takesValue: true) { c, v in
             guard let n = Int(v), range.contains(n) else { return false }
             set(&c, n)
@@ -275,7 +345,8 @@ public struct Configuration: Sendable {
         }
     }
 
-    private static func seconds(_ flag: String, _ help: String, _ set: @escaping @Sendable (inout Configuration, Double) -> Void) -> Option {
+    private static func seconds(_ flag: String, _ help: String, _ set: @escaping @Sendable (inout Configuration, Double) -> Void) -> Option
+    {
         Option(flag: flag, help: help, takesValue: true) { c, v in
             guard let s = Double(v), s.isFinite, s > 0, s <= 86_400 else { return false }
             set(&c, s)

@@ -26,7 +26,8 @@ public struct Problem: Error, Sendable {
     static func notFound(_ detail: String) -> Problem { Problem(404, "not-found", "Not found", detail) }
 
     static func methodNotAllowed(_ method: String, allowed: [String]) -> Problem {
-        var p = Problem(405, "method-not-allowed", "Method not allowed", "\(method) is not allowed here; use \(allowed.joined(separator: ", "))")
+        var p = Problem(
+            405, "method-not-allowed", "Method not allowed", "\(method) is not allowed here; use \(allowed.joined(separator: ", "))")
         p.headers.set("Allow", allowed.joined(separator: ", "))
         return p
     }
@@ -38,7 +39,9 @@ public struct Problem: Error, Sendable {
             return Problem(400, "malformed-request", "Malformed JSON", "the body is not valid JSON: \(e.message) at byte \(e.offset)")
         case .invalid(let issues):
             let n = issues.count
-            return Problem(422, slug, title, "\(n) problem\(n == 1 ? "" : "s") in the \(slug == "invalid-scene" ? "scene" : "request")", issues: issues)
+            return Problem(
+                422, slug, title, "\(n) problem\(n == 1 ? "" : "s") in the \(slug == "invalid-scene" ? "scene" : "request")", issues: issues
+            )
         }
     }
 
@@ -78,23 +81,30 @@ public struct Problem: Error, Sendable {
     func response(requestID: RequestID? = nil) -> HTTPResponse {
         var w = JSONWriter()
         w.beginObject()
-        w.field("type"); w.string("/problems/\(slug)")
-        w.field("title"); w.string(title)
-        w.field("status"); w.int(status)
-        w.field("detail"); w.string(detail)
+        w.field("type")
+        w.string("/problems/\(slug)")
+        w.field("title")
+        w.string(title)
+        w.field("status")
+        w.int(status)
+        w.field("detail")
+        w.string(detail)
         if !issues.isEmpty {
             w.field("errors")
             w.beginArray()
             for issue in issues {
                 w.beginObject()
-                w.field("pointer"); w.string(issue.pointer)
-                w.field("message"); w.string(issue.message)
+                w.field("pointer")
+                w.string(issue.pointer)
+                w.field("message")
+                w.string(issue.message)
                 w.endObject()
             }
             w.endArray()
         }
         if let requestID {
-            w.field("requestId"); w.string(requestID.description)
+            w.field("requestId")
+            w.string(requestID.description)
         }
         w.endObject()
         var h = headers

@@ -8,13 +8,21 @@ extension Application {
     public static func startupNotes(host: String, access: AccessControl) -> [(level: ServiceLog.Level, message: String)] {
         guard access.isOpen else {
             let n = access.keyCount
-            var notes: [(level: ServiceLog.Level, message: String)] = [(.info, "API keys required: \(n) key\(n == 1 ? "" : "s") from \(access.file ?? "?") (SIGHUP reloads)")]
+            var notes: [(level: ServiceLog.Level, message: String)] = [
+                (.info, "API keys required: \(n) key\(n == 1 ? "" : "s") from \(access.file ?? "?") (SIGHUP reloads)")
+            ]
             if n == 0 { notes.append((.warning, "the key file holds no key: every request but probes is refused")) }
             return notes
         }
-        var notes: [(level: ServiceLog.Level, message: String)] = [(.info, "no --api-keys-file: the service is open, anyone who reaches it may read, change and delete every scene")]
+        var notes: [(level: ServiceLog.Level, message: String)] = [
+            (.info, "no --api-keys-file: the service is open, anyone who reaches it may read, change and delete every scene")
+        ]
         if !isLoopback(host) {
-            notes.append((.warning, "open service listening on \(host), beyond loopback: set --api-keys-file (HITROUTE_API_KEYS_FILE) or bind 127.0.0.1"))
+            notes.append(
+                (
+                    .warning,
+                    "open service listening on \(host), beyond loopback: set --api-keys-file (HITROUTE_API_KEYS_FILE) or bind 127.0.0.1"
+                ))
         }
         return notes
     }

@@ -23,7 +23,11 @@ public struct CellSquare: Sendable, Equatable {
 
 /// What the audit says of one target (SPEC §12.1).
 public struct TargetAudit: Sendable, Equatable {
-    public enum Verdict: String, Sendable { case pass, tooSmall = "too-small", unreachable }
+    public enum Verdict: String, Sendable {
+        case pass
+        case tooSmall = "too-small"
+        case unreachable
+    }
 
     /// The target layer.
     public var layer: Int
@@ -119,7 +123,8 @@ public enum Audit {
             }
         }
         let labels = routed.map { $0 >= 0 ? labelOfLayer[Int($0)] : -1 }
-        let count = targetLayers.count, columns = grid.columns
+        let count = targetLayers.count
+        let columns = grid.columns
         let stats = LabelStats.count(labels, columns: columns, labelCount: count)
         let squares = LargestSquare.find(labels, columns: columns, labelCount: count)
         let far = Clearance.farthest(labels, columns: columns, labelCount: count)
@@ -153,8 +158,9 @@ public enum Audit {
         let (blockers, blocked) = try Covering.find(
             scene, grid: grid, routed: routed, labels: labels, targetLayers: targetLayers, order: order, audits: &audits,
             work: &work, workLimit: workLimit)
-        return AuditReport(grid: grid, minSize: minSize, spacing: spacing, targets: audits, blockers: blockers, work: work,
-                           labels: keepCells ? labels : nil, blocked: keepCells ? blocked : nil)
+        return AuditReport(
+            grid: grid, minSize: minSize, spacing: spacing, targets: audits, blockers: blockers, work: work,
+            labels: keepCells ? labels : nil, blocked: keepCells ? blocked : nil)
     }
 }
 
@@ -182,7 +188,8 @@ enum Spacing {
             let c = centres[k]
             var ok = true
             // Other targets' samples within spacing / 2 of the centre.
-            let cols = grid.columns(from: c.x - half, to: c.x + half), rows = grid.rows(from: c.y - half, to: c.y + half)
+            let cols = grid.columns(from: c.x - half, to: c.x + half)
+            let rows = grid.rows(from: c.y - half, to: c.y + half)
             scan: for j in rows {
                 if work > workLimit { throw .tooMuchWork(limit: workLimit) }
                 for i in cols {

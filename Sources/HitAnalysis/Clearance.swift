@@ -17,7 +17,8 @@ public enum Clearance {
     /// - Complexity: O(samples + labelCount) time; memory 4 bytes a sample
     ///   (`g`) plus O(columns + labelCount).
     public static func farthest(_ labels: [Int32], columns: Int, labelCount: Int) -> (d2: [Int], sample: [Int]) {
-        var best = Array(repeating: 0, count: labelCount), at = Array(repeating: -1, count: labelCount)
+        var best = Array(repeating: 0, count: labelCount)
+        var at = Array(repeating: -1, count: labelCount)
         guard columns > 0, !labels.isEmpty else { return (best, at) }
         let rows = labels.count / columns
         // Phase 1: g = rows to the nearest sample of another label in the column (ring included).
@@ -44,7 +45,9 @@ public enum Clearance {
         }
         // Phase 2, per row-run of one label, with its two ends at distance 0.
         var f = [Int](repeating: 0, count: columns + 2)
-        var s = [Int](repeating: 0, count: columns + 2), t = s, d2 = s
+        var s = [Int](repeating: 0, count: columns + 2)
+        var t = s
+        var d2 = s
         labels.withUnsafeBufferPointer { l in
             g.withUnsafeBufferPointer { g in
                 for j in 0..<rows {
@@ -83,7 +86,8 @@ public enum Clearance {
     static func envelope(_ f: [Int], _ m: Int, _ s: inout [Int], _ t: inout [Int], into out: inout [Int]) {
         @inline(__always) func dist(_ x: Int, _ i: Int) -> Int { (x - i) * (x - i) + f[i] }
         @inline(__always) func sep(_ i: Int, _ u: Int) -> Int {
-            let num = u * u - i * i + f[u] - f[i], den = 2 * (u - i)
+            let num = u * u - i * i + f[u] - f[i]
+            let den = 2 * (u - i)
             // Floor division (the numerator may be negative).
             let q = num / den
             return (num % den != 0 && (num < 0) != (den < 0)) ? q - 1 : q

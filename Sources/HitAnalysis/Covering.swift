@@ -57,11 +57,19 @@ enum Covering {
                 }
                 if work > workLimit { throw .tooMuchWork(limit: workLimit) }
             }
-            audits[a].coveredBy = groups.sorted { $0.value.cells != $1.value.cells ? $0.value.cells > $1.value.cells : $0.value.first < $1.value.first }
-                .map { (layer: $0.key >= 0 ? Int($0.key) : nil, area: grid.area($0.value.cells)) }
+            audits[a].coveredBy = groups.sorted {
+                $0.value.cells != $1.value.cells ? $0.value.cells > $1.value.cells : $0.value.first < $1.value.first
+            }
+            .map { (layer: $0.key >= 0 ? Int($0.key) : nil, area: grid.area($0.value.cells)) }
         }
-        let sorted = blockers.sorted { $0.value.cells != $1.value.cells ? $0.value.cells > $1.value.cells : $0.value.first < $1.value.first }
-            .map { Blocker(layer: Int($0.key), area: grid.area($0.value.cells), covers: covers[$0.key, default: []].sorted().map { Int(targetLayers[Int($0)]) }) }
+        let sorted = blockers.sorted {
+            $0.value.cells != $1.value.cells ? $0.value.cells > $1.value.cells : $0.value.first < $1.value.first
+        }
+        .map {
+            Blocker(
+                layer: Int($0.key), area: grid.area($0.value.cells),
+                covers: covers[$0.key, default: []].sorted().map { Int(targetLayers[Int($0)]) })
+        }
         return (sorted, blocked)
     }
 }

@@ -57,11 +57,13 @@ public enum Diff {
         var changed = 0
         let columns = grid.columns
         for s in 0..<ra.count {
-            let x = ra[s], y = rb[s]
+            let x = ra[s]
+            let y = rb[s]
             if x < 0 ? y < 0 : same[Int(x)] == y { continue }
             changed += 1
             let key = UInt64(UInt32(bitPattern: x)) << 32 | UInt64(UInt32(bitPattern: y))
-            let j = s / columns, i = s - j * columns
+            let j = s / columns
+            let i = s - j * columns
             var g = groups[key] ?? Group(cells: 0, first: s, minI: i, minJ: j, maxI: i, maxJ: j)
             g.cells += 1
             g.minI = min(g.minI, i)
@@ -80,14 +82,14 @@ public enum Diff {
             }
         }
         let out = sorted.map { entry -> DiffReport.Group in
-                let g = entry.value
-                let from = Int32(bitPattern: UInt32(truncatingIfNeeded: entry.key >> 32))
-                let to = Int32(bitPattern: UInt32(truncatingIfNeeded: entry.key))
-                let b = grid.cellBox(g.minI, g.minJ, g.maxI, g.maxJ)
-                return DiffReport.Group(
-                    from: from >= 0 ? Int(from) : nil, to: to >= 0 ? Int(to) : nil, cells: g.cells, area: grid.area(g.cells),
-                    box: CellBox(x: b.x, y: b.y, width: b.width, height: b.height), point: grid.sample(g.first))
-            }
+            let g = entry.value
+            let from = Int32(bitPattern: UInt32(truncatingIfNeeded: entry.key >> 32))
+            let to = Int32(bitPattern: UInt32(truncatingIfNeeded: entry.key))
+            let b = grid.cellBox(g.minI, g.minJ, g.maxI, g.maxJ)
+            return DiffReport.Group(
+                from: from >= 0 ? Int(from) : nil, to: to >= 0 ? Int(to) : nil, cells: g.cells, area: grid.area(g.cells),
+                box: CellBox(x: b.x, y: b.y, width: b.width, height: b.height), point: grid.sample(g.first))
+        }
         return DiffReport(grid: grid, groups: out, changedCells: changed, changed: grid.area(changed), work: work, cellGroups: cellGroups)
     }
 }

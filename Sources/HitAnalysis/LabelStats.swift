@@ -15,9 +15,10 @@ public struct LabelStats: Sendable {
     /// Counts and boxes of every label.
     /// - Complexity: O(samples + labelCount) time, O(labelCount) memory.
     public static func count(_ labels: [Int32], columns: Int, labelCount: Int) -> LabelStats {
-        var s = LabelStats(count: Array(repeating: 0, count: labelCount),
-                           minI: Array(repeating: .max, count: labelCount), minJ: Array(repeating: .max, count: labelCount),
-                           maxI: Array(repeating: -1, count: labelCount), maxJ: Array(repeating: -1, count: labelCount))
+        var s = LabelStats(
+            count: Array(repeating: 0, count: labelCount),
+            minI: Array(repeating: .max, count: labelCount), minJ: Array(repeating: .max, count: labelCount),
+            maxI: Array(repeating: -1, count: labelCount), maxJ: Array(repeating: -1, count: labelCount))
         guard columns > 0 else { return s }
         let rows = labels.count / columns
         labels.withUnsafeBufferPointer { l in
@@ -49,10 +50,13 @@ public enum LargestSquare {
     /// - Complexity: O(samples + labelCount) time; memory two rows of
     ///   `Int32` and O(labelCount).
     public static func find(_ labels: [Int32], columns: Int, labelCount: Int) -> (side: [Int], i: [Int], j: [Int]) {
-        var side = Array(repeating: 0, count: labelCount), ti = Array(repeating: 0, count: labelCount), tj = Array(repeating: 0, count: labelCount)
+        var side = Array(repeating: 0, count: labelCount)
+        var ti = Array(repeating: 0, count: labelCount)
+        var tj = Array(repeating: 0, count: labelCount)
         guard columns > 0 else { return (side, ti, tj) }
         let rows = labels.count / columns
-        var previous = [Int32](repeating: 0, count: columns), current = previous
+        var previous = [Int32](repeating: 0, count: columns)
+        var current = previous
         labels.withUnsafeBufferPointer { l in
             for j in 0..<rows {
                 let base = j * columns

@@ -87,8 +87,11 @@ public enum Reach {
             if work > workLimit { throw .tooMuchWork(limit: workLimit) }
         }
         report.lost = groups.sorted { $0.value.cells != $1.value.cells ? $0.value.cells > $1.value.cells : $0.value.first < $1.value.first }
-            .map { ReachReport.Lost(taker: $0.key.taker >= 0 ? Int($0.key.taker) : nil, reason: $0.key.reason, cells: $0.value.cells,
-                                    area: grid.area($0.value.cells), point: grid.sample($0.value.first)) }
+            .map {
+                ReachReport.Lost(
+                    taker: $0.key.taker >= 0 ? Int($0.key.taker) : nil, reason: $0.key.reason, cells: $0.value.cells,
+                    area: grid.area($0.value.cells), point: grid.sample($0.value.first))
+            }
         report.work = work
         return report
     }

@@ -40,8 +40,10 @@ public struct SampleGrid: Sendable, Equatable {
 
     /// The bounding box of cells `i0...i1 × j0...j1`, as `x, y, width, height`.
     public func cellBox(_ i0: Int, _ j0: Int, _ i1: Int, _ j1: Int) -> (x: Double, y: Double, width: Double, height: Double) {
-        (x + Double(i0) * resolution, y + Double(j0) * resolution,
-         Double(i1 - i0 + 1) * resolution, Double(j1 - j0 + 1) * resolution)
+        (
+            x + Double(i0) * resolution, y + Double(j0) * resolution,
+            Double(i1 - i0 + 1) * resolution, Double(j1 - j0 + 1) * resolution
+        )
     }
 
     /// The columns whose samples may lie within `[lo, hi]` (scene x),
@@ -110,7 +112,10 @@ public struct GridRequest: Sendable, Equatable {
     /// - Complexity: O(1); never traps.
     public func grid(defaultRegion: Box?, maxSamples: Int) throws(AnalysisError) -> SampleGrid {
         let given = [("x", x), ("y", y), ("width", width), ("height", height)]
-        var rx = 0.0, ry = 0.0, rw = 0.0, rh = 0.0
+        var rx = 0.0
+        var ry = 0.0
+        var rw = 0.0
+        var rh = 0.0
         if given.contains(where: { $0.1 != nil }) {
             if let missing = given.first(where: { $0.1 == nil }) {
                 throw .invalid(parameter: missing.0, message: "x, y, width and height are given together")
@@ -144,18 +149,22 @@ public struct GridRequest: Sendable, Equatable {
             r = side == 0 ? 1 : (d > 0 ? d : .leastNonzeroMagnitude)
         }
         let limit = Double(max(0, maxSamples))
-        let c = (rw / r).rounded(.up), k = (rh / r).rounded(.up)
+        let c = (rw / r).rounded(.up)
+        let k = (rh / r).rounded(.up)
         guard c <= limit, k <= limit else {
             throw .invalid(parameter: "resolution", message: "gives more than \(maxSamples) samples over the region")
         }
-        let columns = Int(c), rows = Int(k)
+        let columns = Int(c)
+        let rows = Int(k)
         let (count, overflow) = columns.multipliedReportingOverflow(by: rows)
         guard !overflow, count <= maxSamples else {
             throw .invalid(parameter: "resolution", message: "gives \(columns) × \(rows) samples, more than \(maxSamples)")
         }
         if count > 0 {
-            let edges = [rx + Double(columns) * r, ry + Double(rows) * r, Double(columns) * r, Double(rows) * r,
-                         Double(count) * (r * r)]
+            let edges = [
+                rx + Double(columns) * r, ry + Double(rows) * r, Double(columns) * r, Double(rows) * r,
+                Double(count) * (r * r),
+            ]
             guard edges.allSatisfy(\.isFinite) else {
                 throw .invalid(parameter: "resolution", message: "gives cells whose edges or area lie beyond the finite range")
             }

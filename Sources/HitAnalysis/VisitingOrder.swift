@@ -20,7 +20,8 @@ public struct VisitingOrder: Sendable {
         let n = scene.layerCount
         var decisions: [Int32] = []
         decisions.reserveCapacity(n)
-        var begin = [Int32](repeating: 0, count: n), end = begin
+        var begin = [Int32](repeating: 0, count: n)
+        var end = begin
         var next: Int32 = 0
         // (layer, whether its children were pushed)
         var stack: [(Int32, Bool)] = scene.rootsBackToFront.map { ($0, false) }

@@ -35,7 +35,8 @@ public struct ByteBuffer: ~Copyable {
     /// The bytes written, as an array; the buffer is gone afterwards.
     /// - Complexity: O(count), one copy.
     public consuming func finish() -> [UInt8] {
-        let n = written, source = base
+        let n = written
+        let source = base
         return [UInt8](unsafeUninitializedCapacity: n) { buffer, written in
             if n > 0, let target = buffer.baseAddress { target.update(from: source, count: n) }
             written = n

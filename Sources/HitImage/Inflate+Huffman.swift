@@ -58,8 +58,10 @@ extension Inflater {
             }
         }
         if lengths[256] == 0 { throw error("deflate dynamic block has no end-of-block code") }
-        try build(literalLengths, UnsafeBufferPointer(start: lengths, count: literalCount), DeflateTables.literalLengthInfo, "literal/length")
-        try build(distances, UnsafeBufferPointer(start: lengths + literalCount, count: distanceCount), DeflateTables.distanceInfo, "distance")
+        try build(
+            literalLengths, UnsafeBufferPointer(start: lengths, count: literalCount), DeflateTables.literalLengthInfo, "literal/length")
+        try build(
+            distances, UnsafeBufferPointer(start: lengths + literalCount, count: distanceCount), DeflateTables.distanceInfo, "distance")
     }
 
     func build(_ table: HuffmanTable, _ lengths: UnsafeBufferPointer<UInt8>, _ info: [UInt32], _ name: String) throws(InflateError) {

@@ -180,7 +180,9 @@ struct Inflater {
         padding = 0  // the look-ahead past the end, if any, was just dropped
         let length = Int(input[position]) | Int(input[position + 1]) << 8
         let complement = Int(input[position + 2]) | Int(input[position + 3]) << 8
-        if length != complement ^ 0xFFFF { throw InflateError(offset: position, message: "deflate stored block length does not match its complement") }
+        if length != complement ^ 0xFFFF {
+            throw InflateError(offset: position, message: "deflate stored block length does not match its complement")
+        }
         let start = position + 4
         if length > inCount - start { throw InflateError(offset: inCount, message: "zlib stream is truncated in a stored block") }
         if length > outCount - outPos { throw tooLong(at: start) }

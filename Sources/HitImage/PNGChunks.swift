@@ -33,7 +33,9 @@ struct PNGChunks {
         var sawIDAT = false
         while true {
             guard position + 8 <= n else {
-                throw PNGError(message: position == n ? "file ends at byte \(n) without an IEND chunk" : "chunk header at byte \(position) is truncated")
+                throw PNGError(
+                    message: position == n
+                        ? "file ends at byte \(n) without an IEND chunk" : "chunk header at byte \(position) is truncated")
             }
             let start = position
             let length = Int(PNGBytes.uint32(bytes, position))
@@ -96,7 +98,8 @@ struct PNGChunks {
         if afterImageData { throw PNGError(message: "PLTE at byte \(start) comes after IDAT") }
         if paletteCount != 0 { throw PNGError(message: "second PLTE chunk at byte \(start)") }
         if header.colorType == .gray || header.colorType == .grayAlpha {
-            throw PNGError(message: "PLTE at byte \(start) is not allowed for colour type \(header.colorType.rawValue) (\(header.colorType.name))")
+            throw PNGError(
+                message: "PLTE at byte \(start) is not allowed for colour type \(header.colorType.rawValue) (\(header.colorType.name))")
         }
         if data.count == 0 || data.count > 768 || data.count % 3 != 0 {
             throw PNGError(message: "PLTE at byte \(start) has length \(data.count), not a multiple of 3 in 3...768")
@@ -111,12 +114,20 @@ struct PNGChunks {
         let length = range.count
         switch header.colorType {
         case .gray where length != 2, .rgb where length != 6:
-            throw PNGError(message: "tRNS at byte \(start) has length \(length), not \(header.colorType == .gray ? 2 : 6) for colour type \(header.colorType.rawValue) (\(header.colorType.name))")
+            throw PNGError(
+                message:
+                    "tRNS at byte \(start) has length \(length), not \(header.colorType == .gray ? 2 : 6) for colour type \(header.colorType.rawValue) (\(header.colorType.name))"
+            )
         case .palette:
             if paletteCount == 0 { throw PNGError(message: "tRNS at byte \(start) comes before PLTE") }
-            if length > paletteCount { throw PNGError(message: "tRNS at byte \(start) has \(length) entries, more than the \(paletteCount) of PLTE") }
+            if length > paletteCount {
+                throw PNGError(message: "tRNS at byte \(start) has \(length) entries, more than the \(paletteCount) of PLTE")
+            }
         case .grayAlpha, .rgba:
-            throw PNGError(message: "tRNS at byte \(start) is not allowed for colour type \(header.colorType.rawValue) (\(header.colorType.name)), which has an alpha channel")
+            throw PNGError(
+                message:
+                    "tRNS at byte \(start) is not allowed for colour type \(header.colorType.rawValue) (\(header.colorType.name)), which has an alpha channel"
+            )
         default:
             break
         }

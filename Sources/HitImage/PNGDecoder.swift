@@ -23,7 +23,8 @@ public enum PNGDecoder {
     /// - Complexity: O(1).
     public static func announcedSize(_ bytes: UnsafeBufferPointer<UInt8>) -> (width: Int, height: Int)? {
         guard bytes.count >= 24, bytes.prefix(8).elementsEqual(PNGChunks.signature),
-              bytes[12...15].elementsEqual("IHDR".utf8) else { return nil }
+            bytes[12...15].elementsEqual("IHDR".utf8)
+        else { return nil }
         return (Int(PNGBytes.uint32(bytes, 16)), Int(PNGBytes.uint32(bytes, 20)))
     }
 
@@ -76,7 +77,9 @@ public enum PNGDecoder {
     /// Inflates the IDAT data (the file ranges `ranges` of `bytes`, joined)
     /// into `output`, and turns the stream's offsets in errors into file
     /// offsets.
-    static func inflate(_ ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) throws(PNGError) {
+    static func inflate(_ ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
+        throws(PNGError)
+    {
         func run(_ stream: UnsafeBufferPointer<UInt8>) throws(PNGError) {
             do {
                 _ = try Inflate.zlib(stream, into: output)

@@ -14,7 +14,8 @@ public enum PNGEncoder {
     /// - Complexity: O(columns × rows); the file is about
     ///   rows × (1 + ⌈columns / 8⌉) bytes plus 5 per 65,535 and 67 more.
     public static func bilevel(columns: Int, rows: Int, opaque: (Int) -> Bool) -> [UInt8] {
-        precondition(columns >= 1 && rows >= 1 && columns <= 0x7FFF_FFFF && rows <= 0x7FFF_FFFF, "image size")  // callers pass a mask's size
+        // Callers pass a mask's size, which the decoder bounds.
+        precondition(columns >= 1 && rows >= 1 && columns <= 0x7FFF_FFFF && rows <= 0x7FFF_FFFF, "image size")
         let rowBytes = (columns + 7) / 8
         var raw = [UInt8](repeating: 0, count: rows * (1 + rowBytes))
         var k = 0

@@ -1,6 +1,10 @@
 /// PNG colour types (PNG spec §11.2.2, table 11.1).
 enum PNGColorType: UInt8, Sendable {
-    case gray = 0, rgb = 2, palette = 3, grayAlpha = 4, rgba = 6
+    case gray = 0
+    case rgb = 2
+    case palette = 3
+    case grayAlpha = 4
+    case rgba = 6
 
     /// Samples per pixel.
     var channels: Int {

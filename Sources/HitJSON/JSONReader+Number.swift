@@ -2,9 +2,9 @@
 // (Clinger) and a correctly rounded fallback through strtod.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension JSONReader {

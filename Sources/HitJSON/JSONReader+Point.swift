@@ -12,7 +12,8 @@ extension JSONReader {
     /// - Complexity: O(bytes of the object).
     @inlinable
     public mutating func readPlainXY() -> (x: Double, y: Double)? {
-        let start = position, wasAtStart = atContainerStart
+        let start = position
+        let wasAtStart = atContainerStart
         if let xy = try? scanPlainXY() { return xy }
         position = start
         atContainerStart = wasAtStart
@@ -23,7 +24,8 @@ extension JSONReader {
     mutating func scanPlainXY() throws(JSONSyntaxError) -> (x: Double, y: Double)? {
         skipWhitespace()
         guard take(UInt8(ascii: "{")) else { return nil }
-        var x = Double.nan, y = Double.nan
+        var x = Double.nan
+        var y = Double.nan
         for member in 0..<2 {
             skipWhitespace()
             // A one-letter key: `"x"` or `"y"`, each once.
@@ -55,7 +57,8 @@ extension JSONReader {
     /// - Complexity: O(bytes of the array).
     @inlinable
     public mutating func readPlainPair() -> (Double, Double)? {
-        let start = position, wasAtStart = atContainerStart
+        let start = position
+        let wasAtStart = atContainerStart
         if depth < maxDepth, let pair = try? scanPlainPair() { return pair }
         position = start
         atContainerStart = wasAtStart

@@ -147,12 +147,20 @@ extension JSONReader {
         let continuation: Int
         switch lead {
         case 0xC2...0xDF: continuation = 1
-        case 0xE0: continuation = 2; low = 0xA0
+        case 0xE0:
+            continuation = 2
+            low = 0xA0
         case 0xE1...0xEC, 0xEE, 0xEF: continuation = 2
-        case 0xED: continuation = 2; high = 0x9F
-        case 0xF0: continuation = 3; low = 0x90
+        case 0xED:
+            continuation = 2
+            high = 0x9F
+        case 0xF0:
+            continuation = 3
+            low = 0x90
         case 0xF1...0xF3: continuation = 3
-        case 0xF4: continuation = 3; high = 0x8F
+        case 0xF4:
+            continuation = 3
+            high = 0x8F
         default: throw error("invalid UTF-8 in string", at: i)
         }
         for k in 1...continuation {

@@ -122,7 +122,10 @@ public struct JSONWriter: ~Copyable {
         let n = name.utf8CodeUnitCount
         let p = reserve(n &+ 4)
         var i = 0
-        if needsComma { p[0] = UInt8(ascii: ","); i = 1 }
+        if needsComma {
+            p[0] = UInt8(ascii: ",")
+            i = 1
+        }
         p[i] = UInt8(ascii: "\"")
         (p + i + 1).update(from: name.utf8Start, count: n)
         p[i + n + 1] = UInt8(ascii: "\"")

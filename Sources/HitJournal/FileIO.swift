@@ -79,7 +79,10 @@ public enum Files {
         let failed: Int32 = bytes.withUnsafeMutableBytes { b in
             while done < size {
                 let n = Glibc.read(fd, b.baseAddress! + done, size - done)
-                if n < 0 { if errno == EINTR { continue }; return errno }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
                 if n == 0 { break }
                 done += n
             }

@@ -44,7 +44,9 @@ public enum JournalFiles {
     /// Creates segment `seq` in `dir` with its header, synced, and syncs the
     /// directory so that the file's name survives a crash.
     /// - Returns: the descriptor (appending) and the bytes written.
-    public static func createSegment(_ dir: String, _ seq: UInt64, io: any FileIO) throws(JournalIOError) -> (fd: Int32, path: String, bytes: Int) {
+    public static func createSegment(_ dir: String, _ seq: UInt64, io: any FileIO) throws(JournalIOError) -> (
+        fd: Int32, path: String, bytes: Int
+    ) {
         let path = dir + "/" + segmentName(seq)
         let fd = try Files.openAppend(path, create: true)
         let head = header(type: 1, sequence: seq)

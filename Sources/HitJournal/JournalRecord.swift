@@ -27,8 +27,12 @@
 /// Pure: no I/O.
 public struct JournalRecord: Sendable, Equatable {
     public enum Kind: UInt8, Sendable {
-        case upload = 1, delete = 2, patch = 3, drag = 4
-        case header = 0x10, snapshotEnd = 0x11
+        case upload = 1
+        case delete = 2
+        case patch = 3
+        case drag = 4
+        case header = 0x10
+        case snapshotEnd = 0x11
     }
 
     public enum Body: Sendable, Equatable {
@@ -125,7 +129,9 @@ public struct JournalRecord: Sendable, Equatable {
     /// Rewrites the translation of the drag record at `start` (the last
     /// record of `out`) and its version, then reseals it: coalescing.
     static func rewriteDrag(_ out: inout [UInt8], at start: Int, translationAt offset: Int, version: UInt64, tx: Double, ty: Double) {
-        var v = version, x = tx.bitPattern, y = ty.bitPattern
+        var v = version
+        var x = tx.bitPattern
+        var y = ty.bitPattern
         withUnsafeBytes(of: &v) { b in for k in 0..<8 { out[start + 14 + k] = b[k] } }
         withUnsafeBytes(of: &x) { b in for k in 0..<8 { out[start + offset + k] = b[k] } }
         withUnsafeBytes(of: &y) { b in for k in 0..<8 { out[start + offset + 8 + k] = b[k] } }

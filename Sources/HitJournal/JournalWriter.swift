@@ -76,13 +76,16 @@ public final class JournalWriter: Sendable {
             if let failure = s.failure { throw failure }
             if case .drag(let layer, let tx, let ty) = record.body {
                 if let d = s.lastDrag, d.scene == record.sceneID, d.layer == layer {
-                    JournalRecord.rewriteDrag(&s.buffer, at: d.start, translationAt: d.translationAt, version: record.version, tx: tx, ty: ty)
+                    JournalRecord.rewriteDrag(
+                        &s.buffer, at: d.start, translationAt: d.translationAt, version: record.version, tx: tx, ty: ty)
                     return s.bufferStart + UInt64(s.buffer.count)
                 }
                 let start = s.buffer.count
                 record.encode(into: &s.buffer)
-                s.lastDrag = (start, record.sceneID, layer,
-                              JournalRecord.dragTranslationOffset(idBytes: record.sceneID.utf8.count, layerBytes: layer.utf8.count))
+                s.lastDrag = (
+                    start, record.sceneID, layer,
+                    JournalRecord.dragTranslationOffset(idBytes: record.sceneID.utf8.count, layerBytes: layer.utf8.count)
+                )
                 s.segmentBytes += s.buffer.count - start
             } else {
                 let start = s.buffer.count

@@ -28,7 +28,8 @@ public enum RecordReader {
         if offset == n { return .end }
         let rest = n - offset
         if rest < 12 {
-            return allZero(bytes, from: offset) ? .tornTail(reason: "zero-filled tail") : .tornTail(reason: "incomplete record head (\(rest) of 12 bytes)")
+            return allZero(bytes, from: offset)
+                ? .tornTail(reason: "zero-filled tail") : .tornTail(reason: "incomplete record head (\(rest) of 12 bytes)")
         }
         let length = Int(u32(bytes, offset))
         let bodyCRC = u32(bytes, offset + 4)
@@ -89,14 +90,17 @@ public enum RecordReader {
             let layerLength = Int(p[0]) | Int(p[1]) << 8
             guard layerLength >= 1, 2 + layerLength <= p.count else { return .failure(Malformed(message: "layer id runs past the record")) }
             let layerBytes = UnsafeRawBufferPointer(rebasing: p[2..<(2 + layerLength)])
-            guard let layer = String(validating: layerBytes, as: UTF8.self) else { return .failure(Malformed(message: "layer id is not UTF-8")) }
+            guard let layer = String(validating: layerBytes, as: UTF8.self) else {
+                return .failure(Malformed(message: "layer id is not UTF-8"))
+            }
             p = UnsafeRawBufferPointer(rebasing: p[(2 + layerLength)...])
             if kind == .patch {
                 guard !p.isEmpty else { return .failure(Malformed(message: "patch without JSON")) }
                 body = .patch(layer: layer, json: Array(p))
             } else {
                 guard p.count == 16 else { return .failure(Malformed(message: "drag translation is \(p.count) bytes, not 16")) }
-                let tx = Double(bitPattern: u64(p, 0)), ty = Double(bitPattern: u64(p, 8))
+                let tx = Double(bitPattern: u64(p, 0))
+                let ty = Double(bitPattern: u64(p, 8))
                 guard tx.isFinite, ty.isFinite else { return .failure(Malformed(message: "drag translation not finite")) }
                 body = .drag(layer: layer, tx: tx, ty: ty)
             }
@@ -116,7 +120,10 @@ public enum RecordReader {
 
     static func allZero(_ b: UnsafeRawBufferPointer, from offset: Int) -> Bool {
         var i = offset
-        while i < b.count { if b[i] != 0 { return false }; i += 1 }
+        while i < b.count {
+            if b[i] != 0 { return false }
+            i += 1
+        }
         return true
     }
 

@@ -17,17 +17,21 @@ public struct ProcessMetrics: MetricsCollector {
         if let stat = ProcessMetrics.readFile("/proc/self/stat"), let fields = ProcessMetrics.statFields(stat) {
             // Fields counted from 3 (state), after the command in parentheses.
             func field(_ n: Int) -> Double { n - 3 < fields.count ? Double(fields[n - 3]) ?? 0 : 0 }
-            families.append(.single(
-                "process_cpu_seconds", .counter, "Total user and system CPU time spent in seconds.", unit: "seconds",
-                (field(14) + field(15)) / ticks))
-            families.append(.single(
-                "process_resident_memory_bytes", .gauge, "Resident memory size in bytes.", unit: "bytes", field(24) * page))
-            families.append(.single(
-                "process_virtual_memory_bytes", .gauge, "Virtual memory size in bytes.", unit: "bytes", field(23)))
+            families.append(
+                .single(
+                    "process_cpu_seconds", .counter, "Total user and system CPU time spent in seconds.", unit: "seconds",
+                    (field(14) + field(15)) / ticks))
+            families.append(
+                .single(
+                    "process_resident_memory_bytes", .gauge, "Resident memory size in bytes.", unit: "bytes", field(24) * page))
+            families.append(
+                .single(
+                    "process_virtual_memory_bytes", .gauge, "Virtual memory size in bytes.", unit: "bytes", field(23)))
             if let boot = ProcessMetrics.bootTime() {
-                families.append(.single(
-                    "process_start_time_seconds", .gauge, "Start time of the process since unix epoch in seconds.",
-                    unit: "seconds", boot + field(22) / ticks))
+                families.append(
+                    .single(
+                        "process_start_time_seconds", .gauge, "Start time of the process since unix epoch in seconds.",
+                        unit: "seconds", boot + field(22) / ticks))
             }
             families.append(.single("process_threads", .gauge, "Number of OS threads in the process.", field(20)))
         }

@@ -17,9 +17,11 @@ public struct CellPicture: Sendable {
     /// `audit` or `diff`: the overlay's class.
     public var kind: String
 
-    public init(x: Double, y: Double, resolution: Double, columns: Int, rows: Int, labels: [Int32], hatched: [UInt64] = [],
-                marks: [(point: Point, failing: Bool, title: String)] = [],
-                boxes: [(x: Double, y: Double, width: Double, height: Double, title: String)] = [], kind: String) {
+    public init(
+        x: Double, y: Double, resolution: Double, columns: Int, rows: Int, labels: [Int32], hatched: [UInt64] = [],
+        marks: [(point: Point, failing: Bool, title: String)] = [],
+        boxes: [(x: Double, y: Double, width: Double, height: Double, title: String)] = [], kind: String
+    ) {
         self.x = x
         self.y = y
         self.resolution = resolution
@@ -43,13 +45,24 @@ public struct CellPicture: Sendable {
     /// - Complexity: O(cells + marks + boxes); one element per run.
     func write(_ w: inout SVGWriter) {
         let r = resolution
-        w.raw("<g class=\""); w.text(kind); w.raw("\" pointer-events=\"none\">\n")
-        w.raw("<defs><pattern id=\"hitroute-hatch\" patternUnits=\"userSpaceOnUse\" width=\"8\" height=\"8\" patternTransform=\"rotate(45)\">")
+        w.raw("<g class=\"")
+        w.text(kind)
+        w.raw("\" pointer-events=\"none\">\n")
+        w.raw(
+            "<defs><pattern id=\"hitroute-hatch\" patternUnits=\"userSpaceOnUse\" width=\"8\" height=\"8\" patternTransform=\"rotate(45)\">"
+        )
         w.raw("<rect width=\"3\" height=\"8\" fill=\"#111111\" fill-opacity=\"0.55\"/></pattern></defs>\n")
         func run(_ i0: Int, _ i1: Int, _ j: Int, fill: StaticString, opacity: Double) {
-            w.raw("<rect"); w.attribute("x", x + Double(i0) * r); w.attribute("y", y + Double(j) * r)
-            w.attribute("width", Double(i1 - i0) * r); w.attribute("height", r)
-            w.raw(" fill=\""); w.raw(fill); w.raw("\""); w.attribute("fill-opacity", opacity); w.raw("/>\n")
+            w.raw("<rect")
+            w.attribute("x", x + Double(i0) * r)
+            w.attribute("y", y + Double(j) * r)
+            w.attribute("width", Double(i1 - i0) * r)
+            w.attribute("height", r)
+            w.raw(" fill=\"")
+            w.raw(fill)
+            w.raw("\"")
+            w.attribute("fill-opacity", opacity)
+            w.raw("/>\n")
         }
         for j in 0..<rows {
             var i = 0
@@ -66,7 +79,10 @@ public struct CellPicture: Sendable {
             for j in 0..<rows {
                 var i = 0
                 while i < columns {
-                    guard isHatched(j * columns + i) else { i += 1; continue }
+                    guard isHatched(j * columns + i) else {
+                        i += 1
+                        continue
+                    }
                     var k = i + 1
                     while k < columns && isHatched(j * columns + k) { k += 1 }
                     run(i, k, j, fill: "url(#hitroute-hatch)", opacity: 1)
@@ -75,14 +91,25 @@ public struct CellPicture: Sendable {
             }
         }
         for b in boxes {
-            w.raw("<rect"); w.attribute("x", b.x); w.attribute("y", b.y); w.attribute("width", b.width); w.attribute("height", b.height)
+            w.raw("<rect")
+            w.attribute("x", b.x)
+            w.attribute("y", b.y)
+            w.attribute("width", b.width)
+            w.attribute("height", b.height)
             w.raw(" fill=\"none\" stroke=\"#d73027\" stroke-width=\"2\" stroke-dasharray=\"5 3\" vector-effect=\"non-scaling-stroke\">")
-            w.raw("<title>"); w.text(b.title); w.raw("</title></rect>\n")
+            w.raw("<title>")
+            w.text(b.title)
+            w.raw("</title></rect>\n")
         }
         for m in marks {
-            w.raw("<circle"); w.attribute("cx", m.point.x); w.attribute("cy", m.point.y); w.attribute("r", max(r * 0.45, 1e-9))
+            w.raw("<circle")
+            w.attribute("cx", m.point.x)
+            w.attribute("cy", m.point.y)
+            w.attribute("r", max(r * 0.45, 1e-9))
             w.raw(m.failing ? " fill=\"#d73027\"" : " fill=\"#1a9850\"")
-            w.raw(" stroke=\"#ffffff\" stroke-width=\"1\" vector-effect=\"non-scaling-stroke\"><title>"); w.text(m.title); w.raw("</title></circle>\n")
+            w.raw(" stroke=\"#ffffff\" stroke-width=\"1\" vector-effect=\"non-scaling-stroke\"><title>")
+            w.text(m.title)
+            w.raw("</title></circle>\n")
         }
         w.raw("</g>\n")
     }

@@ -14,12 +14,22 @@ struct LayerWriter {
         let opacity = layer.opacity ?? 1
         let pe = layer.pointerEvents ?? .auto
         let active = enabled && opacity >= 0.01 && pe != .none && toParent.inverse != nil
-        w.raw("<g"); w.attribute("data-layer", layer.id)
+        w.raw("<g")
+        w.attribute("data-layer", layer.id)
         if toParent != .identity {
             w.raw(" transform=\"matrix(")
-            w.number(toParent.a); w.raw(" "); w.number(toParent.b); w.raw(" ")
-            w.number(toParent.c); w.raw(" "); w.number(toParent.d); w.raw(" ")
-            w.number(toParent.e); w.raw(" "); w.number(toParent.f); w.raw(")\"")
+            w.number(toParent.a)
+            w.raw(" ")
+            w.number(toParent.b)
+            w.raw(" ")
+            w.number(toParent.c)
+            w.raw(" ")
+            w.number(toParent.d)
+            w.raw(" ")
+            w.number(toParent.e)
+            w.raw(" ")
+            w.number(toParent.f)
+            w.raw(")\"")
         }
         if opacity < 1 { w.attribute("opacity", opacity) }
         if !active { w.raw(" pointer-events=\"none\"") }
@@ -40,11 +50,16 @@ struct LayerWriter {
             var clipped = false
             if layer.clipChildren ?? false {
                 if let hitShape = layer.effectiveHitShape, compiled.region(of: n) != nil {
-                    w.raw("<clipPath id=\"clip-"); w.integer(n, negative: false)
+                    w.raw("<clipPath id=\"clip-")
+                    w.integer(n, negative: false)
                     w.raw("\" clipPathUnits=\"userSpaceOnUse\"><path")
-                    w.beginPathData(); SVGPathData.append(hitShape.geometry, to: &w); w.endAttribute()
+                    w.beginPathData()
+                    SVGPathData.append(hitShape.geometry, to: &w)
+                    w.endAttribute()
                     if hitShape.fillRule == .evenodd { w.raw(" clip-rule=\"evenodd\"") }
-                    w.raw("/></clipPath><g clip-path=\"url(#clip-"); w.integer(n, negative: false); w.raw(")\">")
+                    w.raw("/></clipPath><g clip-path=\"url(#clip-")
+                    w.integer(n, negative: false)
+                    w.raw(")\">")
                     clipped = true
                 } else {
                     childrenEnabled = false  // no region: every point is outside it
@@ -63,7 +78,8 @@ struct LayerWriter {
     /// The geometric `pointer-events` value of a hit shape: its interior
     /// (`fill`), its stroke band (`stroke`), both (`all`) or neither.
     static func events(_ shape: Shape) -> StaticString {
-        let fill = shape.fill ?? true, stroke = (shape.stroke ?? 0) > 0
+        let fill = shape.fill ?? true
+        let stroke = (shape.stroke ?? 0) > 0
         switch (fill, stroke) {
         case (true, true): return "all"
         case (true, false): return "fill"
@@ -100,6 +116,8 @@ struct LayerWriter {
             w.attribute("stroke-width", stroke)
             w.raw(" stroke-linejoin=\"round\" stroke-linecap=\"round\"")
         }
-        w.raw(" pointer-events=\""); w.raw(events); w.raw("\"/>")
+        w.raw(" pointer-events=\"")
+        w.raw(events)
+        w.raw("\"/>")
     }
 }

@@ -26,13 +26,21 @@ enum Overlay {
             guard let shape = layer.effectiveHitShape, let region = compiled.region(of: n) else { return }
             let m = compiled.localToScene(n)
             guard m.inverse != nil else { return }
-            w.raw("<g"); w.attribute("data-region", layer.id); matrix(m, &w); w.raw(">")
+            w.raw("<g")
+            w.attribute("data-region", layer.id)
+            matrix(m, &w)
+            w.raw(">")
             regionPath(shape, &w)
             if !region.slop.isZero {
                 let b = region.bounds
-                w.raw("<rect"); w.attribute("x", b.minX); w.attribute("y", b.minY)
-                w.attribute("width", b.width); w.attribute("height", b.height)
-                w.raw(" fill=\"#d01c8b\" fill-opacity=\"0.12\" stroke=\"#d01c8b\" stroke-dasharray=\"4 3\" vector-effect=\"non-scaling-stroke\" pointer-events=\"none\"/>")
+                w.raw("<rect")
+                w.attribute("x", b.minX)
+                w.attribute("y", b.minY)
+                w.attribute("width", b.width)
+                w.attribute("height", b.height)
+                w.raw(
+                    " fill=\"#d01c8b\" fill-opacity=\"0.12\" stroke=\"#d01c8b\" stroke-dasharray=\"4 3\" vector-effect=\"non-scaling-stroke\" pointer-events=\"none\"/>"
+                )
             }
             w.raw("</g>\n")
         }
@@ -44,11 +52,15 @@ enum Overlay {
             MaskDrawing.write(m, paint: "#d01c8b", opacity: 0.3, events: "none", &w)
         }
         if case .mask = shape.geometry { return }
-        w.raw("<path"); w.beginPathData(); SVGPathData.append(shape.geometry, to: &w); w.endAttribute()
+        w.raw("<path")
+        w.beginPathData()
+        SVGPathData.append(shape.geometry, to: &w)
+        w.endAttribute()
         if shape.fillRule == .evenodd { w.raw(" fill-rule=\"evenodd\"") }
         if shape.fill ?? true { w.raw(" fill=\"#d01c8b\" fill-opacity=\"0.3\"") } else { w.raw(" fill=\"none\"") }
         if let s = shape.stroke, s > 0 {
-            w.raw(" stroke=\"#d01c8b\" stroke-opacity=\"0.3\""); w.attribute("stroke-width", s)
+            w.raw(" stroke=\"#d01c8b\" stroke-opacity=\"0.3\"")
+            w.attribute("stroke-width", s)
             w.raw(" stroke-linejoin=\"round\" stroke-linecap=\"round\"")
         }
         w.raw(" pointer-events=\"none\"/>")
@@ -64,8 +76,9 @@ enum Overlay {
         w.raw("<g class=\"routing\" pointer-events=\"none\">\n")
         // Tints, one per visited layer (its hit shape, in its decision's colour).
         for entry in result.trace where entry.layer >= 0 {
-            outline(entry.layer, model, compiled, colour: tint(entry.decision.rawValue), width: 1.5, fillOpacity: 0.18, &w,
-                    data: entry.decision.rawValue)
+            outline(
+                entry.layer, model, compiled, colour: tint(entry.decision.rawValue), width: 1.5, fillOpacity: 0.18, &w,
+                data: entry.decision.rawValue)
         }
         // Receivers of pass-through layers (decision "pass"), dashed.
         for entry in result.trace where entry.layer >= 0 && entry.decision.rawValue == "pass" {
@@ -81,14 +94,28 @@ enum Overlay {
         }
         // The point: a ring with a cross.
         let r = size * 0.45
-        w.raw("<circle"); w.attribute("cx", point.x); w.attribute("cy", point.y); w.attribute("r", tidy(r))
+        w.raw("<circle")
+        w.attribute("cx", point.x)
+        w.attribute("cy", point.y)
+        w.attribute("r", tidy(r))
         w.raw(" fill=\"none\" stroke=\"#ffffff\" stroke-width=\"4\" vector-effect=\"non-scaling-stroke\"/>")
-        w.raw("<circle"); w.attribute("cx", point.x); w.attribute("cy", point.y); w.attribute("r", tidy(r))
+        w.raw("<circle")
+        w.attribute("cx", point.x)
+        w.attribute("cy", point.y)
+        w.attribute("r", tidy(r))
         w.raw(" fill=\"none\" stroke=\"#111111\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\"/>")
-        w.raw("<path"); w.beginPathData()
-        w.raw("M"); w.point(point.x - 2 * r, point.y); w.raw("H"); w.number(point.x + 2 * r)
-        w.raw("M"); w.point(point.x, point.y - 2 * r); w.raw("V"); w.number(point.y + 2 * r)
-        w.endAttribute(); w.raw(" stroke=\"#111111\" stroke-width=\"1\" vector-effect=\"non-scaling-stroke\"/>\n")
+        w.raw("<path")
+        w.beginPathData()
+        w.raw("M")
+        w.point(point.x - 2 * r, point.y)
+        w.raw("H")
+        w.number(point.x + 2 * r)
+        w.raw("M")
+        w.point(point.x, point.y - 2 * r)
+        w.raw("V")
+        w.number(point.y + 2 * r)
+        w.endAttribute()
+        w.raw(" stroke=\"#111111\" stroke-width=\"1\" vector-effect=\"non-scaling-stroke\"/>\n")
         // The label beside the point.
         var label = "nothing here"
         if let target = result.target {
@@ -98,8 +125,9 @@ enum Overlay {
         // On the side of the point with more room, so that it stays in view.
         let right = point.x < view.x + view.width * 0.55
         let above = point.y > view.y + size * 2.5
-        text(label, x: right ? point.x + r * 1.4 : point.x - r * 1.4, y: above ? point.y - r * 1.4 : point.y + r * 1.4 + size,
-             size: size, bold: true, class: "label", anchorEnd: !right, &w)
+        text(
+            label, x: right ? point.x + r * 1.4 : point.x - r * 1.4, y: above ? point.y - r * 1.4 : point.y + r * 1.4 + size,
+            size: size, bold: true, class: "label", anchorEnd: !right, &w)
         legend(result, compiled, view, avoiding: point, radius: 2 * r, &w)
         w.raw("</g>\n")
     }
@@ -124,22 +152,32 @@ enum Overlay {
         let longest = lines.map { $0.0.count }.max() ?? 0
         let width = min(view.width - size, Double(longest) * size * 0.58 + size * 2.2)
         let height = Double(lines.count) * size * 1.3 + size * 0.6
-        let left = view.x + size * 0.5, top = view.y + size * 0.5
-        let right = view.x + view.width - size * 0.5 - width, bottom = view.y + view.height - size * 0.5 - height
+        let left = view.x + size * 0.5
+        let top = view.y + size * 0.5
+        let right = view.x + view.width - size * 0.5 - width
+        let bottom = view.y + view.height - size * 0.5 - height
         let corners = [(left, top), (left, bottom), (right, top), (right, bottom)]
-        let (x, y) = corners.first { cx, cy in
-            point.x < cx - radius || point.x > cx + width + radius || point.y < cy - radius || point.y > cy + height + radius
-        } ?? (left, top)
+        let (x, y) =
+            corners.first { cx, cy in
+                point.x < cx - radius || point.x > cx + width + radius || point.y < cy - radius || point.y > cy + height + radius
+            } ?? (left, top)
         w.raw("<g class=\"legend\">")
-        w.raw("<rect"); w.attribute("x", tidy(x)); w.attribute("y", tidy(y))
+        w.raw("<rect")
+        w.attribute("x", tidy(x))
+        w.attribute("y", tidy(y))
         w.attribute("width", tidy(width))
         w.attribute("height", tidy(height))
         w.raw(" fill=\"#ffffff\" fill-opacity=\"0.88\" stroke=\"#111111\" stroke-width=\"1\" vector-effect=\"non-scaling-stroke\"/>")
         for (k, (line, colour)) in lines.enumerated() {
             let baseline = y + size * 0.3 + Double(k + 1) * size * 1.3
-            w.raw("<rect"); w.attribute("x", tidy(x + size * 0.4)); w.attribute("y", tidy(baseline - size * 0.8))
-            w.attribute("width", tidy(size * 0.8)); w.attribute("height", tidy(size * 0.8))
-            w.raw(" fill=\""); w.raw(colour); w.raw("\"/>")
+            w.raw("<rect")
+            w.attribute("x", tidy(x + size * 0.4))
+            w.attribute("y", tidy(baseline - size * 0.8))
+            w.attribute("width", tidy(size * 0.8))
+            w.attribute("height", tidy(size * 0.8))
+            w.raw(" fill=\"")
+            w.raw(colour)
+            w.raw("\"/>")
             text(line, x: x + size * 1.5, y: baseline, size: size, bold: false, class: nil, anchorEnd: false, &w)
         }
         w.raw("</g>\n")
@@ -157,10 +195,17 @@ enum Overlay {
     ) {
         w.raw("<text")
         if anchorEnd { w.raw(" text-anchor=\"end\"") }
-        if let name { w.raw(" class=\""); w.raw(name); w.raw("\"") }
-        w.attribute("x", tidy(x)); w.attribute("y", tidy(y)); w.attribute("font-size", tidy(size))
+        if let name {
+            w.raw(" class=\"")
+            w.raw(name)
+            w.raw("\"")
+        }
+        w.attribute("x", tidy(x))
+        w.attribute("y", tidy(y))
+        w.attribute("font-size", tidy(size))
         if bold { w.raw(" font-weight=\"bold\"") }
-        w.raw(" fill=\"#111111\" stroke=\"#ffffff\""); w.attribute("stroke-width", tidy(size / 5))
+        w.raw(" fill=\"#111111\" stroke=\"#ffffff\"")
+        w.attribute("stroke-width", tidy(size / 5))
         w.raw(" paint-order=\"stroke\">")
         w.text(s)
         w.raw("</text>")
@@ -176,14 +221,20 @@ enum Overlay {
         guard let shape = layer.effectiveHitShape ?? layer.shape else { return }
         let m = compiled.localToScene(n)
         guard m.inverse != nil else { return }
-        w.raw("<g"); w.attribute("data-overlay", data); w.attribute("data-of", layer.id); matrix(m, &w); w.raw(">")
+        w.raw("<g")
+        w.attribute("data-overlay", data)
+        w.attribute("data-of", layer.id)
+        matrix(m, &w)
+        w.raw(">")
         // A mask: its counted pixels tinted, and the edges around them.
         if fillOpacity > 0 {
             MaskDrawing.forEachMask(in: shape.geometry) { mask in
                 MaskDrawing.write(mask, paint: String(describing: colour), opacity: fillOpacity, events: "none", &w)
             }
         }
-        w.raw("<path"); w.beginPathData(); SVGPathData.append(shape.geometry, to: &w)
+        w.raw("<path")
+        w.beginPathData()
+        SVGPathData.append(shape.geometry, to: &w)
         MaskDrawing.forEachMask(in: shape.geometry) { mask in
             if w.pathStarted { w.raw(" ") }
             MaskDrawing.appendOutline(mask, &w)
@@ -192,11 +243,17 @@ enum Overlay {
         w.endAttribute()
         if shape.fillRule == .evenodd { w.raw(" fill-rule=\"evenodd\"") }
         if fillOpacity > 0 {
-            w.raw(" fill=\""); w.raw(colour); w.raw("\""); w.attribute("fill-opacity", fillOpacity)
+            w.raw(" fill=\"")
+            w.raw(colour)
+            w.raw("\"")
+            w.attribute("fill-opacity", fillOpacity)
         } else {
             w.raw(" fill=\"none\"")
         }
-        w.raw(" stroke=\""); w.raw(colour); w.raw("\""); w.attribute("stroke-width", width)
+        w.raw(" stroke=\"")
+        w.raw(colour)
+        w.raw("\"")
+        w.attribute("stroke-width", width)
         if dashed { w.raw(" stroke-dasharray=\"6 4\"") }
         w.raw(" stroke-linejoin=\"round\" vector-effect=\"non-scaling-stroke\"/></g>\n")
     }
@@ -204,8 +261,18 @@ enum Overlay {
     private static func matrix(_ m: Affine, _ w: inout SVGWriter) {
         guard m != .identity else { return }
         w.raw(" transform=\"matrix(")
-        w.number(m.a); w.raw(" "); w.number(m.b); w.raw(" "); w.number(m.c); w.raw(" ")
-        w.number(m.d); w.raw(" "); w.number(m.e); w.raw(" "); w.number(m.f); w.raw(")\"")
+        w.number(m.a)
+        w.raw(" ")
+        w.number(m.b)
+        w.raw(" ")
+        w.number(m.c)
+        w.raw(" ")
+        w.number(m.d)
+        w.raw(" ")
+        w.number(m.e)
+        w.raw(" ")
+        w.number(m.f)
+        w.raw(")\"")
     }
 
     /// Calls `body` with every layer that is drawn (not hidden, nor under a

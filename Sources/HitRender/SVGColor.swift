@@ -51,7 +51,8 @@ public enum SVGColor {
 extension String {
     /// `self` with every occurrence of `target` replaced (no Foundation).
     func replacingAll(_ target: String, with replacement: String) -> String {
-        let t = Array(target.utf8), s = Array(utf8)
+        let t = Array(target.utf8)
+        let s = Array(utf8)
         guard !t.isEmpty, s.count >= t.count else { return self }
         var out: [UInt8] = []
         var i = 0

@@ -22,22 +22,31 @@ enum SVGPathData {
             let r = min(cornerRadius ?? 0, width / 2, height / 2)
             if r > 0 {
                 separate(&w)
-                w.raw("M"); w.point(x + r, y)
-                w.raw("H"); w.number(x + width - r)
+                w.raw("M")
+                w.point(x + r, y)
+                w.raw("H")
+                w.number(x + width - r)
                 arc(r, r, to: x + width, y + r, &w)
-                w.raw("V"); w.number(y + height - r)
+                w.raw("V")
+                w.number(y + height - r)
                 arc(r, r, to: x + width - r, y + height, &w)
-                w.raw("H"); w.number(x + r)
+                w.raw("H")
+                w.number(x + r)
                 arc(r, r, to: x, y + height - r, &w)
-                w.raw("V"); w.number(y + r)
+                w.raw("V")
+                w.number(y + r)
                 arc(r, r, to: x + r, y, &w)
                 w.raw("Z")
             } else {
                 separate(&w)
-                w.raw("M"); w.point(x, y)
-                w.raw("H"); w.number(x + width)
-                w.raw("V"); w.number(y + height)
-                w.raw("H"); w.number(x)
+                w.raw("M")
+                w.point(x, y)
+                w.raw("H")
+                w.number(x + width)
+                w.raw("V")
+                w.number(y + height)
+                w.raw("H")
+                w.number(x)
                 w.raw("Z")
             }
             return true
@@ -48,7 +57,8 @@ enum SVGPathData {
         case .polygon(let points), .polyline(let points):
             guard let first = points.first, points.contains(where: { $0 != first }) else { return false }
             separate(&w)
-            w.raw("M"); w.point(first.x, first.y)
+            w.raw("M")
+            w.point(first.x, first.y)
             w.raw("L")
             for (k, p) in points.dropFirst().enumerated() {
                 if k > 0 { w.raw(" ") }
@@ -74,13 +84,19 @@ enum SVGPathData {
     }
 
     private static func arc(_ rx: Double, _ ry: Double, to x: Double, _ y: Double, _ w: inout SVGWriter) {
-        w.raw("A"); w.number(rx); w.raw(" "); w.number(ry); w.raw(" 0 0 1 "); w.point(x, y)
+        w.raw("A")
+        w.number(rx)
+        w.raw(" ")
+        w.number(ry)
+        w.raw(" 0 0 1 ")
+        w.point(x, y)
     }
 
     private static func ellipse(_ cx: Double, _ cy: Double, _ rx: Double, _ ry: Double, _ w: inout SVGWriter) -> Bool {
         guard rx > 0, ry > 0 else { return false }
         separate(&w)
-        w.raw("M"); w.point(cx + rx, cy)
+        w.raw("M")
+        w.point(cx + rx, cy)
         arc(rx, ry, to: cx - rx, cy, &w)
         arc(rx, ry, to: cx + rx, cy, &w)
         w.raw("Z")
@@ -96,7 +112,10 @@ enum SVGPathData {
         while i < elements.count {
             // One subpath: an optional move, then drawing elements up to the next move (a Z ends it too).
             var j = i
-            if case .move(let p) = elements[j] { start = p; j += 1 }
+            if case .move(let p) = elements[j] {
+                start = p
+                j += 1
+            }
             var degenerate = true
             var end = j
             while end < elements.count {
@@ -108,7 +127,8 @@ enum SVGPathData {
             }
             if !degenerate {
                 separate(&w)
-                w.raw("M"); w.point(start.x, start.y)
+                w.raw("M")
+                w.point(start.x, start.y)
                 for e in elements[j..<end] { element(e, &w) }
                 any = true
             }
@@ -130,14 +150,34 @@ enum SVGPathData {
 
     private static func element(_ e: PathElement, _ w: inout SVGWriter) {
         switch e {
-        case .move(let p): w.raw("M"); w.point(p.x, p.y)
-        case .line(let p): w.raw("L"); w.point(p.x, p.y)
-        case .quad(let c, let p): w.raw("Q"); w.point(c.x, c.y); w.raw(" "); w.point(p.x, p.y)
+        case .move(let p):
+            w.raw("M")
+            w.point(p.x, p.y)
+        case .line(let p):
+            w.raw("L")
+            w.point(p.x, p.y)
+        case .quad(let c, let p):
+            w.raw("Q")
+            w.point(c.x, c.y)
+            w.raw(" ")
+            w.point(p.x, p.y)
         case .cubic(let c1, let c2, let p):
-            w.raw("C"); w.point(c1.x, c1.y); w.raw(" "); w.point(c2.x, c2.y); w.raw(" "); w.point(p.x, p.y)
+            w.raw("C")
+            w.point(c1.x, c1.y)
+            w.raw(" ")
+            w.point(c2.x, c2.y)
+            w.raw(" ")
+            w.point(p.x, p.y)
         case .arc(let radii, let rotation, let large, let sweep, let p):
-            w.raw("A"); w.number(radii.x); w.raw(" "); w.number(radii.y); w.raw(" "); w.number(rotation)
-            w.raw(large ? " 1" : " 0"); w.raw(sweep ? " 1 " : " 0 "); w.point(p.x, p.y)
+            w.raw("A")
+            w.number(radii.x)
+            w.raw(" ")
+            w.number(radii.y)
+            w.raw(" ")
+            w.number(rotation)
+            w.raw(large ? " 1" : " 0")
+            w.raw(sweep ? " 1 " : " 0 ")
+            w.point(p.x, p.y)
         case .close: w.raw("Z")
         }
     }

@@ -152,7 +152,10 @@ public struct SVGWriter: ~Copyable {
     /// written as 0.
     /// - Complexity: O(1); no allocation unless the shortest form is needed.
     public mutating func number(_ d: Double) {
-        guard d.isFinite else { byte(0x30); return }
+        guard d.isFinite else {
+            byte(0x30)
+            return
+        }
         if d.magnitude < 1e15 {
             if d == d.rounded(.towardZero) {
                 integer(Int(d), negative: d < 0)
@@ -167,7 +170,10 @@ public struct SVGWriter: ~Copyable {
                 integer(Int(whole), negative: false)
                 byte(0x2E)
                 var digits = 3
-                while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+                while fraction % 10 == 0 {
+                    fraction /= 10
+                    digits -= 1
+                }
                 if digits >= 3 { byte(0x30 + UInt8(fraction / 100)) }
                 if digits >= 2 { byte(0x30 + UInt8(fraction / 10 % 10)) }
                 byte(0x30 + UInt8(fraction % 10))
@@ -187,7 +193,10 @@ public struct SVGWriter: ~Copyable {
         }
         var digits = 0
         var m = magnitude
-        while m != 0 { digits &+= 1; m /= 10 }
+        while m != 0 {
+            digits &+= 1
+            m /= 10
+        }
         let out = reserve(digits)
         var i = digits
         while i > 0 {

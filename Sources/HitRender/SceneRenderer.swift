@@ -49,13 +49,21 @@ public enum SceneRenderer {
     public static func write(
         _ scene: LiveScene, id: String, version: Int, options: RenderOptions, to w: inout SVGWriter
     ) {
-        let model = scene.model, compiled = scene.compiled
+        let model = scene.model
+        let compiled = scene.compiled
         let view = ViewBox(model, compiled)
         let expressibility = Expressibility(model)
         w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         w.raw("<svg xmlns=\"http://www.w3.org/2000/svg\"")
-        w.raw(" viewBox=\""); w.number(view.x); w.raw(" "); w.number(view.y); w.raw(" ")
-        w.number(view.width); w.raw(" "); w.number(view.height); w.raw("\"")
+        w.raw(" viewBox=\"")
+        w.number(view.x)
+        w.raw(" ")
+        w.number(view.y)
+        w.raw(" ")
+        w.number(view.width)
+        w.raw(" ")
+        w.number(view.height)
+        w.raw("\"")
         let (pw, ph) = view.pixelSize(options.pixelWidth)
         w.attribute("width", pw)
         w.attribute("height", ph)
@@ -64,8 +72,11 @@ public enum SceneRenderer {
         w.raw(" font-family=\"sans-serif\">\n")
         writeComment(id: id, version: version, expressibility, options, &w)
         // The canvas: painted, never a target.
-        w.raw("<rect"); w.attribute("x", view.x); w.attribute("y", view.y)
-        w.attribute("width", view.width); w.attribute("height", view.height)
+        w.raw("<rect")
+        w.attribute("x", view.x)
+        w.attribute("y", view.y)
+        w.attribute("width", view.width)
+        w.attribute("height", view.height)
         w.raw(" fill=\"#ffffff\" pointer-events=\"none\"/>\n")
         w.raw("<g class=\"scene\">\n")
         var context = LayerWriter(compiled: compiled)
@@ -95,7 +106,9 @@ public enum SceneRenderer {
                 w.commentText(list(e.slop, total: e.slopCount))
             }
             if e.maskCount > 0 {
-                w.raw("\n     * alpha masks (drawn as their pixels at or above the threshold; a browser hit-tests the image's whole box, not its alpha) on ")
+                w.raw(
+                    "\n     * alpha masks (drawn as their pixels at or above the threshold; a browser hit-tests the image's whole box, not its alpha) on "
+                )
                 w.commentText(list(e.masks, total: e.maskCount))
             }
             if e.strokeClipCount > 0 {

@@ -42,7 +42,8 @@ public struct LayerPatch: Sendable {
             throw StoreError.invalidScene(.syntax(error))
         }
         guard case .object(let members) = patch else {
-            throw StoreError.invalidPatch("a layer patch must be a JSON object", [ValidationIssue(pointer: "", message: "must be an object")])
+            throw StoreError.invalidPatch(
+                "a layer patch must be a JSON object", [ValidationIssue(pointer: "", message: "must be an object")])
         }
         let forbidden = members.map(\.0).filter { $0 == "id" || $0 == "children" }
         if !forbidden.isEmpty {
@@ -67,7 +68,10 @@ public struct LayerPatch: Sendable {
             var largest = -1
             for (key, value) in members {
                 let size = value.encoded.count
-                if size > largest { largest = size; culprit = JSONPointer([key]).description }
+                if size > largest {
+                    largest = size
+                    culprit = JSONPointer([key]).description
+                }
             }
         }
         throw StoreError.tooLarge(

@@ -16,9 +16,11 @@ extension StoreError {
         case .notFinite:
             return "a number computed from the scene is not finite"
         case .pointerRefused(.tooManyPointers, let id, let maxPointers, let captureTimeout):
-            return "scene \"\(id)\" already remembers \(maxPointers) pointers (captures and hovering pointers); let one go (leave, or a touch's up or cancel) or wait \(Int(captureTimeout)) s for an idle one to expire"
+            return
+                "scene \"\(id)\" already remembers \(maxPointers) pointers (captures and hovering pointers); let one go (leave, or a touch's up or cancel) or wait \(Int(captureTimeout)) s for an idle one to expire"
         case .pointerRefused(.moveOverflows(let layer, let problem), _, _, _):
-            return "dragging layer \"\(layer)\" to this point would take its scene beyond the finite range (\(problem.message)); nothing moved and the capture stays"
+            return
+                "dragging layer \"\(layer)\" to this point would take its scene beyond the finite range (\(problem.message)); nothing moved and the capture stays"
         }
     }
 

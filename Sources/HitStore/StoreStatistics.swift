@@ -31,7 +31,8 @@ extension StoreStats {
         _ scenes: Scenes, bytes: Int, now: Double,
         read: (Scenes.Element, (SceneSnapshot, PointerSessions) -> Void) -> Void
     ) -> StoreStats {
-        var layers = 0, captures = 0
+        var layers = 0
+        var captures = 0
         for scene in scenes {
             read(scene) { snapshot, sessions in
                 layers += snapshot.compiled.layerCount

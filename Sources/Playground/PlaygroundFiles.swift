@@ -6,1002 +6,1005 @@ extension PlaygroundFiles {
         File(
             path: "/favicon.svg", source: "Playground/favicon.svg", contentType: "image/svg+xml; charset=utf-8",
             text: ##"""
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2f6fde"/><circle cx="16" cy="16" r="11" fill="none" stroke="#f28c28" stroke-width="6"/><circle cx="16" cy="16" r="2.5" fill="#ffffff"/></svg>
+                <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2f6fde"/><circle cx="16" cy="16" r="11" fill="none" stroke="#f28c28" stroke-width="6"/><circle cx="16" cy="16" r="2.5" fill="#ffffff"/></svg>
 
-"""##),
+                """##),
         File(
             path: "/hitroute.js", source: "Playground/hitroute.js", contentType: "text/javascript; charset=utf-8",
             text: ##"""
-// hitroute.js — a small ES module for talking to a hitroute service from a
-// browser or a game frontend. Served by the service itself at /hitroute.js;
-// it is what the playground (GET /) uses. No dependencies.
-//
-//   import { HitRoute } from "/hitroute.js";
-//   const hr = new HitRoute();                     // same origin; or new HitRoute({ base: "http://127.0.0.1:8080" })
-//   await hr.putScene("ring-demo", scene);         // create or replace
-//   const r = await hr.hit("ring-demo", 210, 120); // → { layer: "ring", action: "ring.select", path, trace, … }
-//   const many = await hr.hits("ring-demo", [{ x: 10, y: 10 }, { x: 120, y: 120 }]);
-//   const finger = hr.pointer("ring-demo", "finger-1", { pointerType: "touch" });
-//   await finger.down(120, 120); await finger.move(130, 125); await finger.up(130, 125);
-//   const mouse = hr.pointer("ring-demo", "mouse");
-//   (await mouse.hover(210, 120)).boundary;       // → { out: null, leave: [], over: "ring", enter: ["ring"], removed: [] }
-//
-// Every method returns the parsed JSON answer. A problem answer (4xx/5xx,
-// RFC 9457) rejects with a HitRouteError carrying `status` and `problem`
-// (whose `errors[].pointer` are JSON Pointers into what was sent).
-// Coordinates are scene coordinates, y down.
+                // hitroute.js — a small ES module for talking to a hitroute service from a
+                // browser or a game frontend. Served by the service itself at /hitroute.js;
+                // it is what the playground (GET /) uses. No dependencies.
+                //
+                //   import { HitRoute } from "/hitroute.js";
+                //   const hr = new HitRoute();                     // same origin; or new HitRoute({ base: "http://127.0.0.1:8080" })
+                //   await hr.putScene("ring-demo", scene);         // create or replace
+                //   const r = await hr.hit("ring-demo", 210, 120); // → { layer: "ring", action: "ring.select", path, trace, … }
+                //   const many = await hr.hits("ring-demo", [{ x: 10, y: 10 }, { x: 120, y: 120 }]);
+                //   const finger = hr.pointer("ring-demo", "finger-1", { pointerType: "touch" });
+                //   await finger.down(120, 120); await finger.move(130, 125); await finger.up(130, 125);
+                //   const mouse = hr.pointer("ring-demo", "mouse");
+                //   (await mouse.hover(210, 120)).boundary;       // → { out: null, leave: [], over: "ring", enter: ["ring"], removed: [] }
+                //
+                // Every method returns the parsed JSON answer. A problem answer (4xx/5xx,
+                // RFC 9457) rejects with a HitRouteError carrying `status` and `problem`
+                // (whose `errors[].pointer` are JSON Pointers into what was sent).
+                // Coordinates are scene coordinates, y down.
 
-/** A problem answer of the service. */
-export class HitRouteError extends Error {
-  constructor(status, problem) {
-    super((problem && (problem.detail || problem.title)) || `HTTP ${status}`);
-    this.name = "HitRouteError";
-    this.status = status;
-    this.problem = problem;
-  }
-}
+                /** A problem answer of the service. */
+                export class HitRouteError extends Error {
+                  constructor(status, problem) {
+                    super((problem && (problem.detail || problem.title)) || `HTTP ${status}`);
+                    this.name = "HitRouteError";
+                    this.status = status;
+                    this.problem = problem;
+                  }
+                }
 
-export class HitRoute {
-  /**
-   * @param {object} [options]
-   * @param {string} [options.base] the service's origin ("" = this page's origin)
-   * @param {string} [options.key] an API key, sent as `Authorization: Bearer <key>`
-   * @param {(request: {method: string, url: string, body?: string, key?: boolean}) => void} [options.onRequest]
-   *   called before every request (the playground shows each one as curl)
-   */
-  constructor({ base = "", key = "", onRequest = null } = {}) {
-    this.base = base.replace(/\/$/, "");
-    this.key = key;
-    this.onRequest = onRequest;
-  }
+                export class HitRoute {
+                  /**
+                   * @param {object} [options]
+                   * @param {string} [options.base] the service's origin ("" = this page's origin)
+                   * @param {string} [options.key] an API key, sent as `Authorization: Bearer <key>`
+                   * @param {(request: {method: string, url: string, body?: string, key?: boolean}) => void} [options.onRequest]
+                   *   called before every request (the playground shows each one as curl)
+                   */
+                  constructor({ base = "", key = "", onRequest = null } = {}) {
+                    this.base = base.replace(/\/$/, "");
+                    this.key = key;
+                    this.onRequest = onRequest;
+                  }
 
-  /** The absolute URL of a path on the service. */
-  url(path) {
-    return new URL(this.base + path, globalThis.location ? globalThis.location.href : undefined).href;
-  }
+                  /** The absolute URL of a path on the service. */
+                  url(path) {
+                    return new URL(this.base + path, globalThis.location ? globalThis.location.href : undefined).href;
+                  }
 
-  /** Sends one request; resolves with the parsed JSON (or text), rejects with HitRouteError. */
-  async request(method, path, body) {
-    const headers = {};
-    const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
-    if (text !== undefined) headers["Content-Type"] = "application/json";
-    if (this.key) headers["Authorization"] = `Bearer ${this.key}`;
-    if (this.onRequest) this.onRequest({ method, url: this.url(path), body: text, key: !!this.key });
-    const response = await fetch(this.base + path, { method, headers, body: text });
-    const type = response.headers.get("Content-Type") || "";
-    const payload = response.status === 204 ? null : type.includes("json") ? await response.json() : await response.text();
-    if (!response.ok) throw new HitRouteError(response.status, typeof payload === "object" ? payload : { detail: payload });
-    return payload;
-  }
+                  /** Sends one request; resolves with the parsed JSON (or text), rejects with HitRouteError. */
+                  async request(method, path, body) {
+                    const headers = {};
+                    const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+                    if (text !== undefined) headers["Content-Type"] = "application/json";
+                    if (this.key) headers["Authorization"] = `Bearer ${this.key}`;
+                    if (this.onRequest) this.onRequest({ method, url: this.url(path), body: text, key: !!this.key });
+                    const response = await fetch(this.base + path, { method, headers, body: text });
+                    const type = response.headers.get("Content-Type") || "";
+                    const payload = response.status === 204 ? null : type.includes("json") ? await response.json() : await response.text();
+                    if (!response.ok) throw new HitRouteError(response.status, typeof payload === "object" ? payload : { detail: payload });
+                    return payload;
+                  }
 
-  /** `GET /scenes`: `{scenes: [summary…]}`. */
-  listScenes() { return this.request("GET", "/scenes"); }
-  /** `GET /scenes/{id}`: the scene as submitted, with `id` and `version`. */
-  getScene(id) { return this.request("GET", `/scenes/${encodeURIComponent(id)}`); }
-  /** `POST /scenes`: creates a scene (409 when its id exists); resolves with its summary. */
-  createScene(scene) { return this.request("POST", "/scenes", scene); }
-  /** `PUT /scenes/{id}`: creates or replaces; resolves with the summary. */
-  putScene(id, scene) { return this.request("PUT", `/scenes/${encodeURIComponent(id)}`, scene); }
-  /** `DELETE /scenes/{id}`. */
-  deleteScene(id) { return this.request("DELETE", `/scenes/${encodeURIComponent(id)}`); }
-  /** `PATCH /scenes/{id}/layers/{layer}` with a JSON merge patch. */
-  patchLayer(id, layer, patch) {
-    return this.request("PATCH", `/scenes/${encodeURIComponent(id)}/layers/${encodeURIComponent(layer)}`, patch);
-  }
+                  /** `GET /scenes`: `{scenes: [summary…]}`. */
+                  listScenes() { return this.request("GET", "/scenes"); }
+                  /** `GET /scenes/{id}`: the scene as submitted, with `id` and `version`. */
+                  getScene(id) { return this.request("GET", `/scenes/${encodeURIComponent(id)}`); }
+                  /** `POST /scenes`: creates a scene (409 when its id exists); resolves with its summary. */
+                  createScene(scene) { return this.request("POST", "/scenes", scene); }
+                  /** `PUT /scenes/{id}`: creates or replaces; resolves with the summary. */
+                  putScene(id, scene) { return this.request("PUT", `/scenes/${encodeURIComponent(id)}`, scene); }
+                  /** `DELETE /scenes/{id}`. */
+                  deleteScene(id) { return this.request("DELETE", `/scenes/${encodeURIComponent(id)}`); }
+                  /** `PATCH /scenes/{id}/layers/{layer}` with a JSON merge patch. */
+                  patchLayer(id, layer, patch) {
+                    return this.request("PATCH", `/scenes/${encodeURIComponent(id)}/layers/${encodeURIComponent(layer)}`, patch);
+                  }
 
-  /**
-   * `POST /scenes/{id}/hit`: routes one point.
-   * @param {object} [options] `{trace = true, all = false, pointer, phase}`
-   */
-  hit(id, x, y, options = {}) {
-    return this.request("POST", `/scenes/${encodeURIComponent(id)}/hit`, { x, y, ...options });
-  }
+                  /**
+                   * `POST /scenes/{id}/hit`: routes one point.
+                   * @param {object} [options] `{trace = true, all = false, pointer, phase}`
+                   */
+                  hit(id, x, y, options = {}) {
+                    return this.request("POST", `/scenes/${encodeURIComponent(id)}/hit`, { x, y, ...options });
+                  }
 
-  /** `POST /scenes/{id}/hits`: routes many points `[{x, y, pointer?, phase?}]` in order. */
-  hits(id, points, options = {}) {
-    return this.request("POST", `/scenes/${encodeURIComponent(id)}/hits`, { points, ...options });
-  }
+                  /** `POST /scenes/{id}/hits`: routes many points `[{x, y, pointer?, phase?}]` in order. */
+                  hits(id, points, options = {}) {
+                    return this.request("POST", `/scenes/${encodeURIComponent(id)}/hits`, { points, ...options });
+                  }
 
-  /**
-   * Pointer helpers: `down` captures the target, `move` and `up` go to it
-   * (and drag it when it is draggable), `cancel` drops the capture;
-   * `hover` moves with no button pressed, `leave` says the pointer left.
-   * Each answer carries `boundary` when what the pointer is over changed.
-   * `options` may hold `pointerType` ("mouse", "pen", "touch") and `trace`.
-   */
-  pointer(id, pointer = "mouse", options = {}) {
-    return pointerHelpers((phase, x, y) => this.hit(id, x, y, { ...options, pointer, phase }));
-  }
+                  /**
+                   * Pointer helpers: `down` captures the target, `move` and `up` go to it
+                   * (and drag it when it is draggable), `cancel` drops the capture;
+                   * `hover` moves with no button pressed, `leave` says the pointer left.
+                   * Each answer carries `boundary` when what the pointer is over changed.
+                   * `options` may hold `pointerType` ("mouse", "pen", "touch") and `trace`.
+                   */
+                  pointer(id, pointer = "mouse", options = {}) {
+                    return pointerHelpers((phase, x, y) => this.hit(id, x, y, { ...options, pointer, phase }));
+                  }
 
-  /**
-   * `GET /scenes/{id}/audit`: every target's size, reach point, cover and
-   * verdict, and the blockers. `params`: `standard`, `minSize`, `spacing`,
-   * `resolution`, `x`, `y`, `width`, `height`.
-   */
-  audit(id, params = {}) {
-    return this.request("GET", `/scenes/${encodeURIComponent(id)}/audit${query(params)}`);
-  }
+                  /**
+                   * `GET /scenes/{id}/audit`: every target's size, reach point, cover and
+                   * verdict, and the blockers. `params`: `standard`, `minSize`, `spacing`,
+                   * `resolution`, `x`, `y`, `width`, `height`.
+                   */
+                  audit(id, params = {}) {
+                    return this.request("GET", `/scenes/${encodeURIComponent(id)}/audit${query(params)}`);
+                  }
 
-  /** `GET /scenes/{id}/layers/{layer}/reach`: where a layer is reached, who takes the rest and why. */
-  reach(id, layer, params = {}) {
-    return this.request("GET", `/scenes/${encodeURIComponent(id)}/layers/${encodeURIComponent(layer)}/reach${query(params)}`);
-  }
+                  /** `GET /scenes/{id}/layers/{layer}/reach`: where a layer is reached, who takes the rest and why. */
+                  reach(id, layer, params = {}) {
+                    return this.request("GET", `/scenes/${encodeURIComponent(id)}/layers/${encodeURIComponent(layer)}/reach${query(params)}`);
+                  }
 
-  /** `GET /scenes/{id}/diff?against=`: where routing differs between two stored scenes. */
-  diff(id, against, params = {}) {
-    return this.request("GET", `/scenes/${encodeURIComponent(id)}/diff${query({ against, ...params })}`);
-  }
+                  /** `GET /scenes/{id}/diff?against=`: where routing differs between two stored scenes. */
+                  diff(id, against, params = {}) {
+                    return this.request("GET", `/scenes/${encodeURIComponent(id)}/diff${query({ against, ...params })}`);
+                  }
 
-  /**
-   * The URL of the scene's SVG: `{x, y}` overlays that point's routing,
-   * `regions`, `width`, `audit` (the audit's cells), `diff` (another
-   * scene's id: the cells whose routing differs).
-   */
-  renderURL(id, { x, y, regions = false, width, audit = false, diff } = {}) {
-    const q = new URLSearchParams();
-    if (x !== undefined && y !== undefined) { q.set("x", String(x)); q.set("y", String(y)); }
-    if (regions) q.set("regions", "1");
-    if (width) q.set("width", String(width));
-    if (audit) q.set("audit", "1");
-    if (diff) q.set("diff", diff);
-    const s = q.toString();
-    return `${this.base}/scenes/${encodeURIComponent(id)}/render.svg${s ? "?" + s : ""}`;
-  }
+                  /**
+                   * The URL of the scene's SVG: `{x, y}` overlays that point's routing,
+                   * `regions`, `width`, `audit` (the audit's cells), `diff` (another
+                   * scene's id: the cells whose routing differs).
+                   */
+                  renderURL(id, { x, y, regions = false, width, audit = false, diff } = {}) {
+                    const q = new URLSearchParams();
+                    if (x !== undefined && y !== undefined) { q.set("x", String(x)); q.set("y", String(y)); }
+                    if (regions) q.set("regions", "1");
+                    if (width) q.set("width", String(width));
+                    if (audit) q.set("audit", "1");
+                    if (diff) q.set("diff", diff);
+                    const s = q.toString();
+                    return `${this.base}/scenes/${encodeURIComponent(id)}/render.svg${s ? "?" + s : ""}`;
+                  }
 
-  /** `GET` the SVG text (through `request`, so it is shown and sends the key). */
-  render(id, options = {}) {
-    return this.request("GET", this.renderURL(id, options).slice(this.base.length));
-  }
-}
+                  /** `GET` the SVG text (through `request`, so it is shown and sends the key). */
+                  render(id, options = {}) {
+                    return this.request("GET", this.renderURL(id, options).slice(this.base.length));
+                  }
+                }
 
-/** `?a=1&b=2` of the defined entries of `params`, or "". */
-function query(params) {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
-  const s = q.toString();
-  return s ? "?" + s : "";
-}
+                /** `?a=1&b=2` of the defined entries of `params`, or "". */
+                function query(params) {
+                  const q = new URLSearchParams();
+                  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+                  const s = q.toString();
+                  return s ? "?" + s : "";
+                }
 
-/** `{down, move, up, cancel, hover, leave}`, each `(x, y) => send(phase, x, y)`. */
-function pointerHelpers(send) {
-  const helpers = {};
-  for (const phase of ["down", "move", "up", "cancel", "hover", "leave"]) helpers[phase] = (x, y) => send(phase, x, y);
-  return helpers;
-}
+                /** `{down, move, up, cancel, hover, leave}`, each `(x, y) => send(phase, x, y)`. */
+                function pointerHelpers(send) {
+                  const helpers = {};
+                  for (const phase of ["down", "move", "up", "cancel", "hover", "leave"]) helpers[phase] = (x, y) => send(phase, x, y);
+                  return helpers;
+                }
 
-/** The `curl` command equivalent to a request seen by `onRequest`. */
-export function curlCommand({ method, url, body, key }) {
-  const quote = (s) => "'" + String(s).replace(/'/g, "'\\''") + "'";
-  const parts = ["curl", "-sS"];
-  if (method !== "GET") parts.push("-X", method);
-  // Double quotes, so the shell puts the key in (it never appears in the page).
-  if (key) parts.push("-H", '"Authorization: Bearer $HITROUTE_KEY"');
-  if (body !== undefined) parts.push("-H", quote("Content-Type: application/json"), "--data-binary", quote(body));
-  parts.push(quote(url));
-  return parts.join(" ");
-}
+                /** The `curl` command equivalent to a request seen by `onRequest`. */
+                export function curlCommand({ method, url, body, key }) {
+                  const quote = (s) => "'" + String(s).replace(/'/g, "'\\''") + "'";
+                  const parts = ["curl", "-sS"];
+                  if (method !== "GET") parts.push("-X", method);
+                  // Double quotes, so the shell puts the key in (it never appears in the page).
+                  if (key) parts.push("-H", '"Authorization: Bearer $HITROUTE_KEY"');
+                  if (body !== undefined) parts.push("-H", quote("Content-Type: application/json"), "--data-binary", quote(body));
+                  parts.push(quote(url));
+                  return parts.join(" ");
+                }
 
-"""##),
+                """##),
         File(
             path: "/index.html", source: "Playground/index.html", contentType: "text/html; charset=utf-8",
             text: ##"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>hitroute playground</title>
-<link rel="stylesheet" href="/playground.css">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<script type="module" src="/playground.js"></script>
-</head>
-<body>
-<header class="bar">
-  <h1>hitroute playground</h1>
-  <p class="tagline">Why did my click go there? Route a point and see.</p>
-  <nav aria-label="documents"><a href="/openapi.yaml">openapi.yaml</a> · <a href="/hitroute.js">hitroute.js</a></nav>
-  <label class="key">API key <input id="key" type="password" autocomplete="off" placeholder="only if the service needs one"></label>
-</header>
-<main>
-  <section id="scenes-panel" aria-labelledby="scenes-heading">
-    <h2 id="scenes-heading">Scenes</h2>
-    <div id="examples" role="group" aria-label="load an example scene"></div>
-    <div class="row">
-      <label for="scene-select">Stored scenes</label>
-      <select id="scene-select"><option value="">(none)</option></select>
-      <button id="refresh" type="button">Refresh</button>
-    </div>
-    <label for="editor">Scene JSON</label>
-    <textarea id="editor" spellcheck="false" autocapitalize="off" rows="18"></textarea>
-    <div class="row">
-      <button id="upload" type="button" class="primary">Upload (PUT)</button>
-      <button id="reload" type="button">Reload from service</button>
-    </div>
-    <div id="problems" role="status" aria-live="polite"></div>
-  </section>
+                <!doctype html>
+                <html lang="en">
+                <head>
+                <meta charset="utf-8">
+                <meta name="viewport" content="width=device-width, initial-scale=1">
+                <title>hitroute playground</title>
+                <link rel="stylesheet" href="/playground.css">
+                <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+                <script type="module" src="/playground.js"></script>
+                </head>
+                <body>
+                <header class="bar">
+                  <h1>hitroute playground</h1>
+                  <p class="tagline">Why did my click go there? Route a point and see.</p>
+                  <nav aria-label="documents"><a href="/openapi.yaml">openapi.yaml</a> · <a href="/hitroute.js">hitroute.js</a></nav>
+                  <label class="key">API key <input id="key" type="password" autocomplete="off" placeholder="only if the service needs one"></label>
+                </header>
+                <main>
+                  <section id="scenes-panel" aria-labelledby="scenes-heading">
+                    <h2 id="scenes-heading">Scenes</h2>
+                    <div id="examples" role="group" aria-label="load an example scene"></div>
+                    <div class="row">
+                      <label for="scene-select">Stored scenes</label>
+                      <select id="scene-select"><option value="">(none)</option></select>
+                      <button id="refresh" type="button">Refresh</button>
+                    </div>
+                    <label for="editor">Scene JSON</label>
+                    <textarea id="editor" spellcheck="false" autocapitalize="off" rows="18"></textarea>
+                    <div class="row">
+                      <button id="upload" type="button" class="primary">Upload (PUT)</button>
+                      <button id="reload" type="button">Reload from service</button>
+                    </div>
+                    <div id="problems" role="status" aria-live="polite"></div>
+                  </section>
 
-  <section id="picture-panel" aria-labelledby="picture-heading">
-    <h2 id="picture-heading">Picture <span id="scene-name"></span></h2>
-    <fieldset class="row">
-      <legend>The mouse or finger</legend>
-      <label><input type="radio" name="mode" value="route" checked> click routes a point</label>
-      <label><input type="radio" name="mode" value="pointer"> press, drag, release as pointer <code>mouse</code></label>
-      <label><input type="checkbox" id="regions"> hit regions</label>
-      <label><input type="checkbox" id="hover" checked> hover</label>
-    </fieldset>
-    <div id="picture" aria-label="the scene; click it to route a point, or use the form below"></div>
-    <p id="picture-note" class="note"></p>
-    <form id="point-form" class="row" aria-label="route a point">
-      <label for="px">x</label><input id="px" inputmode="decimal" size="7">
-      <label for="py">y</label><input id="py" inputmode="decimal" size="7">
-      <button type="submit">Route</button>
-      <a id="deep-link" href="/">link to this query</a>
-    </form>
-  </section>
+                  <section id="picture-panel" aria-labelledby="picture-heading">
+                    <h2 id="picture-heading">Picture <span id="scene-name"></span></h2>
+                    <fieldset class="row">
+                      <legend>The mouse or finger</legend>
+                      <label><input type="radio" name="mode" value="route" checked> click routes a point</label>
+                      <label><input type="radio" name="mode" value="pointer"> press, drag, release as pointer <code>mouse</code></label>
+                      <label><input type="checkbox" id="regions"> hit regions</label>
+                      <label><input type="checkbox" id="hover" checked> hover</label>
+                    </fieldset>
+                    <div id="picture" aria-label="the scene; click it to route a point, or use the form below"></div>
+                    <p id="picture-note" class="note"></p>
+                    <form id="point-form" class="row" aria-label="route a point">
+                      <label for="px">x</label><input id="px" inputmode="decimal" size="7">
+                      <label for="py">y</label><input id="py" inputmode="decimal" size="7">
+                      <button type="submit">Route</button>
+                      <a id="deep-link" href="/">link to this query</a>
+                    </form>
+                  </section>
 
-  <section id="result-panel" aria-labelledby="result-heading">
-    <h2 id="result-heading">Result</h2>
-    <dl id="result">
-      <dt>point</dt><dd id="result-point">–</dd>
-      <dt>target</dt><dd id="result-target">–</dd>
-      <dt>action</dt><dd id="result-action">–</dd>
-      <dt>path</dt><dd id="result-path">–</dd>
-      <dt>local</dt><dd id="result-local">–</dd>
-      <dt>captured</dt><dd id="result-captured">–</dd>
-      <dt>hovered</dt><dd id="result-hovered">–</dd>
-      <dt>boundary</dt><dd id="result-boundary">–</dd>
-    </dl>
-    <div class="table-scroll">
-    <table id="trace">
-      <caption>Trace, in visiting order (front to back)</caption>
-      <thead><tr><th scope="col">layer</th><th scope="col">decision</th><th scope="col">reason</th><th scope="col">detail</th></tr></thead>
-      <tbody></tbody>
-    </table>
-    </div>
-    <h2 id="audit-heading">Audit</h2>
-    <div class="row" role="group" aria-labelledby="audit-heading">
-      <label for="standard">standard</label>
-      <select id="standard">
-        <option value="wcag-2.5.8">WCAG 2.5.8 (24, spacing 24)</option>
-        <option value="wcag-2.5.5">WCAG 2.5.5 (44)</option>
-        <option value="android">Android (48)</option>
-        <option value="apple">Apple (44)</option>
-      </select>
-      <button id="audit" type="button">Audit the scene</button>
-    </div>
-    <div class="table-scroll">
-    <table id="audit-targets">
-      <caption>Targets, in visiting order: choose one for its reach point and why-not answer</caption>
-      <thead><tr><th scope="col">target</th><th scope="col">verdict</th><th scope="col">square</th><th scope="col">clearance</th><th scope="col">covered by</th></tr></thead>
-      <tbody></tbody>
-    </table>
-    </div>
-    <ul id="audit-why" aria-live="polite"></ul>
-    <div class="row" role="group" aria-label="routing diff">
-      <label for="diff-select">diff against</label>
-      <select id="diff-select"><option value="">(choose a scene)</option></select>
-      <button id="diff" type="button">Show the diff</button>
-    </div>
-    <ul id="diff-groups" aria-live="polite"></ul>
-    <h2 id="curl-heading">Requests, as curl</h2>
-    <ol id="curl" aria-labelledby="curl-heading" reversed></ol>
-  </section>
-</main>
-</body>
-</html>
+                  <section id="result-panel" aria-labelledby="result-heading">
+                    <h2 id="result-heading">Result</h2>
+                    <dl id="result">
+                      <dt>point</dt><dd id="result-point">–</dd>
+                      <dt>target</dt><dd id="result-target">–</dd>
+                      <dt>action</dt><dd id="result-action">–</dd>
+                      <dt>path</dt><dd id="result-path">–</dd>
+                      <dt>local</dt><dd id="result-local">–</dd>
+                      <dt>captured</dt><dd id="result-captured">–</dd>
+                      <dt>hovered</dt><dd id="result-hovered">–</dd>
+                      <dt>boundary</dt><dd id="result-boundary">–</dd>
+                    </dl>
+                    <div class="table-scroll">
+                    <table id="trace">
+                      <caption>Trace, in visiting order (front to back)</caption>
+                      <thead><tr><th scope="col">layer</th><th scope="col">decision</th><th scope="col">reason</th><th scope="col">detail</th></tr></thead>
+                      <tbody></tbody>
+                    </table>
+                    </div>
+                    <h2 id="audit-heading">Audit</h2>
+                    <div class="row" role="group" aria-labelledby="audit-heading">
+                      <label for="standard">standard</label>
+                      <select id="standard">
+                        <option value="wcag-2.5.8">WCAG 2.5.8 (24, spacing 24)</option>
+                        <option value="wcag-2.5.5">WCAG 2.5.5 (44)</option>
+                        <option value="android">Android (48)</option>
+                        <option value="apple">Apple (44)</option>
+                      </select>
+                      <button id="audit" type="button">Audit the scene</button>
+                    </div>
+                    <div class="table-scroll">
+                    <table id="audit-targets">
+                      <caption>Targets, in visiting order: choose one for its reach point and why-not answer</caption>
+                      <thead><tr><th scope="col">target</th><th scope="col">verdict</th><th scope="col">square</th><th scope="col">clearance</th><th scope="col">covered by</th></tr></thead>
+                      <tbody></tbody>
+                    </table>
+                    </div>
+                    <ul id="audit-why" aria-live="polite"></ul>
+                    <div class="row" role="group" aria-label="routing diff">
+                      <label for="diff-select">diff against</label>
+                      <select id="diff-select"><option value="">(choose a scene)</option></select>
+                      <button id="diff" type="button">Show the diff</button>
+                    </div>
+                    <ul id="diff-groups" aria-live="polite"></ul>
+                    <h2 id="curl-heading">Requests, as curl</h2>
+                    <ol id="curl" aria-labelledby="curl-heading" reversed></ol>
+                  </section>
+                </main>
+                </body>
+                </html>
 
-"""##),
+                """##),
         File(
             path: "/playground.css", source: "Playground/playground.css", contentType: "text/css; charset=utf-8",
             text: ##"""
-/* hitroute playground: one page, no external resources. Colours keep a
-   contrast of at least 4.5:1 against their backgrounds. */
-:root { --ink: #161a1f; --muted: #4a525c; --line: #c5ccd4; --paper: #ffffff; --tint: #f3f5f8;
-        --accent: #1f4fa8; --hit: #1a7a43; --miss: #b3261e; --skip: #5b5b5b; --pass: #1d5a9a; }
-* { box-sizing: border-box; }
-/* The scrollbar's room is kept whether or not the page scrolls: the result
-   panel grows and shrinks with each answer, and the picture must not rescale
-   under a dragging pointer when the page starts or stops scrolling. */
-html { scrollbar-gutter: stable; }
-body { margin: 0; font: 15px/1.4 system-ui, sans-serif; color: var(--ink); background: var(--tint); }
-.bar { display: flex; flex-wrap: wrap; align-items: baseline; gap: .4rem 1.2rem; padding: .5rem 1rem;
-       background: var(--paper); border-bottom: 1px solid var(--line); }
-h1 { font-size: 1.25rem; margin: 0; }
-h2 { font-size: 1.05rem; margin: .2rem 0 .5rem; }
-.tagline, .note { color: var(--muted); margin: 0; }
-.key { margin-left: auto; }
-a { color: var(--accent); }
-main { display: grid; gap: 1rem; padding: 1rem; grid-template-columns: minmax(260px, 1fr) minmax(320px, 1.4fr) minmax(280px, 1.1fr); }
-section { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: .75rem; min-width: 0; }
-.row { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; margin: .4rem 0; }
-fieldset { border: 1px solid var(--line); border-radius: 4px; margin: 0 0 .5rem; padding: .2rem .6rem; }
-legend { padding: 0 .3rem; color: var(--muted); }
-label { font-weight: 500; }
-textarea { width: 100%; font: 13px/1.35 ui-monospace, monospace; border: 1px solid var(--line); border-radius: 4px; padding: .4rem; }
-input, select, button { font: inherit; }
-input, select { border: 1px solid var(--muted); border-radius: 4px; padding: .2rem .35rem; background: var(--paper); color: var(--ink); }
-button { border: 1px solid var(--accent); background: var(--paper); color: var(--accent); border-radius: 4px; padding: .25rem .7rem; cursor: pointer; }
-button.primary { background: var(--accent); color: #fff; }
-:focus-visible { outline: 3px solid #e8a33d; outline-offset: 2px; }
-#examples { display: flex; flex-wrap: wrap; gap: .4rem; margin-bottom: .4rem; }
-#picture { border: 1px solid var(--line); background: #fff; touch-action: none; user-select: none; }
-#picture svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 12rem); min-height: 12rem; cursor: crosshair; }
-#problems:not(:empty) { border-left: 4px solid var(--miss); padding: .3rem .6rem; background: #fdf0ef; margin-top: .5rem; }
-#problems ul { margin: .2rem 0; padding-left: 1.2rem; }
-#problems code { font-weight: 600; }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem .8rem; margin: 0 0 .6rem; }
-dt { color: var(--muted); }
-dd { margin: 0; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
-table { border-collapse: collapse; width: 100%; font-size: 13px; }
-caption { text-align: left; color: var(--muted); padding-bottom: .2rem; }
-/* Words stay whole: a long id or detail wraps at its own breaks, and the
-   table scrolls sideways in its box before any word is cut. */
-.table-scroll { overflow-x: auto; }
-th, td { border-bottom: 1px solid var(--line); text-align: left; padding: .2rem .3rem; vertical-align: top; overflow-wrap: break-word; }
-th, td.decision { white-space: nowrap; }
-td.decision { font-weight: 700; }
-tr.hit td.decision, tr.captured td.decision { color: var(--hit); }
-tr.miss td.decision { color: var(--miss); }
-tr.skip td.decision { color: var(--skip); }
-tr.pass td.decision { color: var(--pass); }
-tr.hit { background: #e8f4ec; }
-/* A pointer answer marked by the page (pointer mode). */
-#picture .pointer-target > :is(path, rect):not([pointer-events="none"]) { stroke: #111111; stroke-width: 4px; vector-effect: non-scaling-stroke; }
-#picture .hovered > :is(path, rect, ellipse, circle):not([pointer-events="none"]) { stroke: #d81b60; stroke-width: 3px; stroke-dasharray: 6 3; vector-effect: non-scaling-stroke; }
-#picture .pointer-mark circle { fill: none; stroke: #111111; stroke-width: 2px; vector-effect: non-scaling-stroke; }
-#picture .pointer-mark text { font-weight: 700; fill: #111111; stroke: #ffffff; stroke-width: .2em; paint-order: stroke; }
-#curl { font: 12px/1.35 ui-monospace, monospace; padding-left: 2.6rem; max-height: 16rem; overflow: auto; }
-#curl li { margin-bottom: .3rem; overflow-wrap: anywhere; }
-@media (max-width: 1100px) {
-  main { grid-template-columns: 1fr 1fr; }
-  #result-panel { grid-column: 1 / -1; }
-}
-@media (max-width: 700px) {
-  main { grid-template-columns: 1fr; padding: .5rem; }
-  #picture-panel { order: -1; }
-  .key { margin-left: 0; }
-}
+                /* hitroute playground: one page, no external resources. Colours keep a
+                   contrast of at least 4.5:1 against their backgrounds. */
+                :root { --ink: #161a1f; --muted: #4a525c; --line: #c5ccd4; --paper: #ffffff; --tint: #f3f5f8;
+                        --accent: #1f4fa8; --hit: #1a7a43; --miss: #b3261e; --skip: #5b5b5b; --pass: #1d5a9a; }
+                * { box-sizing: border-box; }
+                /* The scrollbar's room is kept whether or not the page scrolls: the result
+                   panel grows and shrinks with each answer, and the picture must not rescale
+                   under a dragging pointer when the page starts or stops scrolling. */
+                html { scrollbar-gutter: stable; }
+                body { margin: 0; font: 15px/1.4 system-ui, sans-serif; color: var(--ink); background: var(--tint); }
+                .bar { display: flex; flex-wrap: wrap; align-items: baseline; gap: .4rem 1.2rem; padding: .5rem 1rem;
+                       background: var(--paper); border-bottom: 1px solid var(--line); }
+                h1 { font-size: 1.25rem; margin: 0; }
+                h2 { font-size: 1.05rem; margin: .2rem 0 .5rem; }
+                .tagline, .note { color: var(--muted); margin: 0; }
+                .key { margin-left: auto; }
+                a { color: var(--accent); }
+                main { display: grid; gap: 1rem; padding: 1rem; grid-template-columns: minmax(260px, 1fr) minmax(320px, 1.4fr) minmax(280px, 1.1fr); }
+                section { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: .75rem; min-width: 0; }
+                .row { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; margin: .4rem 0; }
+                fieldset { border: 1px solid var(--line); border-radius: 4px; margin: 0 0 .5rem; padding: .2rem .6rem; }
+                legend { padding: 0 .3rem; color: var(--muted); }
+                label { font-weight: 500; }
+                textarea { width: 100%; font: 13px/1.35 ui-monospace, monospace; border: 1px solid var(--line); border-radius: 4px; padding: .4rem; }
+                input, select, button { font: inherit; }
+                input, select { border: 1px solid var(--muted); border-radius: 4px; padding: .2rem .35rem; background: var(--paper); color: var(--ink); }
+                button { border: 1px solid var(--accent); background: var(--paper); color: var(--accent); border-radius: 4px; padding: .25rem .7rem; cursor: pointer; }
+                button.primary { background: var(--accent); color: #fff; }
+                :focus-visible { outline: 3px solid #e8a33d; outline-offset: 2px; }
+                #examples { display: flex; flex-wrap: wrap; gap: .4rem; margin-bottom: .4rem; }
+                #picture { border: 1px solid var(--line); background: #fff; touch-action: none; user-select: none; }
+                #picture svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 12rem); min-height: 12rem; cursor: crosshair; }
+                #problems:not(:empty) { border-left: 4px solid var(--miss); padding: .3rem .6rem; background: #fdf0ef; margin-top: .5rem; }
+                #problems ul { margin: .2rem 0; padding-left: 1.2rem; }
+                #problems code { font-weight: 600; }
+                dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem .8rem; margin: 0 0 .6rem; }
+                dt { color: var(--muted); }
+                dd { margin: 0; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+                table { border-collapse: collapse; width: 100%; font-size: 13px; }
+                caption { text-align: left; color: var(--muted); padding-bottom: .2rem; }
+                /* Words stay whole: a long id or detail wraps at its own breaks, and the
+                   table scrolls sideways in its box before any word is cut. */
+                .table-scroll { overflow-x: auto; }
+                th, td { border-bottom: 1px solid var(--line); text-align: left; padding: .2rem .3rem; vertical-align: top; overflow-wrap: break-word; }
+                th, td.decision { white-space: nowrap; }
+                td.decision { font-weight: 700; }
+                tr.hit td.decision, tr.captured td.decision { color: var(--hit); }
+                tr.miss td.decision { color: var(--miss); }
+                tr.skip td.decision { color: var(--skip); }
+                tr.pass td.decision { color: var(--pass); }
+                tr.hit { background: #e8f4ec; }
+                /* A pointer answer marked by the page (pointer mode). */
+                #picture .pointer-target > :is(path, rect):not([pointer-events="none"]) { stroke: #111111; stroke-width: 4px; vector-effect: non-scaling-stroke; }
+                #picture .hovered > :is(path, rect, ellipse, circle):not([pointer-events="none"]) { stroke: #d81b60; stroke-width: 3px; stroke-dasharray: 6 3; vector-effect: non-scaling-stroke; }
+                #picture .pointer-mark circle { fill: none; stroke: #111111; stroke-width: 2px; vector-effect: non-scaling-stroke; }
+                #picture .pointer-mark text { font-weight: 700; fill: #111111; stroke: #ffffff; stroke-width: .2em; paint-order: stroke; }
+                #curl { font: 12px/1.35 ui-monospace, monospace; padding-left: 2.6rem; max-height: 16rem; overflow: auto; }
+                #curl li { margin-bottom: .3rem; overflow-wrap: anywhere; }
+                @media (max-width: 1100px) {
+                  main { grid-template-columns: 1fr 1fr; }
+                  #result-panel { grid-column: 1 / -1; }
+                }
+                @media (max-width: 700px) {
+                  main { grid-template-columns: 1fr; padding: .5rem; }
+                  #picture-panel { order: -1; }
+                  .key { margin-left: 0; }
+                }
 
-"""##),
+                """##),
         File(
             path: "/playground.js", source: "Playground/playground.js", contentType: "text/javascript; charset=utf-8",
             text: ##"""
-// The playground (GET /): lists, edits and uploads scenes, draws them with
-// render.svg, routes clicks, plays pointer down/move/up and outlines what the
-// pointer hovers. Everything it asks of the service goes through hitroute.js,
-// and every request is shown as curl. Text from scenes is only ever set as
-// textContent, never as HTML.
-import { HitRoute, HitRouteError, curlCommand } from "/hitroute.js";
+                // The playground (GET /): lists, edits and uploads scenes, draws them with
+                // render.svg, routes clicks, plays pointer down/move/up and outlines what the
+                // pointer hovers. Everything it asks of the service goes through hitroute.js,
+                // and every request is shown as curl. Text from scenes is only ever set as
+                // textContent, never as HTML.
+                import { HitRoute, HitRouteError, curlCommand } from "/hitroute.js";
 
-const $ = (id) => document.getElementById(id);
-/** One button per file in examples/ (a test checks the list against the directory). */
-const EXAMPLES = ["ring-over-button", "overlapping-squares", "sprite-with-pass-through"];
-/** Above this many layers the picture is drawn only on request (its SVG runs to megabytes). */
-const DRAW_LIMIT = 20000;
+                const $ = (id) => document.getElementById(id);
+                /** One button per file in examples/ (a test checks the list against the directory). */
+                const EXAMPLES = ["ring-over-button", "overlapping-squares", "sprite-with-pass-through"];
+                /** Above this many layers the picture is drawn only on request (its SVG runs to megabytes). */
+                const DRAW_LIMIT = 20000;
 
-// `point`: the routed point whose overlay render.svg draws (route mode).
-// `answer`: the last pointer answer, marked on the picture by the page
-// itself (pointer mode): render.svg would route the point afresh, without
-// the capture that decided the answer, and could name another layer.
-// `hovered`: the layers the pointer `mouse` is over, kept from the
-// `boundary` of each answer and push (leave, then enter), outlined on the
-// picture.
-const state = {
-  id: "", version: 0, layers: 0, point: null, answer: null, svg: null, drawAnyway: false,
-  pointerDown: false, busy: null, pending: null,
-  /** The audit's or a diff's cells over the picture: `{audit: true}` or `{diff: otherId}`. */
-  overlay: {},
-  hovered: new Set(), hoverBusy: null, hoverPending: null,
-};
+                // `point`: the routed point whose overlay render.svg draws (route mode).
+                // `answer`: the last pointer answer, marked on the picture by the page
+                // itself (pointer mode): render.svg would route the point afresh, without
+                // the capture that decided the answer, and could name another layer.
+                // `hovered`: the layers the pointer `mouse` is over, kept from the
+                // `boundary` of each answer and push (leave, then enter), outlined on the
+                // picture.
+                const state = {
+                  id: "", version: 0, layers: 0, point: null, answer: null, svg: null, drawAnyway: false,
+                  pointerDown: false, busy: null, pending: null,
+                  /** The audit's or a diff's cells over the picture: `{audit: true}` or `{diff: otherId}`. */
+                  overlay: {},
+                  hovered: new Set(), hoverBusy: null, hoverPending: null,
+                };
 
-const client = new HitRoute({ key: sessionStorage.getItem("hitroute.key") || "", onRequest: showCurl });
+                const client = new HitRoute({ key: sessionStorage.getItem("hitroute.key") || "", onRequest: showCurl });
 
-function showCurl(request) {
-  const li = document.createElement("li");
-  const code = document.createElement("code");
-  code.textContent = curlCommand(request);
-  li.append(code);
-  const list = $("curl");
-  list.prepend(li);
-  while (list.children.length > 50) list.lastChild.remove();
-}
+                function showCurl(request) {
+                  const li = document.createElement("li");
+                  const code = document.createElement("code");
+                  code.textContent = curlCommand(request);
+                  li.append(code);
+                  const list = $("curl");
+                  list.prepend(li);
+                  while (list.children.length > 50) list.lastChild.remove();
+                }
 
-function setText(id, text) { $(id).textContent = text; }
+                function setText(id, text) { $(id).textContent = text; }
 
-/** A number for reading: at most three decimals (the JSON and curl keep every digit). */
-function readable(v) {
-  return typeof v === "number" && Number.isFinite(v) ? String(Math.round(v * 1000) / 1000) : String(v);
-}
+                /** A number for reading: at most three decimals (the JSON and curl keep every digit). */
+                function readable(v) {
+                  return typeof v === "number" && Number.isFinite(v) ? String(Math.round(v * 1000) / 1000) : String(v);
+                }
 
-function showProblem(error) {
-  const box = $("problems");
-  box.replaceChildren();
-  if (!error) return;
-  const p = document.createElement("p");
-  const problem = error instanceof HitRouteError ? error.problem : null;
-  p.textContent = problem ? `${error.status} ${problem.title || ""}: ${problem.detail || ""}` : String(error.message || error);
-  box.append(p);
-  if (problem && Array.isArray(problem.errors)) {
-    const ul = document.createElement("ul");
-    for (const e of problem.errors) {
-      const li = document.createElement("li");
-      const code = document.createElement("code");
-      code.textContent = e.pointer === "" ? "(root)" : e.pointer;
-      li.append(code, document.createTextNode(" — " + e.message));
-      ul.append(li);
-    }
-    box.append(ul);
-  }
-}
+                function showProblem(error) {
+                  const box = $("problems");
+                  box.replaceChildren();
+                  if (!error) return;
+                  const p = document.createElement("p");
+                  const problem = error instanceof HitRouteError ? error.problem : null;
+                  p.textContent = problem ? `${error.status} ${problem.title || ""}: ${problem.detail || ""}` : String(error.message || error);
+                  box.append(p);
+                  if (problem && Array.isArray(problem.errors)) {
+                    const ul = document.createElement("ul");
+                    for (const e of problem.errors) {
+                      const li = document.createElement("li");
+                      const code = document.createElement("code");
+                      code.textContent = e.pointer === "" ? "(root)" : e.pointer;
+                      li.append(code, document.createTextNode(" — " + e.message));
+                      ul.append(li);
+                    }
+                    box.append(ul);
+                  }
+                }
 
-const sceneLabel = (s) => `${s.id} (${s.layers} layers, v${s.version})`;
+                const sceneLabel = (s) => `${s.id} (${s.layers} layers, v${s.version})`;
 
-async function refreshList(select = state.id) {
-  const { scenes } = await client.listScenes();
-  const others = $("diff-select");
-  others.replaceChildren(new Option("(choose a scene)", ""));
-  for (const s of scenes) others.append(new Option(s.id, s.id));
-  const menu = $("scene-select");
-  menu.replaceChildren();
-  const none = new Option("(choose a scene)", "");
-  menu.append(none);
-  for (const s of scenes) {
-    const option = new Option(sceneLabel(s), s.id);
-    option.dataset.layers = s.layers;
-    menu.append(option);
-  }
-  menu.value = scenes.some((s) => s.id === select) ? select : "";
-  return scenes;
-}
+                async function refreshList(select = state.id) {
+                  const { scenes } = await client.listScenes();
+                  const others = $("diff-select");
+                  others.replaceChildren(new Option("(choose a scene)", ""));
+                  for (const s of scenes) others.append(new Option(s.id, s.id));
+                  const menu = $("scene-select");
+                  menu.replaceChildren();
+                  const none = new Option("(choose a scene)", "");
+                  menu.append(none);
+                  for (const s of scenes) {
+                    const option = new Option(sceneLabel(s), s.id);
+                    option.dataset.layers = s.layers;
+                    menu.append(option);
+                  }
+                  menu.value = scenes.some((s) => s.id === select) ? select : "";
+                  return scenes;
+                }
 
-/** Every answer names its scene's version: the title and the menu follow it. */
-function noteVersion(id, version) {
-  if (id !== state.id || !Number.isInteger(version)) return;
-  state.version = version;
-  setText("scene-name", `“${id}” v${version}`);
-  for (const option of $("scene-select").options) {
-    if (option.value === id) option.textContent = sceneLabel({ id, layers: option.dataset.layers, version });
-  }
-}
+                /** Every answer names its scene's version: the title and the menu follow it. */
+                function noteVersion(id, version) {
+                  if (id !== state.id || !Number.isInteger(version)) return;
+                  state.version = version;
+                  setText("scene-name", `“${id}” v${version}`);
+                  for (const option of $("scene-select").options) {
+                    if (option.value === id) option.textContent = sceneLabel({ id, layers: option.dataset.layers, version });
+                  }
+                }
 
-/** Loads a scene into the editor and draws it. */
-async function openScene(id, { redraw = true } = {}) {
-  const scene = await client.getScene(id);
-  if (id !== state.id) {
-    state.overlay = {};
-    $("audit-targets").tBodies[0].replaceChildren();
-    $("audit-why").replaceChildren();
-    $("diff-groups").replaceChildren();
-    state.hovered.clear();
-    paintHover();
-  }
-  state.id = id;
-  const version = scene.version;
-  delete scene.version;
-  $("editor").value = JSON.stringify(scene, null, 2);
-  state.layers = countLayers(scene.layers || []);
-  $("scene-select").value = id;
-  noteVersion(id, version);
-  if (redraw) await draw();
-}
+                /** Loads a scene into the editor and draws it. */
+                async function openScene(id, { redraw = true } = {}) {
+                  const scene = await client.getScene(id);
+                  if (id !== state.id) {
+                    state.overlay = {};
+                    $("audit-targets").tBodies[0].replaceChildren();
+                    $("audit-why").replaceChildren();
+                    $("diff-groups").replaceChildren();
+                    state.hovered.clear();
+                    paintHover();
+                  }
+                  state.id = id;
+                  const version = scene.version;
+                  delete scene.version;
+                  $("editor").value = JSON.stringify(scene, null, 2);
+                  state.layers = countLayers(scene.layers || []);
+                  $("scene-select").value = id;
+                  noteVersion(id, version);
+                  if (redraw) await draw();
+                }
 
-function countLayers(layers) {
-  return layers.reduce((n, l) => n + 1 + countLayers(l.children || []), 0);
-}
+                function countLayers(layers) {
+                  return layers.reduce((n, l) => n + 1 + countLayers(l.children || []), 0);
+                }
 
-/**
- * Draws the current scene with render.svg, fetched with the key like every
- * other request: with the routed point's overlay in route mode, with the
- * page's own mark of the pointer answer in pointer mode. Renders that come
- * back after a newer one was asked for are dropped.
- */
-let drawsAsked = 0;
-async function draw() {
-  if (!state.id) return;
-  const ticket = ++drawsAsked;
-  const picture = $("picture");
-  if (state.layers > DRAW_LIMIT && !state.drawAnyway) {
-    picture.replaceChildren();
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = `Draw anyway (${state.layers} layers: the SVG runs to megabytes)`;
-    b.addEventListener("click", () => { state.drawAnyway = true; draw(); });
-    picture.append(b);
-    setText("picture-note", "Large scene: routing works without the picture.");
-    return;
-  }
-  const options = { regions: $("regions").checked, ...state.overlay };
-  if (state.point && !state.answer) Object.assign(options, state.point);
-  const text = await client.render(state.id, options);
-  if (ticket !== drawsAsked) return;
-  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
-  const root = doc.documentElement;
-  if (root.nodeName !== "svg") throw new Error("render.svg did not parse as SVG");
-  const svg = document.importNode(root, true);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `scene ${state.id}`);
-  if (state.answer) markAnswer(svg, state.answer);
-  paintHover(svg);
-  picture.replaceChildren(svg);
-  state.svg = svg;
-  setText("picture-note", "");
-}
+                /**
+                 * Draws the current scene with render.svg, fetched with the key like every
+                 * other request: with the routed point's overlay in route mode, with the
+                 * page's own mark of the pointer answer in pointer mode. Renders that come
+                 * back after a newer one was asked for are dropped.
+                 */
+                let drawsAsked = 0;
+                async function draw() {
+                  if (!state.id) return;
+                  const ticket = ++drawsAsked;
+                  const picture = $("picture");
+                  if (state.layers > DRAW_LIMIT && !state.drawAnyway) {
+                    picture.replaceChildren();
+                    const b = document.createElement("button");
+                    b.type = "button";
+                    b.textContent = `Draw anyway (${state.layers} layers: the SVG runs to megabytes)`;
+                    b.addEventListener("click", () => { state.drawAnyway = true; draw(); });
+                    picture.append(b);
+                    setText("picture-note", "Large scene: routing works without the picture.");
+                    return;
+                  }
+                  const options = { regions: $("regions").checked, ...state.overlay };
+                  if (state.point && !state.answer) Object.assign(options, state.point);
+                  const text = await client.render(state.id, options);
+                  if (ticket !== drawsAsked) return;
+                  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+                  const root = doc.documentElement;
+                  if (root.nodeName !== "svg") throw new Error("render.svg did not parse as SVG");
+                  const svg = document.importNode(root, true);
+                  svg.setAttribute("role", "img");
+                  svg.setAttribute("aria-label", `scene ${state.id}`);
+                  if (state.answer) markAnswer(svg, state.answer);
+                  paintHover(svg);
+                  picture.replaceChildren(svg);
+                  state.svg = svg;
+                  setText("picture-note", "");
+                }
 
-/** At most one redraw per animation frame; the latest state wins (see `draw`). */
-let frameAsked = 0;
-function requestDraw() {
-  if (frameAsked) return;
-  frameAsked = requestAnimationFrame(() => {
-    frameAsked = 0;
-    draw().catch(showProblem);
-  });
-}
+                /** At most one redraw per animation frame; the latest state wins (see `draw`). */
+                let frameAsked = 0;
+                function requestDraw() {
+                  if (frameAsked) return;
+                  frameAsked = requestAnimationFrame(() => {
+                    frameAsked = 0;
+                    draw().catch(showProblem);
+                  });
+                }
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+                const SVG_NS = "http://www.w3.org/2000/svg";
 
-/** The elements of layer `id` in a drawn scene (its group; ids compared as text, never as a selector). */
-function layerElements(svg, id) {
-  return [...svg.querySelectorAll("[data-layer]")].filter((e) => e.getAttribute("data-layer") === id);
-}
+                /** The elements of layer `id` in a drawn scene (its group; ids compared as text, never as a selector). */
+                function layerElements(svg, id) {
+                  return [...svg.querySelectorAll("[data-layer]")].filter((e) => e.getAttribute("data-layer") === id);
+                }
 
-/**
- * Marks a pointer answer on the picture: the answering layer outlined
- * (class `pointer-target`), the point, and a label naming the same layer
- * and action as the result panel.
- */
-function markAnswer(svg, r) {
-  if (r.layer) for (const g of layerElements(svg, r.layer)) g.classList.add("pointer-target");
-  const box = svg.viewBox.baseVal;
-  const size = Math.max(box.width, box.height) / 30;
-  const mark = document.createElementNS(SVG_NS, "g");
-  mark.setAttribute("class", "pointer-mark");
-  mark.setAttribute("pointer-events", "none");
-  mark.dataset.layer = r.layer ?? "";
-  const ring = document.createElementNS(SVG_NS, "circle");
-  ring.setAttribute("cx", r.x); ring.setAttribute("cy", r.y); ring.setAttribute("r", size * 0.45);
-  const label = document.createElementNS(SVG_NS, "text");
-  const right = r.x < box.x + box.width * 0.55;
-  label.setAttribute("x", r.x + (right ? 1 : -1) * size * 0.7);
-  label.setAttribute("y", r.y - size * 0.7);
-  label.setAttribute("font-size", size);
-  if (!right) label.setAttribute("text-anchor", "end");
-  label.textContent = answerLabel(r);
-  mark.append(ring, label);
-  svg.append(mark);
-}
+                /**
+                 * Marks a pointer answer on the picture: the answering layer outlined
+                 * (class `pointer-target`), the point, and a label naming the same layer
+                 * and action as the result panel.
+                 */
+                function markAnswer(svg, r) {
+                  if (r.layer) for (const g of layerElements(svg, r.layer)) g.classList.add("pointer-target");
+                  const box = svg.viewBox.baseVal;
+                  const size = Math.max(box.width, box.height) / 30;
+                  const mark = document.createElementNS(SVG_NS, "g");
+                  mark.setAttribute("class", "pointer-mark");
+                  mark.setAttribute("pointer-events", "none");
+                  mark.dataset.layer = r.layer ?? "";
+                  const ring = document.createElementNS(SVG_NS, "circle");
+                  ring.setAttribute("cx", r.x); ring.setAttribute("cy", r.y); ring.setAttribute("r", size * 0.45);
+                  const label = document.createElementNS(SVG_NS, "text");
+                  const right = r.x < box.x + box.width * 0.55;
+                  label.setAttribute("x", r.x + (right ? 1 : -1) * size * 0.7);
+                  label.setAttribute("y", r.y - size * 0.7);
+                  label.setAttribute("font-size", size);
+                  if (!right) label.setAttribute("text-anchor", "end");
+                  label.textContent = answerLabel(r);
+                  mark.append(ring, label);
+                  svg.append(mark);
+                }
 
-function answerLabel(r) {
-  const name = r.layer ?? "nothing here";
-  return `${name}${r.action ? " → " + r.action : ""}${r.captured ? " (captured)" : ""}`;
-}
+                function answerLabel(r) {
+                  const name = r.layer ?? "nothing here";
+                  return `${name}${r.action ? " → " + r.action : ""}${r.captured ? " (captured)" : ""}`;
+                }
 
-/** The scene point under a pointer event (the SVG's own coordinate system). */
-function scenePoint(event) {
-  const m = state.svg.getScreenCTM();
-  if (!m) return null;
-  const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(m.inverse());
-  const round = (v) => Math.round(v * 100) / 100;
-  return { x: round(p.x), y: round(p.y) };
-}
+                /** The scene point under a pointer event (the SVG's own coordinate system). */
+                function scenePoint(event) {
+                  const m = state.svg.getScreenCTM();
+                  if (!m) return null;
+                  const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(m.inverse());
+                  const round = (v) => Math.round(v * 100) / 100;
+                  return { x: round(p.x), y: round(p.y) };
+                }
 
-function showResult(r) {
-  noteVersion(r.scene, r.version);
-  setText("result-point", `(${readable(r.x)}, ${readable(r.y)})`);
-  setText("result-target", r.layer ?? "nothing");
-  setText("result-action", r.action ? `${r.action} (on ${r.actionLayer})` : "–");
-  setText("result-path", r.path ? r.path.join(" › ") : "–");
-  setText("result-local", r.local ? `(${readable(r.local.x)}, ${readable(r.local.y)})` : "–");
-  setText("result-captured", r.captured === undefined ? "–" : String(r.captured));
-  const body = $("trace").tBodies[0];
-  body.replaceChildren();
-  for (const t of r.trace || []) {
-    const tr = document.createElement("tr");
-    tr.className = t.decision;
-    for (const [cls, value] of [["", t.layer], ["decision", t.decision], ["", t.reason], ["", t.detail || ""]]) {
-      const td = document.createElement("td");
-      if (cls) td.className = cls;
-      td.textContent = value;
-      tr.append(td);
-    }
-    body.append(tr);
-  }
-  $("px").value = r.x;
-  $("py").value = r.y;
-  const link = `/?scene=${encodeURIComponent(state.id)}&x=${r.x}&y=${r.y}`;
-  $("deep-link").href = link;
-  history.replaceState(null, "", link);
-}
+                function showResult(r) {
+                  noteVersion(r.scene, r.version);
+                  setText("result-point", `(${readable(r.x)}, ${readable(r.y)})`);
+                  setText("result-target", r.layer ?? "nothing");
+                  setText("result-action", r.action ? `${r.action} (on ${r.actionLayer})` : "–");
+                  setText("result-path", r.path ? r.path.join(" › ") : "–");
+                  setText("result-local", r.local ? `(${readable(r.local.x)}, ${readable(r.local.y)})` : "–");
+                  setText("result-captured", r.captured === undefined ? "–" : String(r.captured));
+                  const body = $("trace").tBodies[0];
+                  body.replaceChildren();
+                  for (const t of r.trace || []) {
+                    const tr = document.createElement("tr");
+                    tr.className = t.decision;
+                    for (const [cls, value] of [["", t.layer], ["decision", t.decision], ["", t.reason], ["", t.detail || ""]]) {
+                      const td = document.createElement("td");
+                      if (cls) td.className = cls;
+                      td.textContent = value;
+                      tr.append(td);
+                    }
+                    body.append(tr);
+                  }
+                  $("px").value = r.x;
+                  $("py").value = r.y;
+                  const link = `/?scene=${encodeURIComponent(state.id)}&x=${r.x}&y=${r.y}`;
+                  $("deep-link").href = link;
+                  history.replaceState(null, "", link);
+                }
 
-/** Routes a point (with its trace) and redraws with its overlay. */
-async function route(x, y) {
-  showProblem(null);
-  const r = await client.hit(state.id, x, y, { trace: true });
-  state.point = { x, y };
-  state.answer = null;
-  showResult(r);
-  await draw();
-  return r;
-}
+                /** Routes a point (with its trace) and redraws with its overlay. */
+                async function route(x, y) {
+                  showProblem(null);
+                  const r = await client.hit(state.id, x, y, { trace: true });
+                  state.point = { x, y };
+                  state.answer = null;
+                  showResult(r);
+                  await draw();
+                  return r;
+                }
 
-/** Outlines the hovered layers on a drawn picture (class `hovered`). */
-function paintHover(svg = state.svg) {
-  if (!svg) return;
-  for (const g of svg.querySelectorAll(".hovered")) g.classList.remove("hovered");
-  for (const id of state.hovered) for (const g of layerElements(svg, id)) g.classList.add("hovered");
-  setText("result-hovered", state.hovered.size ? [...state.hovered].join(", ") : "–");
-}
+                /** Outlines the hovered layers on a drawn picture (class `hovered`). */
+                function paintHover(svg = state.svg) {
+                  if (!svg) return;
+                  for (const g of svg.querySelectorAll(".hovered")) g.classList.remove("hovered");
+                  for (const id of state.hovered) for (const g of layerElements(svg, id)) g.classList.add("hovered");
+                  setText("result-hovered", state.hovered.size ? [...state.hovered].join(", ") : "–");
+                }
 
-/** Applies a `boundary` (of an answer or a push) to the hovered set. */
-function applyBoundary(b) {
-  if (!b) return;
-  for (const id of b.leave) state.hovered.delete(id);
-  for (const id of b.enter) state.hovered.add(id);
-  const list = (l) => `[${l.join(", ")}]`;
-  setText("result-boundary", `out ${b.out ?? "–"} · leave ${list(b.leave)} · over ${b.over ?? "–"} · enter ${list(b.enter)}` +
-    (b.removed.length ? ` · removed ${list(b.removed)}` : ""));
-  paintHover();
-}
+                /** Applies a `boundary` (of an answer or a push) to the hovered set. */
+                function applyBoundary(b) {
+                  if (!b) return;
+                  for (const id of b.leave) state.hovered.delete(id);
+                  for (const id of b.enter) state.hovered.add(id);
+                  const list = (l) => `[${l.join(", ")}]`;
+                  setText("result-boundary", `out ${b.out ?? "–"} · leave ${list(b.leave)} · over ${b.over ?? "–"} · enter ${list(b.enter)}` +
+                    (b.removed.length ? ` · removed ${list(b.removed)}` : ""));
+                  paintHover();
+                }
 
-/** Sends one event of the pointer `mouse` as `POST …/hit`, keeping the hovered set. */
-async function sendPointer(phase, p, trace) {
-  const r = await client.hit(state.id, p.x, p.y, { trace, pointer: "mouse", phase });
-  if (r.scene === state.id) { noteVersion(r.scene, r.version); applyBoundary(r.boundary); }
-  return r;
-}
+                /** Sends one event of the pointer `mouse` as `POST …/hit`, keeping the hovered set. */
+                async function sendPointer(phase, p, trace) {
+                  const r = await client.hit(state.id, p.x, p.y, { trace, pointer: "mouse", phase });
+                  if (r.scene === state.id) { noteVersion(r.scene, r.version); applyBoundary(r.boundary); }
+                  return r;
+                }
 
-// Hovering (both modes, when "hover" is ticked): a `hover` per move with
-// no button pressed, one in flight at a time (the latest position wins),
-// and a `leave` when the pointer leaves the picture. `hoverBusy` is the
-// hover in flight: a press waits for it, since a hover the service saw
-// after the `down` would let go of the capture (no button is pressed).
-function queueHover(p) {
-  if (state.hoverBusy) { state.hoverPending = p; return; }
-  state.hoverBusy = sendPointer("hover", p, false).catch(showProblem).finally(() => {
-    state.hoverBusy = null;
-    const q = state.hoverPending;
-    state.hoverPending = null;
-    if (q && !state.pointerDown) queueHover(q);
-  });
-}
+                // Hovering (both modes, when "hover" is ticked): a `hover` per move with
+                // no button pressed, one in flight at a time (the latest position wins),
+                // and a `leave` when the pointer leaves the picture. `hoverBusy` is the
+                // hover in flight: a press waits for it, since a hover the service saw
+                // after the `down` would let go of the capture (no button is pressed).
+                function queueHover(p) {
+                  if (state.hoverBusy) { state.hoverPending = p; return; }
+                  state.hoverBusy = sendPointer("hover", p, false).catch(showProblem).finally(() => {
+                    state.hoverBusy = null;
+                    const q = state.hoverPending;
+                    state.hoverPending = null;
+                    if (q && !state.pointerDown) queueHover(q);
+                  });
+                }
 
-// Pointer mode: down on press, move while dragging (one request in
-// flight at a time; the latest position wins), up on release. Each answer
-// redraws the picture (at most once a frame), so a drag is seen as it goes.
-async function pointerPhase(phase, p) {
-  const r = await sendPointer(phase, p, true);
-  state.point = p;
-  state.answer = r;
-  showResult(r);
-  requestDraw();
-  return r;
-}
+                // Pointer mode: down on press, move while dragging (one request in
+                // flight at a time; the latest position wins), up on release. Each answer
+                // redraws the picture (at most once a frame), so a drag is seen as it goes.
+                async function pointerPhase(phase, p) {
+                  const r = await sendPointer(phase, p, true);
+                  state.point = p;
+                  state.answer = r;
+                  showResult(r);
+                  requestDraw();
+                  return r;
+                }
 
-function queueMove(p) {
-  if (state.busy) { state.pending = p; return; }
-  state.busy = pointerPhase("move", p).catch(showProblem).finally(() => {
-    state.busy = null;
-    if (state.pending && state.pointerDown) { const q = state.pending; state.pending = null; queueMove(q); }
-  });
-}
+                function queueMove(p) {
+                  if (state.busy) { state.pending = p; return; }
+                  state.busy = pointerPhase("move", p).catch(showProblem).finally(() => {
+                    state.busy = null;
+                    if (state.pending && state.pointerDown) { const q = state.pending; state.pending = null; queueMove(q); }
+                  });
+                }
 
-function mode() { return document.querySelector("input[name=mode]:checked").value; }
+                function mode() { return document.querySelector("input[name=mode]:checked").value; }
 
-function wirePicture() {
-  const picture = $("picture");
-  picture.addEventListener("pointerdown", async (event) => {
-    if (!state.svg || event.button !== 0) return;
-    const p = scenePoint(event);
-    if (!p) return;
-    event.preventDefault();
-    if (mode() === "route") { route(p.x, p.y).catch(showProblem); return; }
-    picture.setPointerCapture(event.pointerId);
-    state.pointerDown = true;
-    state.hoverPending = null;
-    const hovering = state.hoverBusy;
-    state.busy = (async () => {
-      if (hovering) await hovering;
-      return pointerPhase("down", p);
-    })().catch(showProblem).finally(() => { state.busy = null; });
-  });
-  picture.addEventListener("pointermove", (event) => {
-    if (!state.svg) return;
-    if (!state.pointerDown) {
-      if (!$("hover").checked || event.pointerType === "touch") return;
-      const p = scenePoint(event);
-      if (p) queueHover(p);
-      return;
-    }
-    if (mode() !== "pointer") return;
-    const p = scenePoint(event);
-    if (p) queueMove(p);
-  });
-  picture.addEventListener("pointerleave", (event) => {
-    if (!state.svg || state.pointerDown || !$("hover").checked || !state.hovered.size) return;
-    state.hoverPending = null;
-    const p = scenePoint(event);
-    if (p) sendPointer("leave", p, false).catch(showProblem);
-  });
-  const release = async (event) => {
-    if (!state.pointerDown) return;
-    state.pointerDown = false;
-    state.pending = null;
-    const p = scenePoint(event) || state.point;
-    try {
-      if (state.busy) await state.busy;
-      await pointerPhase(event.type === "pointercancel" ? "cancel" : "up", p);
-      await openScene(state.id, { redraw: false });
-    } catch (e) { showProblem(e); }
-  };
-  picture.addEventListener("pointerup", release);
-  picture.addEventListener("pointercancel", release);
-}
+                function wirePicture() {
+                  const picture = $("picture");
+                  picture.addEventListener("pointerdown", async (event) => {
+                    if (!state.svg || event.button !== 0) return;
+                    const p = scenePoint(event);
+                    if (!p) return;
+                    event.preventDefault();
+                    if (mode() === "route") { route(p.x, p.y).catch(showProblem); return; }
+                    picture.setPointerCapture(event.pointerId);
+                    state.pointerDown = true;
+                    state.hoverPending = null;
+                    const hovering = state.hoverBusy;
+                    state.busy = (async () => {
+                      if (hovering) await hovering;
+                      return pointerPhase("down", p);
+                    })().catch(showProblem).finally(() => { state.busy = null; });
+                  });
+                  picture.addEventListener("pointermove", (event) => {
+                    if (!state.svg) return;
+                    if (!state.pointerDown) {
+                      if (!$("hover").checked || event.pointerType === "touch") return;
+                      const p = scenePoint(event);
+                      if (p) queueHover(p);
+                      return;
+                    }
+                    if (mode() !== "pointer") return;
+                    const p = scenePoint(event);
+                    if (p) queueMove(p);
+                  });
+                  picture.addEventListener("pointerleave", (event) => {
+                    if (!state.svg || state.pointerDown || !$("hover").checked || !state.hovered.size) return;
+                    state.hoverPending = null;
+                    const p = scenePoint(event);
+                    if (p) sendPointer("leave", p, false).catch(showProblem);
+                  });
+                  const release = async (event) => {
+                    if (!state.pointerDown) return;
+                    state.pointerDown = false;
+                    state.pending = null;
+                    const p = scenePoint(event) || state.point;
+                    try {
+                      if (state.busy) await state.busy;
+                      await pointerPhase(event.type === "pointercancel" ? "cancel" : "up", p);
+                      await openScene(state.id, { redraw: false });
+                    } catch (e) { showProblem(e); }
+                  };
+                  picture.addEventListener("pointerup", release);
+                  picture.addEventListener("pointercancel", release);
+                }
 
-async function upload() {
-  showProblem(null);
-  let scene;
-  try {
-    scene = JSON.parse($("editor").value);
-  } catch (e) {
-    showProblem(new Error(`not JSON: ${e.message}`));
-    return;
-  }
-  const id = (scene && typeof scene.id === "string" && scene.id) || state.id || "scene";
-  await client.putScene(id, scene);
-  state.point = null;
-  state.answer = null;
-  await refreshList(id);
-  await openScene(id);
-}
+                async function upload() {
+                  showProblem(null);
+                  let scene;
+                  try {
+                    scene = JSON.parse($("editor").value);
+                  } catch (e) {
+                    showProblem(new Error(`not JSON: ${e.message}`));
+                    return;
+                  }
+                  const id = (scene && typeof scene.id === "string" && scene.id) || state.id || "scene";
+                  await client.putScene(id, scene);
+                  state.point = null;
+                  state.answer = null;
+                  await refreshList(id);
+                  await openScene(id);
+                }
 
-/** A text cell (never HTML). */
-function cell(row, text) {
-  const td = document.createElement("td");
-  td.textContent = text;
-  row.append(td);
-  return td;
-}
+                /** A text cell (never HTML). */
+                function cell(row, text) {
+                  const td = document.createElement("td");
+                  td.textContent = text;
+                  row.append(td);
+                  return td;
+                }
 
-function listItem(list, text) {
-  const li = document.createElement("li");
-  li.textContent = text;
-  list.append(li);
-}
+                function listItem(list, text) {
+                  const li = document.createElement("li");
+                  li.textContent = text;
+                  list.append(li);
+                }
 
-const round = (v) => (v === null || v === undefined ? "–" : String(Math.round(v * 100) / 100));
+                const round = (v) => (v === null || v === undefined ? "–" : String(Math.round(v * 100) / 100));
 
-/** The audit: its targets in a table, its cells over the picture. */
-async function audit() {
-  if (!state.id) return;
-  const answer = await client.audit(state.id, { standard: $("standard").value });
-  const body = $("audit-targets").tBodies[0];
-  body.replaceChildren();
-  $("audit-why").replaceChildren();
-  for (const t of answer.targets) {
-    const row = document.createElement("tr");
-    row.tabIndex = 0;
-    row.dataset.layer = t.layer;
-    cell(row, t.layer);
-    cell(row, t.verdict + (t.spacing ? ` (spacing ${t.spacing})` : ""));
-    cell(row, t.largestSquare ? round(t.largestSquare.side) : "–");
-    cell(row, round(t.clearance));
-    cell(row, t.coveredBy.map((c) => `${c.layer ?? "nothing"} ${round(c.area)}`).join(", ") || "–");
-    const choose = () => why(t).catch(showProblem);
-    row.addEventListener("click", choose);
-    row.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(); });
-    body.append(row);
-  }
-  for (const b of answer.blockers) listItem($("audit-why"), `blocker ${b.layer}: swallows ${round(b.area)} over ${b.covers.join(", ")}`);
-  state.overlay = { audit: true };
-  await draw();
-}
+                /** The audit: its targets in a table, its cells over the picture. */
+                async function audit() {
+                  if (!state.id) return;
+                  const answer = await client.audit(state.id, { standard: $("standard").value });
+                  const body = $("audit-targets").tBodies[0];
+                  body.replaceChildren();
+                  $("audit-why").replaceChildren();
+                  for (const t of answer.targets) {
+                    const row = document.createElement("tr");
+                    row.tabIndex = 0;
+                    row.dataset.layer = t.layer;
+                    cell(row, t.layer);
+                    cell(row, t.verdict + (t.spacing ? ` (spacing ${t.spacing})` : ""));
+                    cell(row, t.largestSquare ? round(t.largestSquare.side) : "–");
+                    cell(row, round(t.clearance));
+                    cell(row, t.coveredBy.map((c) => `${c.layer ?? "nothing"} ${round(c.area)}`).join(", ") || "–");
+                    const choose = () => why(t).catch(showProblem);
+                    row.addEventListener("click", choose);
+                    row.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(); });
+                    body.append(row);
+                  }
+                  for (const b of answer.blockers) listItem($("audit-why"), `blocker ${b.layer}: swallows ${round(b.area)} over ${b.covers.join(", ")}`);
+                  state.overlay = { audit: true };
+                  await draw();
+                }
 
-/** One target: its covered part and why-not answer listed, its reach point routed. */
-async function why(target) {
-  const answer = await client.reach(state.id, target.layer);
-  const list = $("audit-why");
-  list.replaceChildren();
-  listItem(list, `${target.layer}: ${target.verdict}, area ${round(target.area)}, reach point ` +
-    (target.reachPoint ? `(${round(target.reachPoint.x)}, ${round(target.reachPoint.y)})` : "none"));
-  for (const c of target.coveredBy) listItem(list, `covered by ${c.layer ?? "nothing"}: ${round(c.area)}`);
-  for (const l of answer.lost) {
-    listItem(list, `lost to ${l.layer ?? "nothing"} (${l.reason}): ${round(l.area)}, e.g. at (${round(l.point.x)}, ${round(l.point.y)})`);
-  }
-  if (answer.reason) listItem(list, `never reached: ${answer.reason}`);
-  if (target.reachPoint) await route(target.reachPoint.x, target.reachPoint.y);
-}
+                /** One target: its covered part and why-not answer listed, its reach point routed. */
+                async function why(target) {
+                  const answer = await client.reach(state.id, target.layer);
+                  const list = $("audit-why");
+                  list.replaceChildren();
+                  listItem(list, `${target.layer}: ${target.verdict}, area ${round(target.area)}, reach point ` +
+                    (target.reachPoint ? `(${round(target.reachPoint.x)}, ${round(target.reachPoint.y)})` : "none"));
+                  for (const c of target.coveredBy) listItem(list, `covered by ${c.layer ?? "nothing"}: ${round(c.area)}`);
+                  for (const l of answer.lost) {
+                    listItem(list, `lost to ${l.layer ?? "nothing"} (${l.reason}): ${round(l.area)}, e.g. at (${round(l.point.x)}, ${round(l.point.y)})`);
+                  }
+                  if (answer.reason) listItem(list, `never reached: ${answer.reason}`);
+                  if (target.reachPoint) await route(target.reachPoint.x, target.reachPoint.y);
+                }
 
-/** The diff against another stored scene: its groups listed, its cells over the picture. */
-async function diff() {
-  const other = $("diff-select").value;
-  if (!state.id || !other) return;
-  const answer = await client.diff(state.id, other);
-  const list = $("diff-groups");
-  list.replaceChildren();
-  const side = (s) => `${s.layer ?? "nothing"}${s.action ? " (" + s.action + ")" : ""}`;
-  for (const g of answer.groups) listItem(list, `${side(g.from)} → ${side(g.to)}: ${round(g.area)}, e.g. at (${round(g.point.x)}, ${round(g.point.y)})`);
-  if (!answer.groups.length) listItem(list, "no routing differs");
-  state.overlay = { diff: other };
-  await draw();
-}
+                /** The diff against another stored scene: its groups listed, its cells over the picture. */
+                async function diff() {
+                  const other = $("diff-select").value;
+                  if (!state.id || !other) return;
+                  const answer = await client.diff(state.id, other);
+                  const list = $("diff-groups");
+                  list.replaceChildren();
+                  const side = (s) => `${s.layer ?? "nothing"}${s.action ? " (" + s.action + ")" : ""}`;
+                  for (const g of answer.groups) listItem(list, `${side(g.from)} → ${side(g.to)}: ${round(g.area)}, e.g. at (${round(g.point.x)}, ${round(g.point.y)})`);
+                  if (!answer.groups.length) listItem(list, "no routing differs");
+                  state.overlay = { diff: other };
+                  await draw();
+                }
 
-async function loadExample(name) {
-  const response = await fetch(`/examples/${name}.json`);
-  showCurl({ method: "GET", url: new URL(`/examples/${name}.json`, location.href).href });
-  $("editor").value = await response.text();
-  await upload();
-}
+                async function loadExample(name) {
+                  const response = await fetch(`/examples/${name}.json`);
+                  showCurl({ method: "GET", url: new URL(`/examples/${name}.json`, location.href).href });
+                  $("editor").value = await response.text();
+                  await upload();
+                }
 
-async function start() {
-  $("key").value = client.key;
-  $("key").addEventListener("change", () => {
-    client.key = $("key").value.trim();
-    sessionStorage.setItem("hitroute.key", client.key);
-  });
-  for (const name of EXAMPLES) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = `Example: ${name}`;
-    b.dataset.example = name;
-    b.addEventListener("click", () => loadExample(name).catch(showProblem));
-    $("examples").append(b);
-  }
-  $("refresh").addEventListener("click", () => refreshList().catch(showProblem));
-  $("scene-select").addEventListener("change", (e) => {
-    if (e.target.value) { state.point = null; state.answer = null; openScene(e.target.value).catch(showProblem); }
-  });
-  $("upload").addEventListener("click", () => upload().catch(showProblem));
-  $("reload").addEventListener("click", () => state.id && openScene(state.id).catch(showProblem));
-  $("regions").addEventListener("change", () => draw().catch(showProblem));
-  $("audit").addEventListener("click", () => audit().catch(showProblem));
-  $("diff").addEventListener("click", () => diff().catch(showProblem));
-  $("point-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const x = Number($("px").value), y = Number($("py").value);
-    if (!state.id || !Number.isFinite(x) || !Number.isFinite(y)) { showProblem(new Error("choose a scene and give x and y")); return; }
-    route(x, y).catch(showProblem);
-  });
-  wirePicture();
-  const params = new URLSearchParams(location.search);
-  await refreshList(params.get("scene") || "");
-  const id = params.get("scene");
-  if (id) {
-    await openScene(id, { redraw: false });
-    const x = Number(params.get("x")), y = Number(params.get("y"));
-    if (params.has("x") && params.has("y") && Number.isFinite(x) && Number.isFinite(y)) await route(x, y);
-    else await draw();
-  }
-  document.body.dataset.ready = "true";
-}
+                async function start() {
+                  $("key").value = client.key;
+                  $("key").addEventListener("change", () => {
+                    client.key = $("key").value.trim();
+                    sessionStorage.setItem("hitroute.key", client.key);
+                  });
+                  for (const name of EXAMPLES) {
+                    const b = document.createElement("button");
+                    b.type = "button";
+                    b.textContent = `Example: ${name}`;
+                    b.dataset.example = name;
+                    b.addEventListener("click", () => loadExample(name).catch(showProblem));
+                    $("examples").append(b);
+                  }
+                  $("refresh").addEventListener("click", () => refreshList().catch(showProblem));
+                  $("scene-select").addEventListener("change", (e) => {
+                    if (e.target.value) { state.point = null; state.answer = null; openScene(e.target.value).catch(showProblem); }
+                  });
+                  $("upload").addEventListener("click", () => upload().catch(showProblem));
+                  $("reload").addEventListener("click", () => state.id && openScene(state.id).catch(showProblem));
+                  $("regions").addEventListener("change", () => draw().catch(showProblem));
+                  $("audit").addEventListener("click", () => audit().catch(showProblem));
+                  $("diff").addEventListener("click", () => diff().catch(showProblem));
+                  $("point-form").addEventListener("submit", (event) => {
+                    event.preventDefault();
+                    const x = Number($("px").value), y = Number($("py").value);
+                    if (!state.id || !Number.isFinite(x) || !Number.isFinite(y)) { showProblem(new Error("choose a scene and give x and y")); return; }
+                    route(x, y).catch(showProblem);
+                  });
+                  wirePicture();
+                  const params = new URLSearchParams(location.search);
+                  await refreshList(params.get("scene") || "");
+                  const id = params.get("scene");
+                  if (id) {
+                    await openScene(id, { redraw: false });
+                    const x = Number(params.get("x")), y = Number(params.get("y"));
+                    if (params.has("x") && params.has("y") && Number.isFinite(x) && Number.isFinite(y)) await route(x, y);
+                    else await draw();
+                  }
+                  document.body.dataset.ready = "true";
+                }
 
-start().catch((e) => { showProblem(e); document.body.dataset.ready = "true"; });
+                start().catch((e) => { showProblem(e); document.body.dataset.ready = "true"; });
 
-"""##),
+                """##),
         File(
-            path: "/examples/overlapping-squares.json", source: "examples/overlapping-squares.json", contentType: "application/json; charset=utf-8",
+            path: "/examples/overlapping-squares.json", source: "examples/overlapping-squares.json",
+            contentType: "application/json; charset=utf-8",
             text: ##"""
-{
-  "id": "squares",
-  "width": 400,
-  "height": 400,
-  "layers": [
-    {
-      "id": "square1",
-      "action": "square1.tap",
-      "color": "#e4572e",
-      "zIndex": 3,
-      "transform": {"translate": [50, 50]},
-      "shape": {"type": "rect", "x": 0, "y": 0, "width": 100, "height": 100},
-      "hitShape": {"type": "rect", "x": 25, "y": 25, "width": 50, "height": 50}
-    },
-    {
-      "id": "square2",
-      "action": "square2.tap",
-      "color": "#29335c",
-      "zIndex": 2,
-      "transform": {"translate": [75, 75]},
-      "shape": {"type": "rect", "x": 0, "y": 0, "width": 200, "height": 200},
-      "hitShape": {"type": "rect", "x": 50, "y": 50, "width": 100, "height": 100}
-    },
-    {
-      "id": "square3",
-      "action": "square3.drag",
-      "color": "#f3a712",
-      "zIndex": 1,
-      "draggable": true,
-      "transform": {"translate": [100, 100]},
-      "shape": {"type": "rect", "x": 0, "y": 0, "width": 300, "height": 300},
-      "hitShape": {"type": "rect", "x": 75, "y": 75, "width": 150, "height": 150}
-    }
-  ]
-}
+                {
+                  "id": "squares",
+                  "width": 400,
+                  "height": 400,
+                  "layers": [
+                    {
+                      "id": "square1",
+                      "action": "square1.tap",
+                      "color": "#e4572e",
+                      "zIndex": 3,
+                      "transform": {"translate": [50, 50]},
+                      "shape": {"type": "rect", "x": 0, "y": 0, "width": 100, "height": 100},
+                      "hitShape": {"type": "rect", "x": 25, "y": 25, "width": 50, "height": 50}
+                    },
+                    {
+                      "id": "square2",
+                      "action": "square2.tap",
+                      "color": "#29335c",
+                      "zIndex": 2,
+                      "transform": {"translate": [75, 75]},
+                      "shape": {"type": "rect", "x": 0, "y": 0, "width": 200, "height": 200},
+                      "hitShape": {"type": "rect", "x": 50, "y": 50, "width": 100, "height": 100}
+                    },
+                    {
+                      "id": "square3",
+                      "action": "square3.drag",
+                      "color": "#f3a712",
+                      "zIndex": 1,
+                      "draggable": true,
+                      "transform": {"translate": [100, 100]},
+                      "shape": {"type": "rect", "x": 0, "y": 0, "width": 300, "height": 300},
+                      "hitShape": {"type": "rect", "x": 75, "y": 75, "width": 150, "height": 150}
+                    }
+                  ]
+                }
 
-"""##),
+                """##),
         File(
-            path: "/examples/ring-over-button.json", source: "examples/ring-over-button.json", contentType: "application/json; charset=utf-8",
+            path: "/examples/ring-over-button.json", source: "examples/ring-over-button.json",
+            contentType: "application/json; charset=utf-8",
             text: ##"""
-{
-  "id": "ring-demo",
-  "width": 240,
-  "height": 240,
-  "layers": [
-    {
-      "id": "button",
-      "action": "below.press",
-      "color": "#2f6fde",
-      "shape": {"type": "rect", "x": 0, "y": 0, "width": 240, "height": 240}
-    },
-    {
-      "id": "ring",
-      "action": "ring.select",
-      "color": "#f28c28",
-      "shape": {
-        "type": "compound",
-        "fillRule": "evenodd",
-        "shapes": [
-          {"type": "ellipse", "cx": 120, "cy": 120, "rx": 120, "ry": 120},
-          {"type": "ellipse", "cx": 120, "cy": 120, "rx": 48, "ry": 48}
-        ]
-      }
-    },
-    {
-      "id": "frame",
-      "color": "#808080",
-      "pointerEvents": "none",
-      "shape": {"type": "rect", "x": 2, "y": 2, "width": 236, "height": 236, "fill": false, "stroke": 4}
-    }
-  ]
-}
+                {
+                  "id": "ring-demo",
+                  "width": 240,
+                  "height": 240,
+                  "layers": [
+                    {
+                      "id": "button",
+                      "action": "below.press",
+                      "color": "#2f6fde",
+                      "shape": {"type": "rect", "x": 0, "y": 0, "width": 240, "height": 240}
+                    },
+                    {
+                      "id": "ring",
+                      "action": "ring.select",
+                      "color": "#f28c28",
+                      "shape": {
+                        "type": "compound",
+                        "fillRule": "evenodd",
+                        "shapes": [
+                          {"type": "ellipse", "cx": 120, "cy": 120, "rx": 120, "ry": 120},
+                          {"type": "ellipse", "cx": 120, "cy": 120, "rx": 48, "ry": 48}
+                        ]
+                      }
+                    },
+                    {
+                      "id": "frame",
+                      "color": "#808080",
+                      "pointerEvents": "none",
+                      "shape": {"type": "rect", "x": 2, "y": 2, "width": 236, "height": 236, "fill": false, "stroke": 4}
+                    }
+                  ]
+                }
 
-"""##),
+                """##),
         File(
-            path: "/examples/sprite-with-pass-through.json", source: "examples/sprite-with-pass-through.json", contentType: "application/json; charset=utf-8",
+            path: "/examples/sprite-with-pass-through.json", source: "examples/sprite-with-pass-through.json",
+            contentType: "application/json; charset=utf-8",
             text: ##"""
-{
-  "id": "sprite-demo",
-  "width": 240,
-  "height": 240,
-  "layers": [
-    {
-      "id": "button",
-      "action": "below.press",
-      "color": "#2f6fde",
-      "shape": {
-        "type": "rect",
-        "x": 0,
-        "y": 0,
-        "width": 240,
-        "height": 240
-      }
-    },
-    {
-      "id": "sprite",
-      "action": "sprite.pick",
-      "color": "#f28c28",
-      "shape": {
-        "type": "mask",
-        "x": 40,
-        "y": 40,
-        "width": 160,
-        "height": 160,
-        "png": "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAP0lEQVR42mP41KPBQAnGJphCAOM1AFnhfzSM1RBsmv8TwCiGkKoZwxCqGvCfRDwcDRjYWKA4IVElKVMlM5GMAYDkLR8Ww5H8AAAAAElFTkSuQmCC",
-        "threshold": 0.5
-      }
-    },
-    {
-      "id": "analytics",
-      "action": "analytics.seen",
-      "passThrough": true,
-      "hitShape": {
-        "type": "rect",
-        "x": 0,
-        "y": 0,
-        "width": 240,
-        "height": 240
-      }
-    }
-  ]
-}
+                {
+                  "id": "sprite-demo",
+                  "width": 240,
+                  "height": 240,
+                  "layers": [
+                    {
+                      "id": "button",
+                      "action": "below.press",
+                      "color": "#2f6fde",
+                      "shape": {
+                        "type": "rect",
+                        "x": 0,
+                        "y": 0,
+                        "width": 240,
+                        "height": 240
+                      }
+                    },
+                    {
+                      "id": "sprite",
+                      "action": "sprite.pick",
+                      "color": "#f28c28",
+                      "shape": {
+                        "type": "mask",
+                        "x": 40,
+                        "y": 40,
+                        "width": 160,
+                        "height": 160,
+                        "png": "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAP0lEQVR42mP41KPBQAnGJphCAOM1AFnhfzSM1RBsmv8TwCiGkKoZwxCqGvCfRDwcDRjYWKA4IVElKVMlM5GMAYDkLR8Ww5H8AAAAAElFTkSuQmCC",
+                        "threshold": 0.5
+                      }
+                    },
+                    {
+                      "id": "analytics",
+                      "action": "analytics.seen",
+                      "passThrough": true,
+                      "hitShape": {
+                        "type": "rect",
+                        "x": 0,
+                        "y": 0,
+                        "width": 240,
+                        "height": 240
+                      }
+                    }
+                  ]
+                }
 
-"""##),
+                """##),
     ]
 }

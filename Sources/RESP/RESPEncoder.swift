@@ -22,9 +22,18 @@ public enum RESPEncoder {
     /// Writes any value (tests build server replies with it).
     public static func append(_ value: RESPValue, to out: inout [UInt8]) {
         switch value {
-        case .simple(let s): out.append(UInt8(ascii: "+")); out.append(contentsOf: s.utf8); out += [13, 10]
-        case .error(let s): out.append(UInt8(ascii: "-")); out.append(contentsOf: s.utf8); out += [13, 10]
-        case .integer(let n): out.append(UInt8(ascii: ":")); out.append(contentsOf: String(n).utf8); out += [13, 10]
+        case .simple(let s):
+            out.append(UInt8(ascii: "+"))
+            out.append(contentsOf: s.utf8)
+            out += [13, 10]
+        case .error(let s):
+            out.append(UInt8(ascii: "-"))
+            out.append(contentsOf: s.utf8)
+            out += [13, 10]
+        case .integer(let n):
+            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: String(n).utf8)
+            out += [13, 10]
         case .bulk(nil): out += Array("$-1\r\n".utf8)
         case .bulk(let b?):
             appendHeader(UInt8(ascii: "$"), b.count, to: &out)

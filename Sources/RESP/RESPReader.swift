@@ -45,7 +45,8 @@ public struct RESPReader: Sendable {
     ///   byte; a reply longer than ``RESPLimits/maxReplyBytes`` is refused
     ///   as soon as more than that many of its bytes are here.
     /// - Complexity: O(bytes consumed), plus the scalar cut by the end.
-    public mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(RESPParseError) -> (value: RESPValue?, end: Int) {
+    public mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(RESPParseError) -> (value: RESPValue?, end: Int)
+    {
         var cursor = RESPParser.Cursor(bytes: bytes, at: start, origin: start - consumed, limits: limits)
         do throws(RESPParseError) {
             while true {

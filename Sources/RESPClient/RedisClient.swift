@@ -120,7 +120,10 @@ public final class RedisClient: Sendable {
 
     /// Closes every idle connection (shutdown, tests).
     public func closeIdle() {
-        let idle = state.withLock { s -> [RedisConnection] in defer { s.idle = [] }; return s.idle }
+        let idle = state.withLock { s -> [RedisConnection] in
+            defer { s.idle = [] }
+            return s.idle
+        }
         for c in idle { c.close() }
     }
 
@@ -167,7 +170,10 @@ public final class RedisClient: Sendable {
             s.lastError = nil
             s.backoff = 0
             s.retryAt = 0
-            if s.idle.count < maxIdle { s.idle.append(connection); return nil }
+            if s.idle.count < maxIdle {
+                s.idle.append(connection)
+                return nil
+            }
             return connection
         }
         extra?.close()

@@ -145,7 +145,10 @@ public final class RedisConnection: @unchecked Sendable {
                 continue
             }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 && errno == EAGAIN { try wait(for: Int16(POLLOUT), until: deadline.at); continue }
+            if n < 0 && errno == EAGAIN {
+                try wait(for: Int16(POLLOUT), until: deadline.at)
+                continue
+            }
             let why = String(cString: strerror(errno))
             close()
             throw RedisError(.connectionLost, why)
@@ -184,8 +187,12 @@ public final class RedisConnection: @unchecked Sendable {
         let deadline = MonotonicClock.seconds() + timeout
         while let a = ai {
             ai = a.pointee.ai_next
-            let s = socket(a.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard s >= 0 else { lastError = String(cString: strerror(errno)); continue }
+            let s = socket(
+                a.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard s >= 0 else {
+                lastError = String(cString: strerror(errno))
+                continue
+            }
             var one: Int32 = 1
             setsockopt(s, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             if connect(s, a.pointee.ai_addr, a.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {

@@ -65,7 +65,7 @@ public final class RedisSubscriber: Sendable {
                 try c.write([Array("SUBSCRIBE".utf8)] + channels.map { Array($0.utf8) })
                 for _ in channels {
                     guard let confirm = try c.next(until: MonotonicClock.seconds() + timeout, idleOK: false),
-                          confirm.elements?.first?.string == "subscribe"
+                        confirm.elements?.first?.string == "subscribe"
                     else { throw RedisError(.protocolError, "SUBSCRIBE not confirmed") }
                 }
                 backoff = 0
@@ -116,13 +116,18 @@ public final class RedisSubscriber: Sendable {
 
 /// Runs `body` on a new detached POSIX thread.
 func spawnThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
+    final class Box {
+        let body: @Sendable () -> Void
+        init(_ b: @escaping @Sendable () -> Void) { body = b }
+    }
     let arg = Unmanaged.passRetained(Box(body)).toOpaque()
     var t = pthread_t()
-    let rc = pthread_create(&t, nil, { a in
-        Unmanaged<Box>.fromOpaque(a!).takeRetainedValue().body()
-        return nil
-    }, arg)
+    let rc = pthread_create(
+        &t, nil,
+        { a in
+            Unmanaged<Box>.fromOpaque(a!).takeRetainedValue().body()
+            return nil
+        }, arg)
     if rc == 0 {
         pthread_detach(t)
     } else {

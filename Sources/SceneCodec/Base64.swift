@@ -68,7 +68,8 @@ package enum Base64 {
                     let unused: UInt32 = padding == 1 ? group & 0xFF : group & 0xFFFF
                     guard unused == 0 else {
                         initialized = o
-                        throw Failure(offset: n - padding - 1, message: "the bits before the padding must be 0 (the encoding is not canonical)")
+                        throw Failure(
+                            offset: n - padding - 1, message: "the bits before the padding must be 0 (the encoding is not canonical)")
                     }
                 }
                 out[o] = UInt8(truncatingIfNeeded: group >> 16)
@@ -89,7 +90,9 @@ package enum Base64 {
             var o = 0
             var i = 0
             while i < n {
-                let b0 = UInt32(bytes[i]), b1 = i + 1 < n ? UInt32(bytes[i + 1]) : 0, b2 = i + 2 < n ? UInt32(bytes[i + 2]) : 0
+                let b0 = UInt32(bytes[i])
+                let b1 = i + 1 < n ? UInt32(bytes[i + 1]) : 0
+                let b2 = i + 2 < n ? UInt32(bytes[i + 2]) : 0
                 let group = b0 << 16 | b1 << 8 | b2
                 out[o] = alphabet[Int(group >> 18 & 63)]
                 out[o + 1] = alphabet[Int(group >> 12 & 63)]

@@ -116,9 +116,11 @@ package struct DocumentDecoder {
     package mutating func identifier(maxLength: Int, extraAllowed: String) throws -> String? {
         guard let s = try string() else { return nil }
         let extra = Array(extraAllowed.utf8)
-        let ok = !s.isEmpty && s.utf8.count <= maxLength && s.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || extra.contains(c)
-        }
+        let ok =
+            !s.isEmpty && s.utf8.count <= maxLength
+            && s.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || extra.contains(c)
+            }
         guard ok else {
             try issue("must match [A-Za-z0-9\(extraAllowed)]{1,\(maxLength)}")
             return nil

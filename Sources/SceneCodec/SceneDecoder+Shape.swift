@@ -105,7 +105,8 @@ extension SceneDecoding {
             try d.issue("must be one of \(Self.typeNames)", [.key("type")])
             return (nil, 0)
         }
-        for key in seen where !own.contains(key) && !Self.commonFields.contains(key)
+        for key in seen
+        where !own.contains(key) && !Self.commonFields.contains(key)
             && Self.fieldsByType.values.contains(where: { $0.contains(key) })
         {
             try d.issue("is not a field of a \(type) (it has \(own.joined(separator: ", ")))", [.key(key)])
@@ -138,8 +139,10 @@ extension SceneDecoding {
         case "path":
             geometry = .path(d: f.path!.d, elements: f.path!.elements)
         case "mask":
-            guard let mask = try mask(f.x!, f.y!, f.width!, f.height!, png: f.png, alpha: f.alpha,
-                                      columns: f.columns, rows: f.rows, threshold: f.threshold, seen: seen)
+            guard
+                let mask = try mask(
+                    f.x!, f.y!, f.width!, f.height!, png: f.png, alpha: f.alpha,
+                    columns: f.columns, rows: f.rows, threshold: f.threshold, seen: seen)
             else { return (nil, 0) }
             geometry = .mask(mask)
         default:
@@ -165,8 +168,14 @@ extension SceneDecoding {
         _ x: Double, _ y: Double, _ width: Double, _ height: Double, png: String?, alpha: String?,
         columns: Int?, rows: Int?, threshold: Double?, seen: [String]
     ) throws -> Mask? {
-        if !(x + width).isFinite { try d.issue("x + width must be finite", [.key("width")]); return nil }
-        if !(y + height).isFinite { try d.issue("y + height must be finite", [.key("height")]); return nil }
+        if !(x + width).isFinite {
+            try d.issue("x + width must be finite", [.key("width")])
+            return nil
+        }
+        if !(y + height).isFinite {
+            try d.issue("y + height must be finite", [.key("height")])
+            return nil
+        }
         switch (png, alpha) {
         case (nil, nil):
             if !seen.contains("png") && !seen.contains("alpha") {
@@ -188,7 +197,9 @@ extension SceneDecoding {
             guard let columns, let rows else { return nil }
             let (pixels, overflow) = columns.multipliedReportingOverflow(by: rows)
             guard !overflow, pixels <= limits.maxMaskPixels else {
-                try d.issue("columns × rows is \(overflow ? "too many" : String(pixels)) pixels, more than the limit of \(limits.maxMaskPixels) per mask")
+                try d.issue(
+                    "columns × rows is \(overflow ? "too many" : String(pixels)) pixels, more than the limit of \(limits.maxMaskPixels) per mask"
+                )
                 return nil
             }
             guard try admitMaskPixels(pixels, at: "alpha") else { return nil }
@@ -269,7 +280,9 @@ extension SceneDecoding {
     private mutating func admitMaskPixels(_ pixels: Int, at key: String) throws -> Bool {
         let total = maskPixels &+ pixels  // ≤ 2^50 (replay's limit) + 2^28 (a mask's): no overflow
         guard total <= limits.maxSceneMaskPixels else {
-            try d.issue("its \(pixels) pixels would bring the document's masks to \(total), more than the limit of \(limits.maxSceneMaskPixels) (--max-scene-mask-pixels)", [.key(key)])
+            try d.issue(
+                "its \(pixels) pixels would bring the document's masks to \(total), more than the limit of \(limits.maxSceneMaskPixels) (--max-scene-mask-pixels)",
+                [.key(key)])
             return false
         }
         maskPixels = total
@@ -330,7 +343,12 @@ extension SceneDecoding {
                 continue
             }
             d.push(scratchPoints.count)
-            if let p = try d.point() { scratchPoints.append(p) } else { valid = false; scratchPoints.append(.zero) }
+            if let p = try d.point() {
+                scratchPoints.append(p)
+            } else {
+                valid = false
+                scratchPoints.append(.zero)
+            }
             d.pop()
         }
         return valid ? exactCopy(scratchPoints) : nil

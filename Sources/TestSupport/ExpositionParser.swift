@@ -45,7 +45,9 @@ public struct ParsedExposition {
             if line.hasPrefix("# ") {
                 let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
                 guard parts.count >= 3 else { throw Failure(line: n, message: "short comment line") }
-                let keyword = parts[1], name = parts[2], rest = parts.count > 3 ? parts[3] : ""
+                let keyword = parts[1]
+                let name = parts[2]
+                let rest = parts.count > 3 ? parts[3] : ""
                 guard Self.isMetricName(name) else { throw Failure(line: n, message: "bad metric name \(name)") }
                 switch keyword {
                 case "HELP":
@@ -125,7 +127,10 @@ public struct ParsedExposition {
             i += 1
             while true {
                 guard i < bytes.count else { throw Failure(line: n, message: "unclosed labels") }
-                if bytes[i] == UInt8(ascii: "}") { i += 1; break }
+                if bytes[i] == UInt8(ascii: "}") {
+                    i += 1
+                    break
+                }
                 let start = i
                 while i < bytes.count, bytes[i] != UInt8(ascii: "=") { i += 1 }
                 let label = String(decoding: bytes[start..<i], as: UTF8.self)
@@ -137,7 +142,10 @@ public struct ParsedExposition {
                 while true {
                     guard i < bytes.count else { throw Failure(line: n, message: "unclosed label value") }
                     let c = bytes[i]
-                    if c == UInt8(ascii: "\"") { i += 1; break }
+                    if c == UInt8(ascii: "\"") {
+                        i += 1
+                        break
+                    }
                     if c == UInt8(ascii: "\\") {
                         guard i + 1 < bytes.count else { throw Failure(line: n, message: "dangling escape") }
                         switch bytes[i + 1] {

@@ -49,8 +49,11 @@ public final class RedisServerProcess: @unchecked Sendable {
     public func launch() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                       "--dir", directory, "--daemonize", "no", "--loglevel", "warning"] + extraArguments
+        p.arguments =
+            [
+                "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                "--dir", directory, "--daemonize", "no", "--loglevel", "warning",
+            ] + extraArguments
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -62,14 +65,18 @@ public final class RedisServerProcess: @unchecked Sendable {
             usleep(10_000)
         }
         stop()
-        throw NSError(domain: "RedisServerProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "redis-server did not answer PING on \(port)"])
+        throw NSError(
+            domain: "RedisServerProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "redis-server did not answer PING on \(port)"])
     }
 
     /// Stops the server by its PID and waits for it to exit.
     public func stop() {
         guard let p = process else { return }
         process = nil
-        if p.isRunning { kill(p.processIdentifier, SIGKILL); kill(p.processIdentifier, SIGCONT) }
+        if p.isRunning {
+            kill(p.processIdentifier, SIGKILL)
+            kill(p.processIdentifier, SIGCONT)
+        }
         p.waitUntilExit()
     }
 

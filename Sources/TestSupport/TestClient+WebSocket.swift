@@ -16,7 +16,9 @@ extension TestClient {
         public var text: String { String(decoding: payload, as: UTF8.self) }
         /// A close frame's code (nil without one).
         public var closeCode: UInt16? { payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil }
-        public var description: String { "opcode \(opcode) fin \(fin) \(opcode == 8 ? "code \(closeCode.map(String.init) ?? "-") " : "")\(text)" }
+        public var description: String {
+            "opcode \(opcode) fin \(fin) \(opcode == 8 ? "code \(closeCode.map(String.init) ?? "-") " : "")\(text)"
+        }
     }
 
     /// The RFC 6455 §1.3 example key, whose accept value is `s3pPLMBiTxaQ9kYGzzhZRbK+xOo=`.
@@ -45,7 +47,9 @@ extension TestClient {
             out.append(0x80 | 127)
             for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: n >> shift)) }
         }
-        let key = [UInt8(mask >> 24), UInt8(truncatingIfNeeded: mask >> 16), UInt8(truncatingIfNeeded: mask >> 8), UInt8(truncatingIfNeeded: mask)]
+        let key = [
+            UInt8(mask >> 24), UInt8(truncatingIfNeeded: mask >> 16), UInt8(truncatingIfNeeded: mask >> 8), UInt8(truncatingIfNeeded: mask),
+        ]
         out += key
         for (k, byte) in payload.enumerated() { out.append(byte ^ key[k & 3]) }
         return out
@@ -64,7 +68,8 @@ extension TestClient {
             return true
         }
         guard try need(2) else { return nil }
-        let b0 = buffer[0], b1 = buffer[1]
+        let b0 = buffer[0]
+        let b1 = buffer[1]
         guard b1 & 0x80 == 0 else { throw Failure(description: "a server frame is masked") }
         var length = Int(b1 & 0x7F)
         var head = 2

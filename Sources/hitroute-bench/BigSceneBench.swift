@@ -48,8 +48,9 @@ func benchBigScene(count: Int) {
         updates.append(now() - t0)
     }
     print("big scene: \(count) polygons, 100,000 random points (\(hits / 5) hit)")
-    print("  route (no trace):  \(fixed(median(perPoint) * 1e9)) ns/point median of 5 passes = \(fixed(1 / median(perPoint) / 1e6, width: 1)) M points/s")
+    print(
+        "  route (no trace):  \(fixed(median(perPoint) * 1e9)) ns/point median of 5 passes = \(fixed(1 / median(perPoint) / 1e6, width: 1)) M points/s"
+    )
     print("  single-point p50:  \(fixed(single[single.count / 2] * 1e9)) ns, p99 \(fixed(single[single.count * 99 / 100] * 1e9)) ns")
     print("  replace one layer: \(fixed(median(updates) * 1e6)) µs median of 21")
 }
-

@@ -10,7 +10,8 @@ func diskMask(side: Int, threshold: Double? = nil) -> Shape {
     let c = Double(side) / 2
     for j in 0..<side {
         for i in 0..<side {
-            let dx = Double(i) + 0.5 - c, dy = Double(j) + 0.5 - c
+            let dx = Double(i) + 0.5 - c
+            let dy = Double(j) + 0.5 - c
             if dx * dx + dy * dy < c * c { alpha[j * side + i] = 255 }
         }
     }
@@ -23,8 +24,11 @@ func benchMask() {
     let points = (0..<4096).map { _ in Point(Double.random(in: -10..<250, using: &rng), Double.random(in: -10..<250, using: &rng)) }
     let n = points.count
     func one(_ shape: Shape, slop: HitSlop? = nil) -> CompiledScene {
-        CompiledScene(Scene(layers: [Layer(id: "below", shape: Shape(.rect(x: -1e4, y: -1e4, width: 2e4, height: 2e4, cornerRadius: nil))),
-                                     Layer(id: "top", shape: shape, hitSlop: slop)]))
+        CompiledScene(
+            Scene(layers: [
+                Layer(id: "below", shape: Shape(.rect(x: -1e4, y: -1e4, width: 2e4, height: 2e4, cornerRadius: nil))),
+                Layer(id: "top", shape: shape, hitSlop: slop),
+            ]))
     }
     var stroked = diskMask(side: 256)
     stroked.stroke = 4
@@ -41,7 +45,9 @@ func benchMask() {
     for (name, scene) in cases {
         let plain = measure(perRun: 200_000) { i in consume(scene.target(at: points[i % n])) }
         let traced = measure(perRun: 200_000) { i in consume(scene.hit(points[i % n], trace: true).trace.count) }
-        print("  \(name.padding(toLength: 26, withPad: " ", startingAt: 0))  \(fixed(plain * 1e9, width: 10))  \(fixed(traced * 1e9, width: 12))")
+        print(
+            "  \(name.padding(toLength: 26, withPad: " ", startingAt: 0))  \(fixed(plain * 1e9, width: 10))  \(fixed(traced * 1e9, width: 12))"
+        )
     }
     // The stroke's worst case: a 2048 × 2048 opaque field with a transparent
     // hole of radius 1000 pixels, a stroke reaching 998 of them, points near
@@ -49,22 +55,29 @@ func benchMask() {
     var holeAlpha = [UInt8](repeating: 255, count: 2048 * 2048)
     for j in 0..<2048 {
         for i in 0..<2048 {
-            let dx = Double(i) + 0.5 - 1024, dy = Double(j) + 0.5 - 1024
+            let dx = Double(i) + 0.5 - 1024
+            let dy = Double(j) + 0.5 - 1024
             if dx * dx + dy * dy < 1000 * 1000 { holeAlpha[j * 2048 + i] = 0 }
         }
     }
-    let holed = Shape(.mask(Mask(x: 0, y: 0, width: 2048, height: 2048, source: .alpha,
-                                 image: AlphaPlane(columns: 2048, rows: 2048, alpha: holeAlpha)!)), stroke: 2 * 998)
+    let holed = Shape(
+        .mask(
+            Mask(
+                x: 0, y: 0, width: 2048, height: 2048, source: .alpha,
+                image: AlphaPlane(columns: 2048, rows: 2048, alpha: holeAlpha)!)), stroke: 2 * 998)
     let worst = one(holed)
     let near = (0..<64).map { k in Point(1024 + Double(k) * 0.1, 1024 - Double(k) * 0.1) }
     let worstTime = measure(runs: 7, perRun: 2_000) { i in consume(worst.target(at: near[i % near.count])) }
     print("  \("stroke, worst case".padding(toLength: 26, withPad: " ", startingAt: 0))  \(fixed(worstTime * 1e9, width: 10)) ns/point")
     // Many siblings: 40 × 40 tiles of 24 × 24, each a rect or a 32 × 32 mask.
     func tiles(_ shape: (Double, Double) -> Shape) -> CompiledScene {
-        CompiledScene(Scene(layers: (0..<1600).map { k in
-            let x = Double(k % 40) * 24, y = Double(k / 40) * 24
-            return Layer(id: "t\(k)", shape: shape(x, y))
-        }))
+        CompiledScene(
+            Scene(
+                layers: (0..<1600).map { k in
+                    let x = Double(k % 40) * 24
+                    let y = Double(k / 40) * 24
+                    return Layer(id: "t\(k)", shape: shape(x, y))
+                }))
     }
     let tile = diskMask(side: 32)
     guard case .mask(let m) = tile.geometry else { return }
@@ -85,7 +98,9 @@ func benchMask() {
         let compiled = CompiledScene(scene)
         let after = heapInUse()
         let pixels = Double(4096 * 4096)
-        print("4096×4096 mask\(slop == nil ? "" : " with hitSlop"): model + compiled \(fixed(Double(after - before + 4096 * 4096) / pixels, width: 1)) bytes/pixel (alpha plane shared)")
+        print(
+            "4096×4096 mask\(slop == nil ? "" : " with hitSlop"): model + compiled \(fixed(Double(after - before + 4096 * 4096) / pixels, width: 1)) bytes/pixel (alpha plane shared)"
+        )
         consume(compiled)
         consume(scene)
     }

@@ -38,7 +38,8 @@ func fixed(_ x: Double, width: Int = 8) -> String {
 func residentMemory() -> (current: Int, peak: Int) {
     guard let file = fopen("/proc/self/status", "r") else { return (0, 0) }
     defer { fclose(file) }
-    var current = 0, peak = 0
+    var current = 0
+    var peak = 0
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, Int32(line.count), file) != nil {
         let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -15,22 +15,29 @@ func benchMemory(count: Int) {
     var body: [UInt8]? = polygonSceneJSON(count: count)
     let size = body!.count
     malloc_trim(0)
-    let heap0 = heapInUse(), rss0 = residentMemory().current
+    let heap0 = heapInUse()
+    let rss0 = residentMemory().current
     func report(_ stage: String) {
-        let heap = heapInUse(), rss = residentMemory().current
-        print("  \(stage.padding(toLength: 34, withPad: " ", startingAt: 0)) heap \(fixed(Double(heap - heap0) / 1048576)) MiB   RSS \(fixed(Double(rss - rss0) / 1048576)) MiB")
+        let heap = heapInUse()
+        let rss = residentMemory().current
+        print(
+            "  \(stage.padding(toLength: 34, withPad: " ", startingAt: 0)) heap \(fixed(Double(heap - heap0) / 1_048_576)) MiB   RSS \(fixed(Double(rss - rss0) / 1_048_576)) MiB"
+        )
     }
     print("memory: \(count) polygons, \(size) bytes of JSON (growth over the body)")
     let scene = try! body!.withUnsafeBufferPointer { try SceneDecoder.decode($0, limits: SceneLimits()) }
     report("decoded model")
-    var vertices = 0, heapPoints = 0
+    var vertices = 0
+    var heapPoints = 0
     for layer in scene.layers {
         if case .polygon(let points)? = layer.shape?.geometry {
             vertices += points.count
             heapPoints += points.capacity * 16 + 32
         }
     }
-    print("  vertices \(vertices), points arrays' capacity \(fixed(Double(heapPoints) / 1048576)) MiB, layers capacity \(scene.layers.capacity)")
+    print(
+        "  vertices \(vertices), points arrays' capacity \(fixed(Double(heapPoints) / 1_048_576)) MiB, layers capacity \(scene.layers.capacity)"
+    )
     body = nil
     report("body released")
     let live = LiveScene(scene)

@@ -1,3 +1,4 @@
+import Glibc
 // `hitroute-bench patch [N]`: what a PATCH of one small layer costs in a
 // big scene, through `Application.respond` (decoding, the store's
 // weighing, journal-free memory store; with HITROUTE_STORE=redis://… the
@@ -5,7 +6,6 @@
 // costs O(the patched layer).
 import HTTPServer
 import HitAPI
-import Glibc
 import HitStore
 
 func benchPatch(count: Int) {
@@ -14,7 +14,10 @@ func benchPatch(count: Int) {
     // As a server that takes this scene must be configured (a patch may then grow it up to that).
     configuration.server.limits.maxBodyBytes = max(configuration.server.limits.maxBodyBytes, 2 * body.count)
     if let url = getenv("HITROUTE_STORE").map({ String(cString: $0) }) { configuration.storeURL = url }
-    guard let store = try? StoreFactory.make(configuration.storeConfiguration) else { print("no store for \(configuration.storeURL ?? "memory")"); exit(1) }
+    guard let store = try? StoreFactory.make(configuration.storeConfiguration) else {
+        print("no store for \(configuration.storeURL ?? "memory")")
+        exit(1)
+    }
     while store.health() != .ready { usleep(1_000) }
     let app = Application(configuration: configuration, store: store)
     var headers = HTTPHeaders()
@@ -24,7 +27,10 @@ func benchPatch(count: Int) {
     }
     let id = "polygons-\(count)"  // the id the generated body carries
     let put = call("PUT", "/scenes/\(id)", body)
-    guard put == 200 || put == 201 else { print("PUT answered \(put)"); exit(1) }
+    guard put == 200 || put == 201 else {
+        print("PUT answered \(put)")
+        exit(1)
+    }
     // Two small patches of one layer in turn, so every call changes it.
     let patches = [Array(#"{"hidden":true,"hitSlop":2}"#.utf8), Array(#"{"hidden":null,"hitSlop":null}"#.utf8)]
     let backend = configuration.storeURL == nil ? "memory" : "redis"
@@ -37,9 +43,10 @@ func benchPatch(count: Int) {
     }
     let perRun = configuration.storeURL == nil ? 200 : 5
     var failures = 0
-    let seconds = measure(runs: 15, perRun: 1) { _ in
-        failures += patchLayers(perRun, id: id, layers: count, patches: patches, call)
-    } / Double(perRun)
+    let seconds =
+        measure(runs: 15, perRun: 1) { _ in
+            failures += patchLayers(perRun, id: id, layers: count, patches: patches, call)
+        } / Double(perRun)
     print("  PATCH of one layer: \(fixed(seconds * 1e6)) µs median of 15 runs × \(perRun)\(failures > 0 ? " (\(failures) failed)" : "")")
 }
 

@@ -1,7 +1,7 @@
+import Glibc
 // `hitroute-bench render N`: writing the SVG of a big scene (SPEC §7).
 import HitAPI
 import HitRender
-import Glibc
 import HitRouting
 import SceneCodec
 
@@ -20,19 +20,23 @@ func benchRender(count: Int) {
     ]
     print("render.svg of \(count) polygons (\(body.count / 1_000_000) MB of scene JSON)")
     for (name, options) in cases {
-        var seconds: [Double] = [], cpu: [Double] = []
+        var seconds: [Double] = []
+        var cpu: [Double] = []
         var size = 0
         for _ in 0..<5 {
-            let t0 = now(), c0 = threadCPUTime()
+            let t0 = now()
+            let c0 = threadCPUTime()
             let svg = SceneRenderer.render(live, id: "polygons", version: 1, options: options)
             seconds.append(now() - t0)
             cpu.append(threadCPUTime() - c0)
             size = svg.count
             consume(svg)
         }
-        let t = median(seconds), c = median(cpu)
-        print("  \(name): \(size) bytes in \(fixed(t * 1000)) ms wall = \(fixed(Double(size) / t / 1e6)) MB/s; "
-              + "\(fixed(c * 1000)) ms of CPU = \(fixed(Double(size) / c / 1e6)) MB/s (medians of 5)")
+        let t = median(seconds)
+        let c = median(cpu)
+        print(
+            "  \(name): \(size) bytes in \(fixed(t * 1000)) ms wall = \(fixed(Double(size) / t / 1e6)) MB/s; "
+                + "\(fixed(c * 1000)) ms of CPU = \(fixed(Double(size) / c / 1e6)) MB/s (medians of 5)")
     }
 }
 

@@ -3,12 +3,15 @@ import HitRouting
 
 func ringScene() -> Scene {
     let ellipse = { (r: Double) in Shape(.ellipse(cx: 120, cy: 120, rx: r, ry: r)) }
-    return Scene(id: "ring-demo", width: 240, height: 240, layers: [
-        Layer(id: "button", action: "below.press", shape: Shape(.rect(x: 0, y: 0, width: 240, height: 240, cornerRadius: nil))),
-        Layer(id: "ring", action: "ring.select", shape: Shape(.compound([ellipse(120), ellipse(48)]), fillRule: .evenodd)),
-        Layer(id: "frame", shape: Shape(.rect(x: 0, y: 0, width: 240, height: 240, cornerRadius: nil), fill: false, stroke: 4),
-              pointerEvents: PointerEvents.none),
-    ])
+    return Scene(
+        id: "ring-demo", width: 240, height: 240,
+        layers: [
+            Layer(id: "button", action: "below.press", shape: Shape(.rect(x: 0, y: 0, width: 240, height: 240, cornerRadius: nil))),
+            Layer(id: "ring", action: "ring.select", shape: Shape(.compound([ellipse(120), ellipse(48)]), fillRule: .evenodd)),
+            Layer(
+                id: "frame", shape: Shape(.rect(x: 0, y: 0, width: 240, height: 240, cornerRadius: nil), fill: false, stroke: 4),
+                pointerEvents: PointerEvents.none),
+        ])
 }
 
 func benchRing() {
@@ -22,4 +25,3 @@ func benchRing() {
     print("  route, no trace:   \(fixed(plain * 1e9)) ns/point")
     print("  route, with trace: \(fixed(traced * 1e9)) ns/point")
 }
-

@@ -47,8 +47,10 @@ func workCases(only: Set<String>) -> [WorkCase] {
         (scene([layer("p", #"{"type":"path","d":"\#(subpaths)","fill":false,"stroke":2}"#)]), Array(repeating: Point(10.5, 5), count: 200))
     }
     add("subpaths-slop") {
-        (scene([layer("p", #"{"type":"path","d":"\#(subpaths)","fillRule":"evenodd"}"#, extra: #","hitSlop":20"#)]),
-         Array(repeating: Point(25, 5), count: 200))
+        (
+            scene([layer("p", #"{"type":"path","d":"\#(subpaths)","fillRule":"evenodd"}"#, extra: #","hitSlop":20"#)]),
+            Array(repeating: Point(25, 5), count: 200)
+        )
     }
     add("curves") {
         var d = "M 500 500"
@@ -58,8 +60,10 @@ func workCases(only: Set<String>) -> [WorkCase] {
     add("curves-slop") {
         var d = "M 500 500"
         for _ in 0..<99_999 { d += " C \(r(0, 1000)) \(r(0, 1000)) \(r(0, 1000)) \(r(0, 1000)) \(r(0, 1000)) \(r(0, 1000))" }
-        return (scene([layer("p", #"{"type":"path","d":"\#(d)","fill":false,"stroke":1}"#, extra: #","hitSlop":30"#)]),
-                randomPoints(200, 0, 1000))
+        return (
+            scene([layer("p", #"{"type":"path","d":"\#(d)","fill":false,"stroke":1}"#, extra: #","hitSlop":30"#)]),
+            randomPoints(200, 0, 1000)
+        )
     }
     add("polygon") {
         let pts = (0..<100_000).map { _ in "[\(r(0, 1000)),\(r(0, 1000))]" }.joined(separator: ",")
@@ -117,16 +121,29 @@ func workCases(only: Set<String>) -> [WorkCase] {
         var alpha = [UInt8](repeating: 0, count: side * side)
         for y in 0..<side { for x in 0..<side where (x + y) % 2 == 0 { alpha[y * side + x] = 255 } }
         let b64 = Data(alpha).base64EncodedString()
-        return (scene([layer("m", #"{"type":"mask","x":0,"y":0,"width":1000,"height":1000,"columns":\#(side),"rows":\#(side),"alpha":"\#(b64)","fill":false,"stroke":400}"#)]),
-                randomPoints(200, 0, 1000))
+        return (
+            scene([
+                layer(
+                    "m",
+                    #"{"type":"mask","x":0,"y":0,"width":1000,"height":1000,"columns":\#(side),"rows":\#(side),"alpha":"\#(b64)","fill":false,"stroke":400}"#
+                )
+            ]),
+            randomPoints(200, 0, 1000)
+        )
     }
     add("mask-slop") {
         let side = 4096
         var alpha = [UInt8](repeating: 0, count: side * side)
         for y in stride(from: 0, to: side, by: 7) { for x in stride(from: 0, to: side, by: 7) { alpha[y * side + x] = 255 } }
         let b64 = Data(alpha).base64EncodedString()
-        return (scene([layer("m", #"{"type":"mask","x":0,"y":0,"width":1000,"height":1000,"columns":\#(side),"rows":\#(side),"alpha":"\#(b64)"}"#, extra: #","hitSlop":400"#)]),
-                randomPoints(200, 0, 1000))
+        return (
+            scene([
+                layer(
+                    "m", #"{"type":"mask","x":0,"y":0,"width":1000,"height":1000,"columns":\#(side),"rows":\#(side),"alpha":"\#(b64)"}"#,
+                    extra: #","hitSlop":400"#)
+            ]),
+            randomPoints(200, 0, 1000)
+        )
     }
     return cases
 }
@@ -149,7 +166,10 @@ func benchWork(names: [String]) {
         }
         let live = LiveScene(decoded)
         let compile = threadCPUSeconds() - t0
-        if let problem = live.compiled.numericProblem { print("\(c.name): \(problem)"); continue }
+        if let problem = live.compiled.numericProblem {
+            print("\(c.name): \(problem)")
+            continue
+        }
         var targets = [Int32](repeating: -1, count: c.points.count)
         var best = Double.infinity
         var work = 0
@@ -164,10 +184,11 @@ func benchWork(names: [String]) {
         let nsPerUnit = work > 0 ? best * 1e9 / Double(work) : 0
         worst = max(worst, nsPerUnit)
         func col(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
-        print(c.name.padding(toLength: 20, withPad: " ", startingAt: 0)
-              + col("\(c.points.count)", 7) + col(String(format: "%.0f", perPoint), 12)
-              + col(String(format: "%.0f", best * 1e9 / Double(c.points.count)), 11) + col(String(format: "%.2f", nsPerUnit), 10)
-              + col(String(format: "%.2f", compile), 12))
+        print(
+            c.name.padding(toLength: 20, withPad: " ", startingAt: 0)
+                + col("\(c.points.count)", 7) + col(String(format: "%.0f", perPoint), 12)
+                + col(String(format: "%.0f", best * 1e9 / Double(c.points.count)), 11) + col(String(format: "%.2f", nsPerUnit), 10)
+                + col(String(format: "%.2f", compile), 12))
     }
     print(String(format: "worst: %.2f ns per unit: 1 s of CPU is %.0f units", worst, worst > 0 ? 1e9 / worst : 0))
 }

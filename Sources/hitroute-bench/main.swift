@@ -17,8 +17,9 @@ case "render": benchRender(count: arguments.count > 1 ? Int(arguments[1])! : 100
 case "patch": benchPatch(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
 case "work": benchWork(names: Array(arguments.dropFirst()))
 case "audit":
-    benchAudit(count: arguments.count > 1 ? Int(arguments[1])! : 100_000, rounds: arguments.count > 2 ? Int(arguments[2])! : 5,
-               divisions: arguments.count > 3 ? Double(arguments[3])! : 512)
+    benchAudit(
+        count: arguments.count > 1 ? Int(arguments[1])! : 100_000, rounds: arguments.count > 2 ? Int(arguments[2])! : 5,
+        divisions: arguments.count > 3 ? Double(arguments[3])! : 512)
 case "memory": benchMemory(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
 case "generate":
     let bytes = polygonSceneJSON(count: arguments.count > 1 ? Int(arguments[1])! : 100_000)
@@ -31,6 +32,8 @@ case "generate":
         }
     }
 default:
-    print("usage: hitroute-bench ring | api | mask | big [polygons] | ingest [polygons] | patch [polygons] | generate [polygons] > scene.json")
+    print(
+        "usage: hitroute-bench ring | api | mask | big [polygons] | ingest [polygons] | patch [polygons] | generate [polygons] > scene.json"
+    )
     exit(2)
 }

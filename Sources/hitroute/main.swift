@@ -31,7 +31,8 @@ do {
     }
     // The format is not known yet; a JSON line is what a log shipper expects
     // when the environment asks for JSON.
-    let json = environment["HITROUTE_LOG_FORMAT"]?.lowercased() == "json" || CommandLine.arguments.contains { $0 == "--log-format=json" }
+    let json =
+        environment["HITROUTE_LOG_FORMAT"]?.lowercased() == "json" || CommandLine.arguments.contains { $0 == "--log-format=json" }
         || zip(CommandLine.arguments, CommandLine.arguments.dropFirst()).contains { $0 == "--log-format" && $1.lowercased() == "json" }
     ServiceLog(format: json ? .json : .text)(.error, error.message)
     exit(2)

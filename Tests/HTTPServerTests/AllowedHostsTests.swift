@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// `HTTPLimits.allowedHosts` at the byte level: the parser refuses a head
@@ -14,8 +15,10 @@ final class AllowedHostsTests: XCTestCase {
     func testListedHostsPassWhateverPortAndCase() {
         var limits = HTTPLimits()
         limits.allowedHosts = AllowedHosts(["localhost", "127.0.0.1", "[::1]", ".example.com", "api.test:9"])
-        for host in ["localhost", "LocalHost:8080", "127.0.0.1:1", "[::1]", "[::1]:443", "example.com",
-                     "a.example.com", "A.B.Example.COM:80", "api.test", "api.test:1234"] {
+        for host in [
+            "localhost", "LocalHost:8080", "127.0.0.1:1", "[::1]", "[::1]:443", "example.com",
+            "a.example.com", "A.B.Example.COM:80", "api.test", "api.test:1234",
+        ] {
             let r = requests(parseEverySplit(head(host: host, body: "x"), limits: limits, randomSplits: 5))
             XCTAssertEqual(r.count, 1, host)
         }
@@ -24,10 +27,12 @@ final class AllowedHostsTests: XCTestCase {
     func testOtherHostsAre403AtTheHostValueBeforeTheBody() {
         var limits = HTTPLimits()
         limits.allowedHosts = .loopback
-        for host in ["rebind.evil.example", "localhost.evil.example", "evil-localhost", "127.0.0.2", "[::2]",
-                     "127.0.0.1.nip.io:80", "", "localhos", "xlocalhost"] {
+        for host in [
+            "rebind.evil.example", "localhost.evil.example", "evil-localhost", "127.0.0.2", "[::2]",
+            "127.0.0.1.nip.io:80", "", "localhos", "xlocalhost",
+        ] {
             let events = parseEverySplit(head(host: host, body: "body"), limits: limits, randomSplits: 5)
-            guard case let .error(e)? = events.last else { return XCTFail("\(host): accepted") }
+            guard case .error(let e)? = events.last else { return XCTFail("\(host): accepted") }
             XCTAssertEqual(e.kind, .hostNotAllowed, host)
             XCTAssertEqual(e.status, 403, host)
             XCTAssertEqual(e.slug, "host-not-allowed")

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HTTPServer
 
 final class ByteClassTests: XCTestCase {
@@ -50,7 +51,8 @@ final class ByteClassTests: XCTestCase {
 
     func testProblemJSONEscaping() {
         let body = ProblemJSON.encode(status: 400, slug: "x", title: "T \"q\"", detail: "a\\b\n\u{1}é")
-        XCTAssertEqual(String(decoding: body, as: UTF8.self),
-                       #"{"type":"/problems/x","title":"T \"q\"","status":400,"detail":"a\\b\n\u0001é"}"#)
+        XCTAssertEqual(
+            String(decoding: body, as: UTF8.self),
+            #"{"type":"/problems/x","title":"T \"q\"","status":400,"detail":"a\\b\n\u0001é"}"#)
     }
 }

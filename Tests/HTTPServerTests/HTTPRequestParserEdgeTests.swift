@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// HTTP edges (RFC 9112 §3.2, §7.1.1; RFC 3986 §3.2.2):
@@ -11,14 +12,16 @@ final class HTTPRequestParserEdgeTests: XCTestCase {
     func request(host: String) -> [UInt8] { Array("GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n") }
 
     func error(_ events: [Event]) -> HTTPParseError? {
-        if case let .error(e)? = events.last { return e }
+        if case .error(let e)? = events.last { return e }
         return nil
     }
 
     func testHostThatIsNotURIHostAndPortIsRejected() {
-        let bad = ["bad/host", "a b", "a@b@c", "a?b", "a#b", "[::1", "[::1]x", "[::1]:x", "a:b", "a:1:2", "a :80",
-                   "[]", "[::1::2]", "[1:2:3:4:5:6:7:8:9]", "[1:2:3:4:5:6:7]", "[12345::]", "[::1.2.3.256]",
-                   "[::01.2.3.4]", "[v.x]", "[v1.]", "%", "%4", "%zz", "a\"b", "a<b", "a\\b", "é"]
+        let bad = [
+            "bad/host", "a b", "a@b@c", "a?b", "a#b", "[::1", "[::1]x", "[::1]:x", "a:b", "a:1:2", "a :80",
+            "[]", "[::1::2]", "[1:2:3:4:5:6:7:8:9]", "[1:2:3:4:5:6:7]", "[12345::]", "[::1.2.3.256]",
+            "[::01.2.3.4]", "[v.x]", "[v1.]", "%", "%4", "%zz", "a\"b", "a<b", "a\\b", "é",
+        ]
         for host in bad {
             let raw = request(host: host)
             let e = error(parseEverySplit(raw, randomSplits: 5))
@@ -29,10 +32,12 @@ final class HTTPRequestParserEdgeTests: XCTestCase {
     }
 
     func testHostThatIsURIHostAndPortIsAccepted() {
-        let good = ["localhost", "localhost:8080", "127.0.0.1", "127.0.0.1:80", "[::1]", "[::1]:8080", "[::]",
-                    "[2001:db8::7]", "[2001:db8:0:0:0:0:0:7]", "[::ffff:192.0.2.1]", "[1:2:3:4:5:6:1.2.3.4]",
-                    "[v1.fe:80]", "[V7.a!b]", "a%20b", "", "example.com:", "xn--bcher-kva.example", "a_b~c",
-                    "!$&'()*+,;=", "999.999.999.999"]
+        let good = [
+            "localhost", "localhost:8080", "127.0.0.1", "127.0.0.1:80", "[::1]", "[::1]:8080", "[::]",
+            "[2001:db8::7]", "[2001:db8:0:0:0:0:0:7]", "[::ffff:192.0.2.1]", "[1:2:3:4:5:6:1.2.3.4]",
+            "[v1.fe:80]", "[V7.a!b]", "a%20b", "", "example.com:", "xn--bcher-kva.example", "a_b~c",
+            "!$&'()*+,;=", "999.999.999.999",
+        ]
         for host in good {
             let r = requests(parseEverySplit(request(host: host), randomSplits: 5))
             XCTAssertEqual(r.count, 1, host)
@@ -91,8 +96,10 @@ final class HTTPRequestParserEdgeTests: XCTestCase {
     }
 
     func testChunkExtensionsOutsideTheGrammarAreRejected() {
-        let bad = ["5;=b", "5;a=", "5;a==b", "5;a=\"x\"y", "5;;a", "5;a b", "5;a=b c", "5;a=\"x\\", "5;a=\"x\u{1}\"",
-                   "5;a=\"x\\\u{1}\"", "5;a=b;", "5; ", "5;a=\"", "5;a,b", "5;a=b,c", "5;a=@"]
+        let bad = [
+            "5;=b", "5;a=", "5;a==b", "5;a=\"x\"y", "5;;a", "5;a b", "5;a=b c", "5;a=\"x\\", "5;a=\"x\u{1}\"",
+            "5;a=\"x\\\u{1}\"", "5;a=b;", "5; ", "5;a=\"", "5;a,b", "5;a=b,c", "5;a=@",
+        ]
         for ext in bad {
             let e = error(parseEverySplit(Array(chunkedHead + ext + "\r\nhello\r\n0\r\n\r\n"), randomSplits: 5))
             XCTAssertEqual(e?.kind, .invalidChunkExtension, ext.debugDescription)
@@ -100,8 +107,10 @@ final class HTTPRequestParserEdgeTests: XCTestCase {
     }
 
     func testChunkExtensionsInTheGrammarAreIgnored() {
-        let good = ["5;a", "5;a=b", "5 ;a=b", "5\t; a = b", "5;a=\"\"", "5;a=\"x y\"", "5;a=\"q\\\"x\"", "5;a=\"\\\\\"",
-                    "5;a=b;c;d=\"e;f=g\"", "5;a=\"caf\u{E9}\"", "5;!#$%&'*+-.^_`|~=1", "5;a ;b", "5;a= b"]
+        let good = [
+            "5;a", "5;a=b", "5 ;a=b", "5\t; a = b", "5;a=\"\"", "5;a=\"x y\"", "5;a=\"q\\\"x\"", "5;a=\"\\\\\"",
+            "5;a=b;c;d=\"e;f=g\"", "5;a=\"caf\u{E9}\"", "5;!#$%&'*+-.^_`|~=1", "5;a ;b", "5;a= b",
+        ]
         for ext in good {
             let r = requests(parseEverySplit(Array(chunkedHead + ext + "\r\nhello\r\n0\r\n\r\n"), randomSplits: 5))
             XCTAssertEqual(r.first?.0.body, Array("hello".utf8), ext.debugDescription)

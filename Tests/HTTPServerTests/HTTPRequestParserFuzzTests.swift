@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// Seeded mutations of valid requests: the parser must never trap, must
@@ -13,12 +14,15 @@ final class HTTPRequestParserFuzzTests: XCTestCase {
         "HEAD / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
         "OPTIONS * HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\nx",
     ]
-    static let interesting: [UInt8] = [0, 9, 10, 13, 32, 34, 44, 58, 59, 0x7F, 0x80, 0xFF,
-                                       UInt8(ascii: "0"), UInt8(ascii: "f"), UInt8(ascii: "/")]
+    static let interesting: [UInt8] = [
+        0, 9, 10, 13, 32, 34, 44, 58, 59, 0x7F, 0x80, 0xFF,
+        UInt8(ascii: "0"), UInt8(ascii: "f"), UInt8(ascii: "/"),
+    ]
 
     func testMutatedRequestsNeverTrapAndAreSplitInvariant() {
-        let limits = HTTPLimits(maxRequestLineBytes: 64, maxHeaderBytes: 128, maxHeaderCount: 6,
-                                maxBodyBytes: 16, maxChunkLineBytes: 16)
+        let limits = HTTPLimits(
+            maxRequestLineBytes: 64, maxHeaderBytes: 128, maxHeaderCount: 6,
+            maxBodyBytes: 16, maxChunkLineBytes: 16)
         for seed in 0..<UInt64(2000) {
             var rng = SplitMix64(seed: seed)
             var bytes = Array(Self.seeds[Int(seed) % Self.seeds.count].utf8)
@@ -33,7 +37,7 @@ final class HTTPRequestParserFuzzTests: XCTestCase {
                 if bytes.isEmpty { bytes = [13] }
             }
             let e = parseEverySplit(bytes, limits: limits, randomSplits: 3)
-            for case let .request(request, _) in e {
+            for case .request(let request, _) in e {
                 XCTAssertLessThanOrEqual(request.body.count, 16, "seed \(seed)")
             }
         }
@@ -41,8 +45,9 @@ final class HTTPRequestParserFuzzTests: XCTestCase {
 
     func testHugeLimitsDoNotOverflowChunkSizes() {
         let limits = HTTPLimits(maxBodyBytes: .max)
-        let e = parseEverySplit(Array("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFF\r\n"),
-                                limits: limits)
-        XCTAssertEqual(e.last.flatMap { if case let .error(error) = $0 { return error.status } else { return nil } }, 413)
+        let e = parseEverySplit(
+            Array("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFF\r\n"),
+            limits: limits)
+        XCTAssertEqual(e.last.flatMap { if case .error(let error) = $0 { return error.status } else { return nil } }, 413)
     }
 }

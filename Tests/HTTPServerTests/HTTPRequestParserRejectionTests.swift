@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HTTPServer
 
 /// Every rejection, with its exact error kind and status, whatever the split.
@@ -8,7 +9,7 @@ final class HTTPRequestParserRejectionTests: XCTestCase {
         file: StaticString = #filePath, line: UInt = #line
     ) {
         let e = parseEverySplit(raw, limits: limits, randomSplits: 10, file: file, line: line)
-        guard case let .error(error)? = e.last else {
+        guard case .error(let error)? = e.last else {
             return XCTFail("expected \(kind), got \(e)", file: file, line: line)
         }
         XCTAssertEqual(error.kind, kind, "\(error)", file: file, line: line)
@@ -83,12 +84,15 @@ final class HTTPRequestParserRejectionTests: XCTestCase {
     }
 
     func testSmugglingAttemptsAreRefused() {
-        assertRejects("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-                      .contentLengthWithTransferEncoding, status: 400)
-        assertRejects("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n",
-                      .contentLengthWithTransferEncoding, status: 400)
-        assertRejects("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
-                      .invalidContentLength, status: 400)
+        assertRejects(
+            "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            .contentLengthWithTransferEncoding, status: 400)
+        assertRejects(
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n",
+            .contentLengthWithTransferEncoding, status: 400)
+        assertRejects(
+            "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
+            .invalidContentLength, status: 400)
         assertRejects("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 4\r\n\r\nabcd", .invalidContentLength, status: 400)
         assertRejects("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: abc\r\n\r\n", .invalidContentLength, status: 400)
         assertRejects("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: +3\r\n\r\nabc", .invalidContentLength, status: 400)
@@ -96,10 +100,12 @@ final class HTTPRequestParserRejectionTests: XCTestCase {
         assertRejects("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 0x10\r\n\r\n", .invalidContentLength, status: 400)
         assertRejects("POST / HTTP/1.1\r\nHost: h\r\nContent-Length:\r\n\r\n", .invalidContentLength, status: 400)
         assertRejects("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1 2\r\n\r\n", .invalidContentLength, status: 400)
-        assertRejects("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n",
-                      .invalidTransferEncoding, status: 400)
-        assertRejects("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
-                      .invalidTransferEncoding, status: 400)
+        assertRejects(
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n",
+            .invalidTransferEncoding, status: 400)
+        assertRejects(
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
+            .invalidTransferEncoding, status: 400)
         assertRejects("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", .invalidTransferEncoding, status: 400)
     }
 
@@ -122,8 +128,9 @@ final class HTTPRequestParserRejectionTests: XCTestCase {
         assertRejects(head + "5\nhello\r\n", .invalidLineEnding, status: 400)
         assertRejects([UInt8](head + "5;a") + [0] + Array("\r\nhello\r\n"), .invalidChunkExtension, status: 400)
         assertRejects(head + "5;a\nhello\r\n", .invalidChunkExtension, status: 400)
-        assertRejects(head + "5;" + String(repeating: "x", count: 5000) + "\r\nhello\r\n0\r\n\r\n",
-                      .invalidChunkExtension, status: 400)
+        assertRejects(
+            head + "5;" + String(repeating: "x", count: 5000) + "\r\nhello\r\n0\r\n\r\n",
+            .invalidChunkExtension, status: 400)
         assertRejects(head + "0\r\nBad Trailer: x\r\n\r\n", .whitespaceBeforeColon, status: 400)
         assertRejects(head + "0\r\nX: a\r\n folded\r\n\r\n", .obsoleteLineFolding, status: 400)
     }
@@ -145,22 +152,26 @@ final class HTTPRequestParserRejectionTests: XCTestCase {
 
     func testRequestLineTooLong() {
         let limits = HTTPLimits(maxRequestLineBytes: 64)
-        assertRejects("GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\nHost: h\r\n\r\n",
-                      .requestLineTooLong, status: 414, limits: limits)
-        assertRejects(String(repeating: "G", count: 100) + " / HTTP/1.1\r\nHost: h\r\n\r\n",
-                      .requestLineTooLong, status: 414, limits: limits)
+        assertRejects(
+            "GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\nHost: h\r\n\r\n",
+            .requestLineTooLong, status: 414, limits: limits)
+        assertRejects(
+            String(repeating: "G", count: 100) + " / HTTP/1.1\r\nHost: h\r\n\r\n",
+            .requestLineTooLong, status: 414, limits: limits)
         // Exactly at the limit is fine: 64 bytes before CRLF.
         let target = "/" + String(repeating: "a", count: 64 - 4 - 9 - 1)
         let ok = parseEverySplit(Array("GET \(target) HTTP/1.1\r\nHost: h\r\n\r\n"), limits: limits, randomSplits: 5)
         XCTAssertEqual(requests(ok).count, 1, "\(ok)")
         // The default limit is 8 KiB.
-        assertRejects("GET /" + String(repeating: "a", count: 8 * 1024) + " HTTP/1.1\r\nHost: h\r\n\r\n",
-                      .requestLineTooLong, status: 414)
+        assertRejects(
+            "GET /" + String(repeating: "a", count: 8 * 1024) + " HTTP/1.1\r\nHost: h\r\n\r\n",
+            .requestLineTooLong, status: 414)
     }
 
     func testHeaderBlockTooLarge() {
-        assertRejects("GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "v", count: 17 * 1024) + "\r\n\r\n",
-                      .headerTooLarge, status: 431)
+        assertRejects(
+            "GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "v", count: 17 * 1024) + "\r\n\r\n",
+            .headerTooLarge, status: 431)
         var many = "GET / HTTP/1.1\r\nHost: h\r\n"
         for i in 0..<512 { many += "X-\(i): v\r\n" }
         assertRejects(many + "\r\n", .headerTooLarge, status: 431)
@@ -184,10 +195,13 @@ final class HTTPRequestParserRejectionTests: XCTestCase {
 
     func testErrorOffsetsAndProblemBody() {
         let e = events(Array("GET / HTTP/1.1\r\nHost h\r\n\r\n"), pieces: [100])
-        guard case let .error(error)? = e.last else { return XCTFail() }
+        guard case .error(let error)? = e.last else { return XCTFail() }
         XCTAssertEqual(error.offset, 20)
         let body = String(decoding: error.response.body, as: UTF8.self)
-        XCTAssertEqual(body, #"{"type":"/problems/malformed-request","title":"Malformed request","status":400,"detail":"whitespace between a field name and the colon (byte 20)"}"#)
+        XCTAssertEqual(
+            body,
+            #"{"type":"/problems/malformed-request","title":"Malformed request","status":400,"detail":"whitespace between a field name and the colon (byte 20)"}"#
+        )
         XCTAssertEqual(error.response.headers["content-type"], "application/problem+json")
     }
 

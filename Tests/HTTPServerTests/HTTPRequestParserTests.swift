@@ -1,11 +1,12 @@
 import XCTest
+
 @testable import HTTPServer
 
 final class HTTPRequestParserTests: XCTestCase {
     func testSimpleGet() {
         let e = parseEverySplit(Array("GET /scenes/a/hit?x=1&y=2 HTTP/1.1\r\nHost: example.com\r\nAccept:  */* \r\nX-Empty:\r\n\r\n"))
         XCTAssertEqual(e.count, 1)
-        guard case let .request(r, keepAlive) = e.first else { return XCTFail("\(e)") }
+        guard case .request(let r, let keepAlive) = e.first else { return XCTFail("\(e)") }
         XCTAssertTrue(keepAlive)
         XCTAssertEqual(r.method, "GET")
         XCTAssertEqual(r.target, "/scenes/a/hit?x=1&y=2")
@@ -24,7 +25,10 @@ final class HTTPRequestParserTests: XCTestCase {
         limits.watchedField = "x-min-version"
         func request(_ fields: String, _ limits: HTTPLimits) -> HTTPRequest? {
             let e = parseEverySplit(Array("GET / HTTP/1.1\r\nHost: a\r\n\(fields)\r\n".utf8), limits: limits, randomSplits: 4)
-            guard case let .request(r, _) = e.first else { XCTFail("\(e)"); return nil }
+            guard case .request(let r, _) = e.first else {
+                XCTFail("\(e)")
+                return nil
+            }
             return r
         }
         XCTAssertEqual(request("X-Min-Version: 2\r\n", limits)?.mayHaveWatchedField, true)
@@ -70,7 +74,8 @@ final class HTTPRequestParserTests: XCTestCase {
     }
 
     func testChunkedBodyWithExtensionsAndTrailers() {
-        let raw = "POST /up HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let raw =
+            "POST /up HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5;name=value;quoted=\"a b\"\r\nhello\r\n"
             + "6 ; ext\r\n world\r\n"
             + "A\r\n0123456789\r\n"
@@ -99,7 +104,8 @@ final class HTTPRequestParserTests: XCTestCase {
     }
 
     func testPipelinedRequests() {
-        let raw = "GET /1 HTTP/1.1\r\nHost: h\r\n\r\n"
+        let raw =
+            "GET /1 HTTP/1.1\r\nHost: h\r\n\r\n"
             + "POST /2 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabc"
             + "GET /3 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
         let r = requests(parseEverySplit(Array(raw)))
@@ -133,8 +139,10 @@ final class HTTPRequestParserTests: XCTestCase {
     /// (spaces, tabs) around it goes, inside it stays, however it is split.
     func testFieldValuesAreTrimmedOfOWSOnly() {
         let values: [(String, String)] = [
-            ("a", "a"), (" \t a \t ", "a"), ("\t\t\t\t\t\t\t\t\tlong value with\tinner tabs and spaces   ", "long value with\tinner tabs and spaces"),
-            ("        ", ""), ("\t", ""), ("x\ty", "x\ty"), (String(repeating: "0123456789", count: 5) + " \t", String(repeating: "0123456789", count: 5)),
+            ("a", "a"), (" \t a \t ", "a"),
+            ("\t\t\t\t\t\t\t\t\tlong value with\tinner tabs and spaces   ", "long value with\tinner tabs and spaces"),
+            ("        ", ""), ("\t", ""), ("x\ty", "x\ty"),
+            (String(repeating: "0123456789", count: 5) + " \t", String(repeating: "0123456789", count: 5)),
         ]
         for (raw, want) in values {
             let r = requests(parseEverySplit(Array("GET / HTTP/1.1\r\nHost: h\r\nX-V:\(raw)\r\nX-After:  b \r\n\r\n")))
@@ -173,7 +181,8 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertEqual(names, ["Host", "X-A"])
         received.set("x-A", "3")
         received.add("Vary", "Origin")
-        XCTAssertEqual(received.map { "\($0.name)=\($0.value)" }, ["Host=h", "x-A=3", "Empty=", "Content-Type=application/json", "Vary=Origin"])
+        XCTAssertEqual(
+            received.map { "\($0.name)=\($0.value)" }, ["Host=h", "x-A=3", "Empty=", "Content-Type=application/json", "Vary=Origin"])
         XCTAssertNotEqual(received, strings)
         let none = try XCTUnwrap(requests(parseEverySplit(Array("GET / HTTP/1.0\r\n\r\n"))).first?.0.headers)
         XCTAssertTrue(none.isEmpty)
@@ -215,7 +224,8 @@ final class HTTPRequestParserTests: XCTestCase {
     /// announces a size gets little), and a big body ends in one buffer of
     /// its own size (give or take the allocator's rounding).
     func testBodyBufferGrowsWithWhatArrives() {
-        let total = 77_000_000, slack = 4096
+        let total = 77_000_000
+        let slack = 4096
         var limits = HTTPLimits()
         limits.maxBodyBytes = total
         var parser = HTTPRequestParser(limits: limits)

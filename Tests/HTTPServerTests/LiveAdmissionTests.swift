@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// The server's defences that act on a request's head alone (the
@@ -19,14 +20,17 @@ final class LiveAdmissionTests: XCTestCase {
     /// reserved from the body budget, the body never read, the connection closed.
     func testRefusedHeadGetsNoContinueAndReservesNothing() throws {
         let seen = Atomic<Int>(0)
-        try withServer(configure: {
-            $0.admitsHead = LiveAdmissionTests.lockedPaths
-            $0.maxBufferedBodyBytes = 1 << 20
-            $0.limits.maxBodyBytes = 1 << 20
-        }, handler: { request in
-            seen.add(1, ordering: .relaxed)
-            return testHandler(request)
-        }) { server, port in
+        try withServer(
+            configure: {
+                $0.admitsHead = LiveAdmissionTests.lockedPaths
+                $0.maxBufferedBodyBytes = 1 << 20
+                $0.limits.maxBodyBytes = 1 << 20
+            },
+            handler: { request in
+                seen.add(1, ordering: .relaxed)
+                return testHandler(request)
+            }
+        ) { server, port in
             var held: [TestClient] = []
             // Twice the budget announced by keyless heads: each is refused,
             // none holds any of it.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// ``BodyBudget`` over real sockets: bodies being received share one
@@ -79,7 +80,9 @@ final class LiveBodyBudgetTests: XCTestCase {
 
     func testAChunkedBodyReservesAsItGrows() throws {
         try withServer(configure: configure) { server, port in
-            func chunk(_ n: Int) -> [UInt8] { Array(String(n, radix: 16).utf8) + [13, 10] + [UInt8](repeating: 0x62, count: n) + [13, 10] }
+            func chunk(_ n: Int) -> [UInt8] {
+                Array(String(n, radix: 16).utf8) + [13, 10] + [UInt8](repeating: 0x62, count: n) + [13, 10]
+            }
             let head = "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
 
             let alone = try TestClient(port: port)

@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// HTTP edges over a real socket (the Host field's grammar, many header

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// Seeded random traffic over the wire: pipelined requests of every
@@ -54,7 +55,10 @@ final class LiveRandomizedTests: XCTestCase {
     /// with 10× room for a slow machine (`LiveAdmissionTests` shows a
     /// trickle past the timeout cut off).
     func testSlowButSteadyBodyIsNotCutOff() throws {
-        try withServer(configure: { $0.bodyReadTimeout = .seconds(10); $0.headerReadTimeout = .milliseconds(1500) }) { _, port in
+        try withServer(configure: {
+            $0.bodyReadTimeout = .seconds(10)
+            $0.headerReadTimeout = .milliseconds(1500)
+        }) { _, port in
             let client = try TestClient(port: port)
             try client.send("POST /steady HTTP/1.1\r\nHost: t\r\nContent-Length: 50\r\n\r\n")
             for byte in Array(String(repeating: "1234567890", count: 5).utf8) {

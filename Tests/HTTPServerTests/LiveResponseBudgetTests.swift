@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// ``OutputBudget`` over real sockets: responses a client does not read

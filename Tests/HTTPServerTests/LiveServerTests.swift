@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// The real server on an ephemeral port, spoken to over raw sockets.
@@ -36,7 +37,9 @@ final class LiveServerTests: XCTestCase {
     func testPipelinedRequestsAreAnsweredInOrder() throws {
         try withServer { _, port in
             let client = try TestClient(port: port)
-            try client.send("GET /1 HTTP/1.1\r\nHost: t\r\n\r\nPOST /2 HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabcGET /3 HTTP/1.1\r\nHost: t\r\n\r\n")
+            try client.send(
+                "GET /1 HTTP/1.1\r\nHost: t\r\n\r\nPOST /2 HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabcGET /3 HTTP/1.1\r\nHost: t\r\n\r\n"
+            )
             XCTAssertEqual(try client.readResponse().text, "GET /1  0")
             XCTAssertEqual(try client.readResponse().text, "POST /2  3")
             XCTAssertEqual(try client.readResponse().text, "GET /3  0")
@@ -132,8 +135,9 @@ final class LiveServerTests: XCTestCase {
     func testChunkedBodyWithExtensionsAndTrailers() throws {
         try withServer { _, port in
             let client = try TestClient(port: port)
-            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
-                + "5;a=b\r\nhello\r\n1;q=\"x y\"\r\n \r\n5\r\nworld\r\n0\r\nTrailer-One: 1\r\n\r\n")
+            try client.send(
+                "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "5;a=b\r\nhello\r\n1;q=\"x y\"\r\n \r\n5\r\nworld\r\n0\r\nTrailer-One: 1\r\n\r\n")
             XCTAssertEqual(try client.readResponse().text, "hello world")
             try client.send("GET /next HTTP/1.1\r\nHost: t\r\n\r\n")
             XCTAssertEqual(try client.readResponse().text, "GET /next  0")
@@ -231,7 +235,8 @@ final class LiveServerTests: XCTestCase {
     /// The upload's handler is held until the other request has been
     /// answered: were it run on the only loop, that answer could not come.
     func testBigBodyHandlerIsOffloadedAndDoesNotStallTheLoop() throws {
-        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         let heldBig: HTTPHandler = { request in
             if request.body.count >= 1000 {
                 entered.signal()
@@ -239,7 +244,12 @@ final class LiveServerTests: XCTestCase {
             }
             return testHandler(request)
         }
-        try withServer(configure: { $0.eventLoops = 1; $0.offloadBodyBytes = 1000 }, handler: heldBig) { _, port in
+        try withServer(
+            configure: {
+                $0.eventLoops = 1
+                $0.offloadBodyBytes = 1000
+            }, handler: heldBig
+        ) { _, port in
             defer { release.signal() }
             let uploader = try TestClient(port: port)
             let body = [UInt8](repeating: 0x61, count: 200_000)

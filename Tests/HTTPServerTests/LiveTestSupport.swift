@@ -3,6 +3,7 @@ import Glibc
 import HitBase
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// Echoes what it saw, with a few test routes:
@@ -14,8 +15,9 @@ let testHandler: HTTPHandler = { request in
     switch request.path {
     case "/big":
         let n = number()
-        return HTTPResponse(status: 200, headers: ["Content-Type": "application/octet-stream"],
-                            body: (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        return HTTPResponse(
+            status: 200, headers: ["Content-Type": "application/octet-stream"],
+            body: (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
     case "/slow":
         usleep(UInt32(number() * 1000))
         return HTTPResponse(status: 200, body: Array("slept".utf8))
@@ -24,8 +26,9 @@ let testHandler: HTTPHandler = { request in
     case "/echo":
         return HTTPResponse(status: 200, body: request.body)
     default:
-        return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"],
-                            body: Array("\(request.method) \(request.path) \(query) \(request.body.count)".utf8))
+        return HTTPResponse(
+            status: 200, headers: ["Content-Type": "text/plain"],
+            body: Array("\(request.method) \(request.path) \(query) \(request.body.count)".utf8))
     }
 }
 

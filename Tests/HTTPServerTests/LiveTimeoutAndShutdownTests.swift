@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// Time bounds, the connection cap and graceful shutdown, with short
@@ -64,7 +65,10 @@ final class LiveTimeoutAndShutdownTests: XCTestCase {
     }
 
     func testConnectionsPastTheCapGet503() throws {
-        try withServer(configure: { $0.maxConnections = 2; $0.eventLoops = 1 }) { server, port in
+        try withServer(configure: {
+            $0.maxConnections = 2
+            $0.eventLoops = 1
+        }) { server, port in
             let a = try TestClient(port: port)
             let b = try TestClient(port: port)
             for c in [a, b] {
@@ -83,7 +87,8 @@ final class LiveTimeoutAndShutdownTests: XCTestCase {
         // Far longer than the drain takes even on a slow machine, so that
         // stopping before it is a fact and not a race.
         configuration.shutdownGracePeriod = .seconds(4 * hangGuardSeconds)
-        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         let server = HTTPServer(configuration: configuration) { request in
             if request.path == "/held" {
                 entered.signal()
@@ -93,7 +98,11 @@ final class LiveTimeoutAndShutdownTests: XCTestCase {
             return testHandler(request)
         }
         let port = try server.start()
-        defer { release.signal(); server.shutdown(); server.waitUntilStopped() }
+        defer {
+            release.signal()
+            server.shutdown()
+            server.waitUntilStopped()
+        }
 
         let idle = try TestClient(port: port)
         try idle.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -128,7 +137,8 @@ final class LiveTimeoutAndShutdownTests: XCTestCase {
         configuration.shutdownGracePeriod = .milliseconds(300)
         configuration.offloadBodyBytes = 1
         // The handler is stuck until the test lets it go, after the server stopped.
-        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         let server = HTTPServer(configuration: configuration) { request in
             entered.signal()
             _ = release.wait(timeout: .now() + 4 * hangGuardSeconds)
@@ -152,7 +162,10 @@ final class LiveTimeoutAndShutdownTests: XCTestCase {
         let server = HTTPServer(configuration: configuration, handler: testHandler)
         try server.stopOnSignals([SIGUSR1])
         _ = try server.start()
-        defer { server.shutdown(); server.waitUntilStopped() }
+        defer {
+            server.shutdown()
+            server.waitUntilStopped()
+        }
         // Process-directed: any thread may take it, including threads that
         // earlier tests started (Dispatch, Foundation) with their own masks.
         kill(getpid(), SIGUSR1)

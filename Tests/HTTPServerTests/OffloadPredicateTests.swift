@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// `HandlerResult.onWorker`: the rest of a small request's work that its
@@ -16,20 +17,23 @@ final class OffloadPredicateTests: XCTestCase {
     func run(offloading: Bool, waitBody: Int) throws -> String {
         let released = DispatchSemaphore(value: 0)
         var outcome = ""
-        try withTestServer(configure: { c in
-            c.eventLoops = 1
-        }, responder: { request, placement in
-            if request.path == "/release" {
-                released.signal()
-                return .response(HTTPResponse(status: 200, body: Array("released".utf8)))
+        try withTestServer(
+            configure: { c in
+                c.eventLoops = 1
+            },
+            responder: { request, placement in
+                if request.path == "/release" {
+                    released.signal()
+                    return .response(HTTPResponse(status: 200, body: Array("released".utf8)))
+                }
+                @Sendable func wait() -> HTTPResponse {
+                    // A generous bound, so that a loop blocked here ends the test instead of hanging it.
+                    let signalled = released.wait(timeout: .now() + 20) == .success
+                    return HTTPResponse(status: 200, body: Array((signalled ? "went on" : "blocked the loop").utf8))
+                }
+                return offloading && placement == .loop ? .onWorker(wait) : .response(wait())
             }
-            @Sendable func wait() -> HTTPResponse {
-                // A generous bound, so that a loop blocked here ends the test instead of hanging it.
-                let signalled = released.wait(timeout: .now() + 20) == .success
-                return HTTPResponse(status: 200, body: Array((signalled ? "went on" : "blocked the loop").utf8))
-            }
-            return offloading && placement == .loop ? .onWorker(wait) : .response(wait())
-        }) { _, port in
+        ) { _, port in
             let waiting = try TestClient(port: port)
             try waiting.send(request("/wait", body: waitBody))
             let other = try TestClient(port: port)

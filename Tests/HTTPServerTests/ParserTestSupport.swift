@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 typealias Event = HTTPRequestParser.Event
@@ -62,5 +63,5 @@ extension Array where Element == UInt8 {
 
 /// The requests among `events`.
 func requests(_ events: [Event]) -> [(HTTPRequest, Bool)] {
-    events.compactMap { if case let .request(r, keepAlive) = $0 { return (r, keepAlive) } else { return nil } }
+    events.compactMap { if case .request(let r, let keepAlive) = $0 { return (r, keepAlive) } else { return nil } }
 }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HTTPServer
 
 final class ReleasableBodyTests: XCTestCase {

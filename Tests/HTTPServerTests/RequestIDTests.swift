@@ -1,7 +1,7 @@
+import TestSupport
 import XCTest
 
 @testable import HTTPServer
-import TestSupport
 
 /// The text of generated request ids (SPEC §8): 8 hex digits of the
 /// process prefix, 2 of the loop, 10 of the loop's serial, lowercase,
@@ -34,7 +34,9 @@ final class RequestIDTests: XCTestCase {
 
     func testHexWordMatchesRadixFormatting() {
         var random = SplitMix64(seed: 14)
-        for value in [0, 1, 9, 10, 0xF, 0xFFFF_FFFF, 0x0123_4567, 0x89AB_CDEF] + (0..<5000).map({ _ in UInt32(truncatingIfNeeded: random.next()) }) {
+        for value in [0, 1, 9, 10, 0xF, 0xFFFF_FFFF, 0x0123_4567, 0x89AB_CDEF]
+            + (0..<5000).map({ _ in UInt32(truncatingIfNeeded: random.next()) })
+        {
             let word = RequestID.hexWord(UInt32(value))
             let text = withUnsafeBytes(of: word) { String(decoding: $0, as: UTF8.self) }
             XCTAssertEqual(text, hex(UInt64(value), 8))

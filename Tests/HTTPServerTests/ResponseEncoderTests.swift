@@ -1,5 +1,6 @@
 import Glibc
 import XCTest
+
 @testable import HTTPServer
 
 final class ResponseEncoderTests: XCTestCase {
@@ -13,7 +14,10 @@ final class ResponseEncoderTests: XCTestCase {
         let bodyBytes = ResponseEncoder.encode(response, framing: &framing, date: date, into: &out)
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         _ = out.write(to: fds[0])
         var buffer = [UInt8](repeating: 0, count: 65536)
         let n = buffer.withUnsafeMutableBytes { recv(fds[1], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
@@ -28,9 +32,11 @@ final class ResponseEncoderTests: XCTestCase {
     }
 
     func testHandlerManagedFieldsAreReplaced() {
-        let response = HTTPResponse(status: 200, headers: HTTPHeaders([
-            ("Content-Length", "99"), ("Transfer-Encoding", "chunked"), ("Date", "x"), ("Connection", "Close"),
-        ]), body: Array("ok".utf8))
+        let response = HTTPResponse(
+            status: 200,
+            headers: HTTPHeaders([
+                ("Content-Length", "99"), ("Transfer-Encoding", "chunked"), ("Date", "x"), ("Connection", "Close"),
+            ]), body: Array("ok".utf8))
         let (text, close, _) = encode(response)
         XCTAssertEqual(text, "HTTP/1.1 200 OK\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
         XCTAssertTrue(close)
@@ -46,7 +52,8 @@ final class ResponseEncoderTests: XCTestCase {
         let (explicit, _, _) = encode(HTTPResponse(status: 200, headers: ["Content-Length": "1234"]), head: true)
         XCTAssertTrue(explicit.contains("Content-Length: 1234\r\n"), explicit)
         // The last one counts; one that is not a valid value gives way to the real length.
-        let (twice, _, _) = encode(HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Length", "7"), ("content-length", "12")])), head: true)
+        let (twice, _, _) = encode(
+            HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Length", "7"), ("content-length", "12")])), head: true)
         XCTAssertTrue(twice.contains("Content-Length: 12\r\n") && !twice.contains("Content-Length: 7"), twice)
         let (injected, _, _) = encode(HTTPResponse(status: 200, headers: ["Content-Length": "1\r\nX: y"]), head: true)
         XCTAssertEqual(injected, "HTTP/1.1 200 OK\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\n\r\n")
@@ -63,7 +70,8 @@ final class ResponseEncoderTests: XCTestCase {
         XCTAssertTrue(text.hasSuffix("Content-Length: " + String(repeating: "7, ", count: 30) + "7\r\nConnection: close\r\n\r\n"))
         XCTAssertTrue(close)
         XCTAssertEqual(text.components(separatedBy: "\r\n").count, 1 + 300 + 3 + 2)
-        let (plain, _, _) = encode(HTTPResponse(status: 200, body: Array(repeating: UInt8(ascii: "b"), count: OutboundBuffer.copyThreshold - 1)))
+        let (plain, _, _) = encode(
+            HTTPResponse(status: 200, body: Array(repeating: UInt8(ascii: "b"), count: OutboundBuffer.copyThreshold - 1)))
         XCTAssertTrue(plain.hasSuffix("Content-Length: 16383\r\n\r\n" + String(repeating: "b", count: 16383)))
     }
 
@@ -75,9 +83,11 @@ final class ResponseEncoderTests: XCTestCase {
     }
 
     func testInjectedFieldsAreDropped() {
-        let response = HTTPResponse(status: 200, headers: HTTPHeaders([
-            ("X-Bad", "a\r\nSet-Cookie: evil"), ("Bad Name", "v"), ("", "v"), ("X-Good", "fine"),
-        ]))
+        let response = HTTPResponse(
+            status: 200,
+            headers: HTTPHeaders([
+                ("X-Bad", "a\r\nSet-Cookie: evil"), ("Bad Name", "v"), ("", "v"), ("X-Good", "fine"),
+            ]))
         let (text, _, _) = encode(response)
         XCTAssertEqual(text, "HTTP/1.1 200 OK\r\nX-Good: fine\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\n\r\n")
     }
@@ -108,7 +118,10 @@ final class ResponseEncoderTests: XCTestCase {
 
     func testHTTP10KeepAliveAndOutOfRangeStatus() {
         let (text, _, _) = encode(HTTPResponse(status: 42), version: .http1_0)
-        XCTAssertEqual(text, "HTTP/1.1 500 Internal Server Error\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n")
+        XCTAssertEqual(
+            text,
+            "HTTP/1.1 500 Internal Server Error\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n"
+        )
     }
 
     func testLargeBodyIsQueuedWithoutCopyAndSentWithHead() {
@@ -117,7 +130,9 @@ final class ResponseEncoderTests: XCTestCase {
         XCTAssertEqual(bytes, 20_000)
         XCTAssertTrue(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
         let headLength = text.utf8.count - 20_000
-        XCTAssertTrue(text.utf8.prefix(headLength).elementsEqual("HTTP/1.1 200 OK\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 20000\r\n\r\n".utf8))
+        XCTAssertTrue(
+            text.utf8.prefix(headLength).elementsEqual(
+                "HTTP/1.1 200 OK\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 20000\r\n\r\n".utf8))
         XCTAssertTrue(text.utf8.suffix(20_000).allSatisfy { $0 == 7 })
     }
 
@@ -128,10 +143,12 @@ final class ResponseEncoderTests: XCTestCase {
             ResponseEncoder.appendDecimal(n, to: &buf)
             XCTAssertEqual(String(decoding: buf, as: UTF8.self), String(n))
         }
-        XCTAssertEqual(String(decoding: HTTPDateCache.format(secondsSinceEpoch: 784_111_777), as: UTF8.self),
-                       "Sun, 06 Nov 1994 08:49:37 GMT")
-        XCTAssertEqual(String(decoding: HTTPDateCache.format(secondsSinceEpoch: 0), as: UTF8.self),
-                       "Thu, 01 Jan 1970 00:00:00 GMT")
+        XCTAssertEqual(
+            String(decoding: HTTPDateCache.format(secondsSinceEpoch: 784_111_777), as: UTF8.self),
+            "Sun, 06 Nov 1994 08:49:37 GMT")
+        XCTAssertEqual(
+            String(decoding: HTTPDateCache.format(secondsSinceEpoch: 0), as: UTF8.self),
+            "Thu, 01 Jan 1970 00:00:00 GMT")
     }
 
     func testRequestLogLineFormat() {

@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// The server's own counters, through real sockets.
@@ -19,10 +20,12 @@ final class ServerMetricsTests: XCTestCase {
                 _ = try client.readResponse()
             }
             let stats = server.statistics()
-            XCTAssertEqual(stats.requests, [
-                .init(route: "unmatched", method: "GET", code: "404", count: 5),
-                .init(route: "/a", method: "GET", code: "200", count: 5),
-            ])
+            XCTAssertEqual(
+                stats.requests,
+                [
+                    .init(route: "unmatched", method: "GET", code: "404", count: 5),
+                    .init(route: "/a", method: "GET", code: "200", count: 5),
+                ])
             XCTAssertEqual(stats.durations.map(\.route), ["unmatched", "/a"])
             XCTAssertEqual(stats.durations.map { "\($0.method) \($0.code)" }, ["GET 4xx", "GET 2xx"])
             XCTAssertEqual(stats.durations.map { $0.bucketCounts.reduce(0, +) }, [5, 5])
@@ -62,8 +65,12 @@ final class ServerMetricsSlotTests: XCTestCase {
             try bad.send("BREW /pot HTTP/1.1\r\nHost: x\r\n\r\n")
             XCTAssertEqual(try bad.readResponse().status, 501)
             let counted = Dictionary(server.statistics().requests.map { ($0.method, $0.count) }, uniquingKeysWith: +)
-            XCTAssertEqual(counted, ["GET": 2, "HEAD": 1, "POST": 2, "PUT": 1, "DELETE": 1, "PATCH": 1, "OPTIONS": 1,
-                                     "TRACE": 1, "CONNECT": 1, "other": 1])
+            XCTAssertEqual(
+                counted,
+                [
+                    "GET": 2, "HEAD": 1, "POST": 2, "PUT": 1, "DELETE": 1, "PATCH": 1, "OPTIONS": 1,
+                    "TRACE": 1, "CONNECT": 1, "other": 1,
+                ])
         }
     }
 

@@ -1,11 +1,13 @@
 import XCTest
+
 @testable import HTTPServer
 
 /// The process's own lines in both formats (SPEC §8).
 final class ServiceLogTests: XCTestCase {
     func testTextLines() {
         let log = ServiceLog(format: .text)
-        XCTAssertEqual(String(decoding: log.line(.info, "listening on 127.0.0.1:8080", [:]), as: UTF8.self), "hitroute: listening on 127.0.0.1:8080")
+        XCTAssertEqual(
+            String(decoding: log.line(.info, "listening on 127.0.0.1:8080", [:]), as: UTF8.self), "hitroute: listening on 127.0.0.1:8080")
         XCTAssertEqual(String(decoding: log.line(.warning, "open", [:]), as: UTF8.self), "hitroute: WARNING: open")
         XCTAssertEqual(String(decoding: log.line(.error, "bad", [:]), as: UTF8.self), "hitroute: ERROR: bad")
     }

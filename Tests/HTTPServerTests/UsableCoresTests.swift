@@ -23,8 +23,9 @@ final class UsableCoresTests: XCTestCase {
     }
 
     func testCgroupDirectoriesWalkUpToTheRoot() {
-        XCTAssertEqual(UsableCores.cgroupDirectories("0::/system.slice/hitroute.service\n"),
-                       ["/sys/fs/cgroup/system.slice/hitroute.service", "/sys/fs/cgroup/system.slice", "/sys/fs/cgroup"])
+        XCTAssertEqual(
+            UsableCores.cgroupDirectories("0::/system.slice/hitroute.service\n"),
+            ["/sys/fs/cgroup/system.slice/hitroute.service", "/sys/fs/cgroup/system.slice", "/sys/fs/cgroup"])
         XCTAssertEqual(UsableCores.cgroupDirectories("0::/\n"), ["/sys/fs/cgroup"])
         XCTAssertEqual(UsableCores.cgroupDirectories("12:cpu,cpuacct:/docker/abc\n"), ["/sys/fs/cgroup"])  // v1 only
         XCTAssertEqual(UsableCores.cgroupDirectories("0::/a/../b\n"), ["/sys/fs/cgroup"])

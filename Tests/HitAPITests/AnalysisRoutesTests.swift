@@ -1,7 +1,8 @@
 import Foundation
-@testable import HTTPServer
 import TestSupport
 import XCTest
+
+@testable import HTTPServer
 @testable import HitAPI
 
 /// SPEC §12 over HTTP: audit, reach and diff answer from the same routing
@@ -16,10 +17,13 @@ final class AnalysisRoutesTests: XCTestCase {
 
     /// The grid's samples, from an answer's `region`, `resolution` and `samples`.
     func samples(_ answer: [String: Any]) -> [(Double, Double)] {
-        let region = answer["region"] as! [String: Double], r = answer["resolution"] as! Double
-        let columns = Int((region["width"]! / r).rounded(.up)), rows = Int((region["height"]! / r).rounded(.up))
+        let region = answer["region"] as! [String: Double]
+        let r = answer["resolution"] as! Double
+        let columns = Int((region["width"]! / r).rounded(.up))
+        let rows = Int((region["height"]! / r).rounded(.up))
         XCTAssertEqual(columns * rows, answer["samples"] as? Int)
-        let x: Double = region["x"]!, y: Double = region["y"]!
+        let x: Double = region["x"]!
+        let y: Double = region["y"]!
         var out: [(Double, Double)] = []
         for j in 0..<rows {
             for i in 0..<columns { out.append((x + (Double(i) + 0.5) * r, y + (Double(j) + 0.5) * r)) }
@@ -62,7 +66,9 @@ final class AnalysisRoutesTests: XCTestCase {
 
     func testStandardsSetSizeAndSpacing() {
         let app = ringApp()
-        for (standard, size, spacing) in [("wcag-2.5.8", 24.0, 24.0 as Double?), ("wcag-2.5.5", 44, nil), ("android", 48, nil), ("apple", 44, nil)] {
+        for (standard, size, spacing) in [
+            ("wcag-2.5.8", 24.0, 24.0 as Double?), ("wcag-2.5.5", 44, nil), ("android", 48, nil), ("apple", 44, nil),
+        ] {
             let a = app.call("GET", "/scenes/ring-demo/audit?standard=\(standard)&resolution=8").object
             XCTAssertEqual(a["minSize"] as? Double, size, standard)
             XCTAssertEqual(a["spacing"] as? Double, spacing, standard)
@@ -94,7 +100,8 @@ final class AnalysisRoutesTests: XCTestCase {
 
     func testDiffGroupsTheChangedSamples() throws {
         let app = ringApp()
-        let nonzero = ringScene.replacingOccurrences(of: "\"evenodd\"", with: "\"nonzero\"").replacingOccurrences(of: "ring-demo", with: "ring-nz")
+        let nonzero = ringScene.replacingOccurrences(of: "\"evenodd\"", with: "\"nonzero\"").replacingOccurrences(
+            of: "ring-demo", with: "ring-nz")
         XCTAssertEqual(app.call("PUT", "/scenes/ring-nz", nonzero).status, 201)
         let d = app.call("GET", "/scenes/ring-demo/diff?against=ring-nz&resolution=4").object
         let groups = try XCTUnwrap(d["groups"] as? [[String: Any]])
@@ -127,7 +134,8 @@ final class AnalysisRoutesTests: XCTestCase {
         // Far away, finite and small: answered, with nothing there.
         let far = app.call("GET", "/scenes/ring-demo/audit?x=-1e308&y=1e308&width=1e150&height=1e150&resolution=1e149")
         XCTAssertEqual(far.status, 200, far.text)
-        XCTAssertEqual((far.object["targets"] as? [[String: Any]])?.compactMap { $0["verdict"] as? String }, ["unreachable", "unreachable"])
+        XCTAssertEqual(
+            (far.object["targets"] as? [[String: Any]])?.compactMap { $0["verdict"] as? String }, ["unreachable", "unreachable"])
         for path in ["/scenes/ring-demo/layers/ring/reach?resolution=0", "/scenes/ring-demo/diff?against=ring-demo&resolution=0"] {
             XCTAssertEqual(app.call("GET", path).pointers, ["/resolution"], path)
         }
@@ -155,11 +163,15 @@ final class AnalysisRoutesTests: XCTestCase {
     /// and marks reach points; `?diff=` tints the changed cells.
     func testRenderOverlays() throws {
         let app = ringApp()
-        XCTAssertEqual(app.call("PUT", "/scenes/veiled", #"""
-            {"layers": [{"id": "b", "action": "go", "shape": {"type": "rect", "x": 0, "y": 0, "width": 10, "height": 100}},
-                        {"id": "c", "action": "go", "shape": {"type": "rect", "x": 12, "y": 0, "width": 10, "height": 40}},
-                        {"id": "veil", "shape": {"type": "rect", "x": 0, "y": 50, "width": 100, "height": 50}}]}
-            """#).status, 201)
+        XCTAssertEqual(
+            app.call(
+                "PUT", "/scenes/veiled",
+                #"""
+                {"layers": [{"id": "b", "action": "go", "shape": {"type": "rect", "x": 0, "y": 0, "width": 10, "height": 100}},
+                            {"id": "c", "action": "go", "shape": {"type": "rect", "x": 12, "y": 0, "width": 10, "height": 40}},
+                            {"id": "veil", "shape": {"type": "rect", "x": 0, "y": 50, "width": 100, "height": 50}}]}
+                """#
+            ).status, 201)
         let audit = app.call("GET", "/scenes/veiled/render.svg?audit=1")
         XCTAssertEqual(audit.status, 200, audit.text)
         XCTAssertTrue(audit.text.contains("<g class=\"audit\" pointer-events=\"none\">"))
@@ -172,7 +184,8 @@ final class AnalysisRoutesTests: XCTestCase {
         XCTAssertEqual(diff.status, 200)
         XCTAssertTrue(diff.text.contains("<g class=\"diff\" pointer-events=\"none\">"))
         XCTAssertTrue(diff.text.contains("fill-opacity=\"0.35\""), "the hole's cells")
-        XCTAssertFalse(app.call("GET", "/scenes/ring-demo/render.svg?diff=ring-demo").text.contains("fill-opacity=\"0.35\""), "nothing changed")
+        XCTAssertFalse(
+            app.call("GET", "/scenes/ring-demo/render.svg?diff=ring-demo").text.contains("fill-opacity=\"0.35\""), "nothing changed")
         XCTAssertEqual(app.call("GET", "/scenes/ring-demo/render.svg?diff=missing").status, 404)
         XCTAssertEqual(app.call("GET", "/scenes/ring-demo/render.svg?audit=2").pointers, ["/audit"])
     }
@@ -183,8 +196,10 @@ final class AnalysisRoutesTests: XCTestCase {
         XCTAssertEqual(Route(path: "/scenes/a/layers/b%2Fc/reach"), .reach(scene: "a", layer: "b/c"))
         XCTAssertNil(Route(path: "/scenes/a/layers/b/reach/more"))
         XCTAssertNil(Route(path: "/scenes/a/layers/b/other"))
-        for (route, template) in [(Route.audit("a"), "/scenes/{id}/audit"), (.diff("a"), "/scenes/{id}/diff"),
-                                  (.reach(scene: "a", layer: "b"), "/scenes/{id}/layers/{layerId}/reach")] {
+        for (route, template) in [
+            (Route.audit("a"), "/scenes/{id}/audit"), (.diff("a"), "/scenes/{id}/diff"),
+            (.reach(scene: "a", layer: "b"), "/scenes/{id}/layers/{layerId}/reach"),
+        ] {
             XCTAssertEqual(Route.templates[route.metricsLabel], template)
             XCTAssertEqual(route.methods, ["GET", "HEAD", "OPTIONS"])
         }

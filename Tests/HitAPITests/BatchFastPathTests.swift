@@ -1,10 +1,11 @@
 import Foundation
 import HitJSON
 import HitRouting
-@testable import SceneCodec
 import TestSupport
 import XCTest
+
 @testable import HitAPI
+@testable import SceneCodec
 
 /// The batch fast paths (points read without key strings, entries written
 /// from per-target fragments) against the general code they shortcut: the
@@ -78,7 +79,8 @@ final class BatchFastPathTests: XCTestCase {
     }
 
     func testNumbersKeepTheirExactValues() {
-        let o = decodeBoth(#"{"points":[{"x":-0,"y":0},{"x":1e2,"y":-2.5E-3},{"x":0.1,"y":123456789012345678901234},{"x":1e-400,"y":-0.0e5}]}"#)
+        let o = decodeBoth(
+            #"{"points":[{"x":-0,"y":0},{"x":1e2,"y":-2.5E-3},{"x":0.1,"y":123456789012345678901234},{"x":1e-400,"y":-0.0e5}]}"#)
         let p = points(o)
         XCTAssertEqual(p.count, 4)
         XCTAssertEqual(p[0].x.sign, .minus)
@@ -87,7 +89,7 @@ final class BatchFastPathTests: XCTestCase {
         XCTAssertEqual(p[1].x, 100)
         XCTAssertEqual(p[1].y, -0.0025)
         XCTAssertEqual(p[2].x, 0.1)
-        XCTAssertEqual(p[2].y, 123456789012345678901234)
+        XCTAssertEqual(p[2].y, 123_456_789_012_345_678_901_234)
         XCTAssertEqual(p[3].x, 0)
         XCTAssertEqual(p[3].y.sign, .minus)
     }
@@ -97,8 +99,9 @@ final class BatchFastPathTests: XCTestCase {
         XCTAssertEqual(points(o).map { [$0.x, $0.y] }, [[1, 2], [3, 4], [5, 6]])
         XCTAssertEqual(points(o).last?.pointer, "p")
         // An escaped spelling of a key already given is a duplicate.
-        XCTAssertEqual(issues(decodeBoth(#"{"points":[{"x":1,"y":2},{"x":1,"\u0078":2,"y":3}]}"#)),
-                       [#"/points/1/x: duplicate key "x""#])
+        XCTAssertEqual(
+            issues(decodeBoth(#"{"points":[{"x":1,"y":2},{"x":1,"\u0078":2,"y":3}]}"#)),
+            [#"/points/1/x: duplicate key "x""#])
     }
 
     func testDuplicateAndUnknownKeysAreReportedWithTheirPointers() {
@@ -106,44 +109,56 @@ final class BatchFastPathTests: XCTestCase {
         XCTAssertEqual(dup.status, 422)
         XCTAssertEqual(dup.pointers, ["/points/1/y"])
         XCTAssertEqual(dup.messages, [#"duplicate key "y""#])
-        XCTAssertEqual(issues(decodeBoth(#"{"points":[{"x":1,"y":2},{"x":1,"y":2,"z":3},{"x":0,"y":0,"X":1}]}"#)), [
-            #"/points/1/z: unknown field "z" in a point (x, y, pointer, phase, pointerType)"#,
-            #"/points/2/X: unknown field "X" in a point (x, y, pointer, phase, pointerType)"#,
-        ])
+        XCTAssertEqual(
+            issues(decodeBoth(#"{"points":[{"x":1,"y":2},{"x":1,"y":2,"z":3},{"x":0,"y":0,"X":1}]}"#)),
+            [
+                #"/points/1/z: unknown field "z" in a point (x, y, pointer, phase, pointerType)"#,
+                #"/points/2/X: unknown field "X" in a point (x, y, pointer, phase, pointerType)"#,
+            ])
         // An unknown key given twice is a duplicate the second time.
-        XCTAssertEqual(issues(decodeBoth(#"{"points":[{"x":1,"y":2,"q":[1,{"a":2}],"q":3}]}"#)), [
-            #"/points/0/q: unknown field "q" in a point (x, y, pointer, phase, pointerType)"#,
-            #"/points/0/q: duplicate key "q""#,
-        ])
+        XCTAssertEqual(
+            issues(decodeBoth(#"{"points":[{"x":1,"y":2,"q":[1,{"a":2}],"q":3}]}"#)),
+            [
+                #"/points/0/q: unknown field "q" in a point (x, y, pointer, phase, pointerType)"#,
+                #"/points/0/q: duplicate key "q""#,
+            ])
         // Keys that only start like the known ones.
         XCTAssertEqual(issues(decodeBoth(#"{"points":[{"x":1,"y":2,"xx":1,"pointe":"a","phases":"b","":0}]}"#)).count, 4)
     }
 
     func testMissingAndMistypedValues() {
-        XCTAssertEqual(issues(decodeBoth(#"{"points":[{"x":1},{"y":1},{},{"x":"1","y":null},{"x":1e999,"y":-1e999},[1,2],7]}"#)), [
-            "/points/0/y: is required",
-            "/points/1/x: is required",
-            "/points/2/x: is required",
-            "/points/2/y: is required",
-            "/points/3/x: must be a number, not a string",
-            "/points/3/y: must be a number, not null",
-            "/points/4/x: must be a finite number (this one overflows a double)",
-            "/points/4/y: must be a finite number (this one overflows a double)",
-            "/points/5: must be an object, not an array",
-            "/points/6: must be an object, not a number",
-        ])
+        XCTAssertEqual(
+            issues(decodeBoth(#"{"points":[{"x":1},{"y":1},{},{"x":"1","y":null},{"x":1e999,"y":-1e999},[1,2],7]}"#)),
+            [
+                "/points/0/y: is required",
+                "/points/1/x: is required",
+                "/points/2/x: is required",
+                "/points/2/y: is required",
+                "/points/3/x: must be a number, not a string",
+                "/points/3/y: must be a number, not null",
+                "/points/4/x: must be a finite number (this one overflows a double)",
+                "/points/4/y: must be a finite number (this one overflows a double)",
+                "/points/5: must be an object, not an array",
+                "/points/6: must be an object, not a number",
+            ])
     }
 
     func testPointerAndPhasePointsMixedIn() {
-        let o = decodeBoth(#"{"points":[{"x":1,"y":2},{"pointer":"a","phase":"down","x":3,"y":4},{"x":5,"y":6,"phase":"up","pointer":"a"},{"x":7,"y":8}]}"#)
+        let o = decodeBoth(
+            #"{"points":[{"x":1,"y":2},{"pointer":"a","phase":"down","x":3,"y":4},{"x":5,"y":6,"phase":"up","pointer":"a"},{"x":7,"y":8}]}"#
+        )
         XCTAssertEqual(points(o).map(\.pointer), [nil, "a", "a", nil])
         XCTAssertEqual(points(o).map(\.phase), [nil, .down, .up, nil])
         let long = String(repeating: "p", count: 129)
-        XCTAssertEqual(issues(decodeBoth("""
-            {"points":[{"x":1,"y":2,"pointer":"a"},{"x":1,"y":2,"phase":"move"},{"x":1,"y":2,"pointer":"","phase":"up"},
-                       {"x":1,"y":2,"pointer":"\(long)","phase":"up"},{"x":1,"y":2,"pointer":"a","phase":"hovering"},
-                       {"x":1,"y":2,"pointer":3,"phase":"up"},{"x":1,"y":2,"pointer":"a","phase":"Down"}]}
-            """)), [
+        XCTAssertEqual(
+            issues(
+                decodeBoth(
+                    """
+                    {"points":[{"x":1,"y":2,"pointer":"a"},{"x":1,"y":2,"phase":"move"},{"x":1,"y":2,"pointer":"","phase":"up"},
+                               {"x":1,"y":2,"pointer":"\(long)","phase":"up"},{"x":1,"y":2,"pointer":"a","phase":"hovering"},
+                               {"x":1,"y":2,"pointer":3,"phase":"up"},{"x":1,"y":2,"pointer":"a","phase":"Down"}]}
+                    """)),
+            [
                 "/points/0/phase: pointer and phase go together: phase is missing",
                 "/points/1/pointer: pointer and phase go together: pointer is missing",
                 "/points/2/pointer: must be 1 to 128 bytes",
@@ -156,8 +171,13 @@ final class BatchFastPathTests: XCTestCase {
                 "/points/6/phase: pointer and phase go together: phase is missing",
             ])
         // 128 bytes is allowed, escaped pointer strings too.
-        XCTAssertEqual(points(decodeBoth(#"{"points":[{"x":1,"y":2,"pointer":"\#(String(repeating: "é", count: 64))","phase":"up"},{"x":1,"y":2,"pointer":"a\"b","phase":"cancel"}]}"#)).map(\.pointer),
-                       [String(repeating: "é", count: 64), "a\"b"])
+        XCTAssertEqual(
+            points(
+                decodeBoth(
+                    #"{"points":[{"x":1,"y":2,"pointer":"\#(String(repeating: "é", count: 64))","phase":"up"},{"x":1,"y":2,"pointer":"a\"b","phase":"cancel"}]}"#
+                )
+            ).map(\.pointer),
+            [String(repeating: "é", count: 64), "a\"b"])
     }
 
     func testSyntaxErrorsInsideAPointStopAtTheSameByte() {
@@ -173,8 +193,9 @@ final class BatchFastPathTests: XCTestCase {
     }
 
     func testTooManyPointsStopsAtTheSameIndex() {
-        XCTAssertEqual(issues(decodeBoth(#"{"points":[{"x":1,"y":2},{"x":1,"y":2},{"x":1,"y":2}]}"#, maxPoints: 2)),
-                       ["/points: more than 2 points in one batch"])
+        XCTAssertEqual(
+            issues(decodeBoth(#"{"points":[{"x":1,"y":2},{"x":1,"y":2},{"x":1,"y":2}]}"#, maxPoints: 2)),
+            ["/points: more than 2 points in one batch"])
     }
 
     /// Byte by byte: every prefix of a batch, and the batch with each byte
@@ -188,8 +209,10 @@ final class BatchFastPathTests: XCTestCase {
     func testRandomBatchesAgree() {
         var rng = SplitMix64(seed: 0xBA7C4)
         func number() -> String {
-            ["0", "-0", "12", "-7.25", "1e3", "2.5E-2", "1e999", "0.1", "\(Int.random(in: -500...500, using: &rng))",
-             "\"3\"", "null", "[1]", "-0.0e-0"].randomElement(using: &rng)!
+            [
+                "0", "-0", "12", "-7.25", "1e3", "2.5E-2", "1e999", "0.1", "\(Int.random(in: -500...500, using: &rng))",
+                "\"3\"", "null", "[1]", "-0.0e-0",
+            ].randomElement(using: &rng)!
         }
         func ws() -> String { ["", "", "", " ", "\n\t", "\r\n  "].randomElement(using: &rng)! }
         for round in 0..<3000 {
@@ -242,14 +265,16 @@ final class BatchFastPathTests: XCTestCase {
             switch o {
             case .success(let q):
                 let p = q.point
-                return "ok \(p.x.bitPattern),\(p.y.bitPattern),\(p.pointer.map { "\"\($0)\"" } ?? "nil"),\(p.phase?.rawValue ?? "nil") trace=\(q.trace) all=\(q.all)"
+                return
+                    "ok \(p.x.bitPattern),\(p.y.bitPattern),\(p.pointer.map { "\"\($0)\"" } ?? "nil"),\(p.phase?.rawValue ?? "nil") trace=\(q.trace) all=\(q.all)"
             case .failure(.syntax(let e)):
                 return "syntax \(e.offset) \(e.message)"
             case .failure(.invalid(let issues)):
                 return "invalid " + issues.map { "\($0.pointer): \($0.message)" }.joined(separator: " | ")
             }
         }
-        let fast = decodeHit(body, fast: true), slow = decodeHit(body, fast: false)
+        let fast = decodeHit(body, fast: true)
+        let slow = decodeHit(body, fast: false)
         XCTAssertEqual(fingerprint(fast), fingerprint(slow), String(decoding: body, as: UTF8.self), file: file, line: line)
         return fast
     }
@@ -262,7 +287,8 @@ final class BatchFastPathTests: XCTestCase {
     func testHitFlagsAndDefaults() throws {
         func query(_ body: String) throws -> HitQuery { try decodeHitBoth(body).get() }
         XCTAssertEqual(try query(#"{"x":1,"y":2}"#), HitQuery(point: PointQuery(x: 1, y: 2), trace: true, all: false))
-        XCTAssertEqual(try query(#"{"trace":false,"y":2,"x":1,"all":true}"#), HitQuery(point: PointQuery(x: 1, y: 2), trace: false, all: true))
+        XCTAssertEqual(
+            try query(#"{"trace":false,"y":2,"x":1,"all":true}"#), HitQuery(point: PointQuery(x: 1, y: 2), trace: false, all: true))
         XCTAssertEqual(try query(#" {"x":-0,"y":1e2,"pointer":"m","phase":"down","trace":true} "#).point.phase, .down)
         XCTAssertEqual(try query(#"{"x":1,"y":2,"trace":false}"#).trace, false)  // escaped: the reporting path
     }
@@ -294,17 +320,20 @@ final class BatchFastPathTests: XCTestCase {
         for i in 0..<150 {
             let id = i % 2 == 1 ? "l\(i)-" + String(repeating: "x", count: 120) : "l\(i)"
             let action = i % 3 == 0 ? "" : #""action":"a\#(i).\"press\"\u00e9\n\u0001","#
-            layers.append(#"{"id":"\#(id)",\#(action)"shape":{"type":"rect","x":\#(i % 15 * 10),"y":\#(i / 15 * 10),"width":10,"height":10}}"#)
+            layers.append(
+                #"{"id":"\#(id)",\#(action)"shape":{"type":"rect","x":\#(i % 15 * 10),"y":\#(i / 15 * 10),"width":10,"height":10}}"#)
         }
         // A parent with an action over children without: the action comes from the parent.
-        let sceneJSON = #"{"id":"grid","layers":[{"id":"group","action":"group.tap","children":["# + layers.joined(separator: ",")
+        let sceneJSON =
+            #"{"id":"grid","layers":[{"id":"group","action":"group.tap","children":["# + layers.joined(separator: ",")
             + #"]},{"id":"top","pointerEvents":"none","shape":{"type":"rect","x":0,"y":0,"width":10,"height":10}}]}"#
         XCTAssertEqual(app.call("PUT", "/scenes/grid", sceneJSON).status, 201, app.call("PUT", "/scenes/grid", sceneJSON).text)
         let scene = try XCTUnwrap(app.store.snapshot("grid")).compiled
         var rng = SplitMix64(seed: 7)
         var targets = Set<Int>()
         for (trace, all) in [(false, false), (true, false), (false, true)] {
-            var fast = JSONWriter(), slow = JSONWriter()
+            var fast = JSONWriter()
+            var slow = JSONWriter()
             var entries = BatchResultWriter(scene: scene)
             for k in 0..<3000 {
                 let p = Point(Double.random(in: -5...160, using: &rng), Double.random(in: -5...110, using: &rng))
@@ -328,17 +357,22 @@ final class BatchFastPathTests: XCTestCase {
             XCTAssertEqual(app.call("PUT", "/scenes/\(id)", #"{"layers":["# + layers.joined(separator: ",") + "]}").status, 201)
             return try XCTUnwrap(app.store.snapshot(id)).compiled
         }
-        let old = try scene("old", ["a", "b"]), new = try scene("new", ["c", "d"])
-        var fast = JSONWriter(), slow = JSONWriter()
+        let old = try scene("old", ["a", "b"])
+        let new = try scene("new", ["c", "d"])
+        var fast = JSONWriter()
+        var slow = JSONWriter()
         var entries = BatchResultWriter(scene: old)
         entries.write(old.hit(Point(5, 5), trace: false, all: false), trace: false, captured: nil, to: &fast)
-        HitResponseEncoder.writeBatchResult(old.hit(Point(5, 5), trace: false, all: false), trace: false, captured: nil, scene: old, to: &slow)
+        HitResponseEncoder.writeBatchResult(
+            old.hit(Point(5, 5), trace: false, all: false), trace: false, captured: nil, scene: old, to: &slow)
         entries.rescene(new)
         entries.write(new.hit(Point(5, 5), trace: false, all: false), trace: false, captured: true, to: &fast)
-        HitResponseEncoder.writeBatchResult(new.hit(Point(5, 5), trace: false, all: false), trace: false, captured: true, scene: new, to: &slow)
+        HitResponseEncoder.writeBatchResult(
+            new.hit(Point(5, 5), trace: false, all: false), trace: false, captured: true, scene: new, to: &slow)
         XCTAssertEqual(String(decoding: fast.bytes, as: UTF8.self), String(decoding: slow.bytes, as: UTF8.self))
-        XCTAssertEqual(String(decoding: fast.bytes, as: UTF8.self),
-                       #"{"layer":"b","action":"b.act","actionLayer":"b"},{"layer":"d","action":"d.act","actionLayer":"d","captured":true}"#)
+        XCTAssertEqual(
+            String(decoding: fast.bytes, as: UTF8.self),
+            #"{"layer":"b","action":"b.act","actionLayer":"b"},{"layer":"d","action":"d.act","actionLayer":"d","captured":true}"#)
     }
 
     /// Seeded random batches over HTTP: each entry says what a single `hit`
@@ -350,7 +384,8 @@ final class BatchFastPathTests: XCTestCase {
             let xs = (0..<n).map { _ in Double(Int.random(in: -20...260, using: &rng)) / 2 }
             let ys = (0..<n).map { _ in Double(Int.random(in: -20...260, using: &rng)) / 2 }
             let trace = Bool.random(using: &rng)
-            let body = #"{"points":["# + (0..<n).map { #"{"x":\#(xs[$0]),"y":\#(ys[$0])}"# }.joined(separator: ",") + #"],"trace":\#(trace)}"#
+            let body =
+                #"{"points":["# + (0..<n).map { #"{"x":\#(xs[$0]),"y":\#(ys[$0])}"# }.joined(separator: ",") + #"],"trace":\#(trace)}"#
             let batch = app.call("POST", "/scenes/ring-demo/hits", body)
             XCTAssertEqual(batch.status, 200)
             let results = try XCTUnwrap(batch.object["results"] as? [[String: Any]])
@@ -361,7 +396,9 @@ final class BatchFastPathTests: XCTestCase {
                     XCTAssertEqual(results[i][key] as? String, single[key] as? String, "\(key) at (\(xs[i]), \(ys[i]))")
                     XCTAssertTrue(results[i][key] is NSNull == (single[key] is NSNull))
                 }
-                XCTAssertEqual((results[i]["trace"] as? [[String: Any]]).map { $0 as NSArray }, (single["trace"] as? [[String: Any]]).map { $0 as NSArray })
+                XCTAssertEqual(
+                    (results[i]["trace"] as? [[String: Any]]).map { $0 as NSArray },
+                    (single["trace"] as? [[String: Any]]).map { $0 as NSArray })
             }
             // The exact bytes of a plain entry.
             let text = batch.text
@@ -377,7 +414,8 @@ final class BatchFastPathTests: XCTestCase {
         let groups = (0..<40).map { row in
             let cells = (0..<40).map { col in
                 let action = col % 3 == 0 ? "" : #","action":"cell-\#(row)-\#(col).tap""#
-                return #"{"id":"c\#(row)-\#(col)"\#(action),"shape":{"type":"rect","x":\#(col * 10),"y":\#(row * 10),"width":10,"height":10}}"#
+                return
+                    #"{"id":"c\#(row)-\#(col)"\#(action),"shape":{"type":"rect","x":\#(col * 10),"y":\#(row * 10),"width":10,"height":10}}"#
             }
             return #"{"id":"row\#(row)","action":"row\#(row).tap","children":[\#(cells.joined(separator: ","))]}"#
         }
@@ -416,7 +454,8 @@ final class BatchFastPathTests: XCTestCase {
             #""x":\#(p.0),"y":\#(p.1)"# + (p.2.map { #","pointer":"m","phase":"\#($0)""# } ?? "")
         }
         XCTAssertEqual(app.call("PUT", "/scenes/drag", scene).status, 201)
-        let batch = app.call("POST", "/scenes/drag/hits", #"{"points":["# + points.map { "{" + member($0) + "}" }.joined(separator: ",") + "]}")
+        let batch = app.call(
+            "POST", "/scenes/drag/hits", #"{"points":["# + points.map { "{" + member($0) + "}" }.joined(separator: ",") + "]}")
         XCTAssertEqual(batch.status, 200, batch.text)
         let results = try XCTUnwrap(batch.object["results"] as? [[String: Any]])
 
@@ -432,7 +471,8 @@ final class BatchFastPathTests: XCTestCase {
         }
         XCTAssertEqual(batch.object["version"] as? Int, last["version"] as? Int)
         XCTAssertGreaterThan(last["version"] as? Int ?? 0, 1)
-        XCTAssertEqual(results.map { $0["layer"] as? String }, ["box", "box", "box", "under", "box", "box", "under", "box", "box", "box", "under"])
+        XCTAssertEqual(
+            results.map { $0["layer"] as? String }, ["box", "box", "box", "under", "box", "box", "under", "box", "box", "box", "under"])
     }
 }
 

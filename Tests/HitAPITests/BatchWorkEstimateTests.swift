@@ -1,7 +1,8 @@
 import Foundation
-@testable import HTTPServer
 import TestSupport
 import XCTest
+
+@testable import HTTPServer
 @testable import HitAPI
 
 /// A big batch's work is estimated from 64 evenly spaced points before the
@@ -11,8 +12,9 @@ import XCTest
 final class BatchWorkEstimateTests: XCTestCase {
     /// 2,000 unit squares stacked at the origin, evenodd: a point inside
     /// reads every contour.
-    static let subpaths = #"{"layers":[{"id":"p","shape":{"type":"path","fillRule":"evenodd","d":""# +
-        String(repeating: "M0 0h10v10h-10z", count: 2_000) + #""}}]}"#
+    static let subpaths =
+        #"{"layers":[{"id":"p","shape":{"type":"path","fillRule":"evenodd","d":""# + String(repeating: "M0 0h10v10h-10z", count: 2_000)
+        + #""}}]}"#
 
     func batch(_ n: Int) -> String {
         #"{"points":["# + Array(repeating: #"{"x":5,"y":5}"#, count: n).joined(separator: ",") + "]}"

@@ -1,7 +1,8 @@
 import Foundation
-@testable import HTTPServer
 import TestSupport
 import XCTest
+
+@testable import HTTPServer
 @testable import HitAPI
 
 /// `--max-batch-work`: a batch whose routing would read more than the
@@ -75,7 +76,8 @@ final class BatchWorkRoutesTests: XCTestCase {
     func testOnAnEventLoopABatchPastTheLoopsShareMovesToAWorker() {
         let app = Application.testing { $0.maxBatchWork = 1 << 40 }
         XCTAssertEqual(app.call("PUT", "/scenes/c", Self.curves).status, 201)
-        let heavy = #"{"points": \#(points(1000))}"#, traced = #"{"points": \#(points(1000)), "trace": true}"#
+        let heavy = #"{"points": \#(points(1000))}"#
+        let traced = #"{"points": \#(points(1000)), "trace": true}"#
         let light = #"{"points": \#(points(3))}"#
         XCTAssertEqual(app.onLoop("POST", "/scenes/c/hits", light), 200)
         let one = #"{"points": [{"x": 1, "y": 1, "pointer": "p", "phase": "down"}]}"#
@@ -169,8 +171,9 @@ final class BatchWorkRoutesTests: XCTestCase {
             return Double(line?.split(separator: " ").last ?? "") ?? -1
         }
         // A point inside the curves (one read costs about 3,000 there).
-        let inside = try XCTUnwrap((0..<200).lazy.map { 300 + Double($0) }
-            .first { app.call("GET", "/scenes/c/hit?x=\($0)&y=500").object["layer"] as? String == "curves" })
+        let inside = try XCTUnwrap(
+            (0..<200).lazy.map { 300 + Double($0) }
+                .first { app.call("GET", "/scenes/c/hit?x=\($0)&y=500").object["layer"] as? String == "curves" })
         let down = onLoop("POST", "/scenes/c/hits", #"{"points": [{"x": \#(inside), "y": 500, "pointer": "p", "phase": "down"}]}"#)
         XCTAssertEqual(Ran(down), 200)
         XCTAssertEqual((down?.object["results"] as? [[String: Any]])?.first?["captured"] as? Bool, true)

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitAPI
 
 final class BodyBufferConfigurationTests: XCTestCase {
@@ -12,6 +13,7 @@ final class BodyBufferConfigurationTests: XCTestCase {
         XCTAssertThrowsError(try Configuration.parse(arguments: ["--max-buffered-body-bytes", "1000"], environment: [:])) { error in
             XCTAssertTrue("\(error)".contains("--max-body-bytes"), "\(error)")
         }
-        XCTAssertNoThrow(try Configuration.parse(arguments: ["--max-buffered-body-bytes", "1000", "--max-body-bytes", "1000"], environment: [:]))
+        XCTAssertNoThrow(
+            try Configuration.parse(arguments: ["--max-buffered-body-bytes", "1000", "--max-body-bytes", "1000"], environment: [:]))
     }
 }

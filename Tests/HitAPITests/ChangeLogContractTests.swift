@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitAPI
 @testable import HitStore
 
@@ -22,7 +23,8 @@ final class ChangeLogContractTests: XCTestCase {
         let scene = #"{"layers":[{"id":"a","draggable":true,"shape":{"type":"rect","x":0,"y":0,"width":100,"height":100}}]}"#
         XCTAssertEqual(app.call("PUT", "/scenes/s", scene).status, 201)
         let before = app.call("GET", "/scenes/s").body
-        XCTAssertEqual(app.call("POST", "/scenes/s/hit", #"{"x":50,"y":50,"pointer":"p","phase":"down"}"#).object["captured"] as? Bool, true)
+        XCTAssertEqual(
+            app.call("POST", "/scenes/s/hit", #"{"x":50,"y":50,"pointer":"p","phase":"down"}"#).object["captured"] as? Bool, true)
         let move = app.call("POST", "/scenes/s/hit", #"{"x":80,"y":50,"pointer":"p","phase":"move"}"#)
         XCTAssertEqual(move.status, 507)
         XCTAssertEqual(app.call("GET", "/scenes/s").body, before, "the layer did not move and the version did not grow")

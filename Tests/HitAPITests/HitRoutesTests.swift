@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HitAPI
 
 final class HitRoutesTests: XCTestCase {
@@ -33,14 +34,20 @@ final class HitRoutesTests: XCTestCase {
                {"layer": "button", "decision": "hit",  "reason": "inside",
                 "local": {"x": 120, "y": 120}}]}
             """
-        XCTAssertEqual(r.object as NSDictionary,
-                       try JSONSerialization.jsonObject(with: Data(expected.utf8)) as! NSDictionary)
-        XCTAssertEqual(r.text, #"{"scene":"ring-demo","version":1,"x":120,"y":120,"layer":"button","path":["button"],"action":"below.press","actionLayer":"button","local":{"x":120,"y":120},"trace":[{"layer":"frame","decision":"skip","reason":"pointer-events-none"},{"layer":"ring","decision":"miss","reason":"in-hole","detail":"even-odd: inside 2 contours","local":{"x":120,"y":120}},{"layer":"button","decision":"hit","reason":"inside","local":{"x":120,"y":120}}]}"#)
+        XCTAssertEqual(
+            r.object as NSDictionary,
+            try JSONSerialization.jsonObject(with: Data(expected.utf8)) as! NSDictionary)
+        XCTAssertEqual(
+            r.text,
+            #"{"scene":"ring-demo","version":1,"x":120,"y":120,"layer":"button","path":["button"],"action":"below.press","actionLayer":"button","local":{"x":120,"y":120},"trace":[{"layer":"frame","decision":"skip","reason":"pointer-events-none"},{"layer":"ring","decision":"miss","reason":"in-hole","detail":"even-odd: inside 2 contours","local":{"x":120,"y":120}},{"layer":"button","decision":"hit","reason":"inside","local":{"x":120,"y":120}}]}"#
+        )
     }
 
     func testMissAnswersNullsAndTraceCanBeOff() {
         let r = app.call("GET", "/scenes/ring-demo/hit?x=500&y=500&trace=0")
-        XCTAssertEqual(r.text, #"{"scene":"ring-demo","version":1,"x":500,"y":500,"layer":null,"path":null,"action":null,"actionLayer":null,"local":null}"#)
+        XCTAssertEqual(
+            r.text,
+            #"{"scene":"ring-demo","version":1,"x":500,"y":500,"layer":null,"path":null,"action":null,"actionLayer":null,"local":null}"#)
     }
 
     func testAllListsTheStack() {
@@ -52,7 +59,10 @@ final class HitRoutesTests: XCTestCase {
     func testBatchAnswersInOrder() {
         let r = app.call("POST", "/scenes/ring-demo/hits", #"{"points": [{"x":120,"y":120},{"x":210,"y":120},{"x":999,"y":0}]}"#)
         XCTAssertEqual(r.status, 200)
-        XCTAssertEqual(r.text, #"{"scene":"ring-demo","version":1,"results":[{"layer":"button","action":"below.press","actionLayer":"button"},{"layer":"ring","action":"ring.select","actionLayer":"ring"},{"layer":null,"action":null,"actionLayer":null}]}"#)
+        XCTAssertEqual(
+            r.text,
+            #"{"scene":"ring-demo","version":1,"results":[{"layer":"button","action":"below.press","actionLayer":"button"},{"layer":"ring","action":"ring.select","actionLayer":"ring"},{"layer":null,"action":null,"actionLayer":null}]}"#
+        )
         let traced = app.call("POST", "/scenes/ring-demo/hits", #"{"points": [{"x":120,"y":120}], "trace": true}"#)
         XCTAssertEqual(((traced.object["results"] as? [[String: Any]])?.first?["trace"] as? [Any])?.count, 3)
     }
@@ -71,7 +81,8 @@ final class HitRoutesTests: XCTestCase {
         XCTAssertEqual(batch.pointers, ["/points/1/y"])
         let tooMany = Application.testing { $0.maxBatchPoints = 2 }
         _ = tooMany.call("PUT", "/scenes/s", ringScene)
-        XCTAssertEqual(tooMany.call("POST", "/scenes/s/hits", #"{"points":[{"x":1,"y":1},{"x":1,"y":1},{"x":1,"y":1}]}"#).pointers, ["/points"])
+        XCTAssertEqual(
+            tooMany.call("POST", "/scenes/s/hits", #"{"points":[{"x":1,"y":1},{"x":1,"y":1},{"x":1,"y":1}]}"#).pointers, ["/points"])
     }
 
     func testATracedBatchOverAHugeSceneIsRefusedUpFront() {

@@ -2,6 +2,7 @@ import Foundation
 import HitRouting
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 
 /// SPEC §11.1 over HTTP: `hover`, `leave`, `pointerType` and `boundary` in
@@ -37,9 +38,12 @@ final class HoverRoutesTests: XCTestCase {
             XCTAssertEqual(r.object["captured"] as? Bool, false)
         }
         // The exact bytes of one answer: every member of boundary present, null for no layer.
-        XCTAssertEqual(hit(#"{"x":120,"y":120,"pointer":"mouse","phase":"hover","trace":false}"#).text,
-                       #"{"scene":"ring-demo","version":1,"x":120,"y":120,"layer":"button","path":["button"],"action":"below.press","actionLayer":"button","local":{"x":120,"y":120},"captured":false,"boundary":{"out":null,"leave":[],"over":"button","enter":["button"],"removed":[]}}"#)
-        XCTAssertEqual(boundary(hit(#"{"x":120,"y":120,"pointer":"mouse","phase":"leave"}"#).object), expected("button", ["button"], nil, []))
+        XCTAssertEqual(
+            hit(#"{"x":120,"y":120,"pointer":"mouse","phase":"hover","trace":false}"#).text,
+            #"{"scene":"ring-demo","version":1,"x":120,"y":120,"layer":"button","path":["button"],"action":"below.press","actionLayer":"button","local":{"x":120,"y":120},"captured":false,"boundary":{"out":null,"leave":[],"over":"button","enter":["button"],"removed":[]}}"#
+        )
+        XCTAssertEqual(
+            boundary(hit(#"{"x":120,"y":120,"pointer":"mouse","phase":"leave"}"#).object), expected("button", ["button"], nil, []))
         // A plain hit has neither captured nor boundary.
         let plain = hit(#"{"x":120,"y":120}"#).object
         XCTAssertNil(plain["boundary"])
@@ -49,15 +53,18 @@ final class HoverRoutesTests: XCTestCase {
     func testATouchAndAMouseDragOverTheRing() {
         // A touch: over nothing until its down, nothing after its up.
         XCTAssertNil(boundary(hit(#"{"x":210,"y":120,"pointer":"t","phase":"move","pointerType":"touch"}"#).object))
-        XCTAssertEqual(boundary(hit(#"{"x":210,"y":120,"pointer":"t","phase":"down","pointerType":"touch"}"#).object),
-                       expected(nil, [], "ring", ["ring"]))
+        XCTAssertEqual(
+            boundary(hit(#"{"x":210,"y":120,"pointer":"t","phase":"down","pointerType":"touch"}"#).object),
+            expected(nil, [], "ring", ["ring"]))
         XCTAssertNil(boundary(hit(#"{"x":120,"y":120,"pointer":"t","phase":"move","pointerType":"touch"}"#).object))  // captured
-        XCTAssertEqual(boundary(hit(#"{"x":120,"y":120,"pointer":"t","phase":"up","pointerType":"touch"}"#).object),
-                       expected("ring", ["ring"], nil, []))
+        XCTAssertEqual(
+            boundary(hit(#"{"x":120,"y":120,"pointer":"t","phase":"up","pointerType":"touch"}"#).object),
+            expected("ring", ["ring"], nil, []))
         // A mouse: after its up, what is under it.
         XCTAssertEqual(boundary(hit(#"{"x":210,"y":120,"pointer":"m","phase":"down"}"#).object), expected(nil, [], "ring", ["ring"]))
-        XCTAssertEqual(boundary(hit(#"{"x":120,"y":120,"pointer":"m","phase":"up","pointerType":"mouse"}"#).object),
-                       expected("ring", ["ring"], "button", ["button"]))
+        XCTAssertEqual(
+            boundary(hit(#"{"x":120,"y":120,"pointer":"m","phase":"up","pointerType":"mouse"}"#).object),
+            expected("ring", ["ring"], "button", ["button"]))
     }
 
     func testAPatchUnderAStillPointerIsInItsNextAnswer() {
@@ -67,9 +74,12 @@ final class HoverRoutesTests: XCTestCase {
         XCTAssertEqual(next["version"] as? Int, 2)
         XCTAssertEqual(boundary(next), expected("ring", ["ring"], "button", ["button"]))
         // A replacement without the button: it is left, and removed.
-        XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", #"{"layers":[{"id":"other","shape":{"type":"rect","x":0,"y":0,"width":10,"height":10}}]}"#).status, 200)
-        XCTAssertEqual(boundary(hit(#"{"x":210,"y":120,"pointer":"m","phase":"hover"}"#).object),
-                       expected("button", ["button"], nil, [], removed: ["button"]))
+        XCTAssertEqual(
+            app.call("PUT", "/scenes/ring-demo", #"{"layers":[{"id":"other","shape":{"type":"rect","x":0,"y":0,"width":10,"height":10}}]}"#)
+                .status, 200)
+        XCTAssertEqual(
+            boundary(hit(#"{"x":210,"y":120,"pointer":"m","phase":"hover"}"#).object),
+            expected("button", ["button"], nil, [], removed: ["button"]))
         // A deleted scene forgets its pointers.
         _ = hit(#"{"x":5,"y":5,"pointer":"m","phase":"hover"}"#)
         XCTAssertEqual(app.call("DELETE", "/scenes/ring-demo").status, 204)
@@ -78,7 +88,9 @@ final class HoverRoutesTests: XCTestCase {
     }
 
     func testBatchEntriesCarryBoundaryWhereItChanged() throws {
-        let r = app.call("POST", "/scenes/ring-demo/hits", """
+        let r = app.call(
+            "POST", "/scenes/ring-demo/hits",
+            """
             {"points": [{"x":120,"y":120,"pointer":"m","phase":"hover"}, {"x":121,"y":120,"pointer":"m","phase":"hover"},
                         {"x":210,"y":120}, {"x":210,"y":120,"pointer":"m","phase":"hover","pointerType":"pen"},
                         {"x":210,"y":120,"pointer":"t","phase":"hover","pointerType":"touch"},
@@ -86,10 +98,12 @@ final class HoverRoutesTests: XCTestCase {
             """)
         XCTAssertEqual(r.status, 200, r.text)
         let results = try XCTUnwrap(r.object["results"] as? [[String: Any]])
-        XCTAssertEqual(results.map(boundary), [
-            expected(nil, [], "button", ["button"]), nil, nil, expected("button", ["button"], "ring", ["ring"]), nil,
-            expected("ring", ["ring"], nil, []),
-        ])
+        XCTAssertEqual(
+            results.map(boundary),
+            [
+                expected(nil, [], "button", ["button"]), nil, nil, expected("button", ["button"], "ring", ["ring"]), nil,
+                expected("ring", ["ring"], nil, []),
+            ])
         XCTAssertEqual(results.map { $0["captured"] as? Bool }, [false, false, nil, false, false, false])
     }
 
@@ -105,11 +119,15 @@ final class HoverRoutesTests: XCTestCase {
 
     func testValidationPointsAtTheField() {
         let cases: [(String, [String], [String])] = [
-            (#"{"x":1,"y":1,"pointer":"p","phase":"hover","pointerType":"finger"}"#, ["/pointerType"],
-             [#"must be one of "mouse", "pen", "touch""#]),
+            (
+                #"{"x":1,"y":1,"pointer":"p","phase":"hover","pointerType":"finger"}"#, ["/pointerType"],
+                [#"must be one of "mouse", "pen", "touch""#]
+            ),
             (#"{"x":1,"y":1,"pointerType":"pen"}"#, ["/pointerType"], ["describes a pointer: give pointer and phase with it"]),
-            (#"{"x":1,"y":1,"pointer":"p","phase":"hovering"}"#, ["/phase", "/phase"],
-             [#"must be one of "down", "move", "up", "cancel", "hover", "leave""#, "pointer and phase go together: phase is missing"]),
+            (
+                #"{"x":1,"y":1,"pointer":"p","phase":"hovering"}"#, ["/phase", "/phase"],
+                [#"must be one of "down", "move", "up", "cancel", "hover", "leave""#, "pointer and phase go together: phase is missing"]
+            ),
             (#"{"x":1,"y":1,"pointer":"p","phase":"hover","pointerType":1}"#, ["/pointerType"], ["must be a string, not a number"]),
         ]
         for (body, pointers, messages) in cases {
@@ -159,26 +177,43 @@ final class HoverRoutesTests: XCTestCase {
         XCTAssertEqual(r.object["type"] as? String, "/problems/foreign-origin")
         XCTAssertEqual(app.call("POST", "/scenes/ring-demo/hits", #"{"points":[\#(body)]}"#, headers: foreign).status, 403)
         XCTAssertEqual(app.call("POST", "/scenes/ring-demo/hit", #"{"x":210,"y":120}"#, headers: foreign).status, 200)  // a plain hit
-        XCTAssertEqual(app.call("POST", "/scenes/ring-demo/hit", body, headers: [("Origin", "http://127.0.0.1:8080"), ("Host", "127.0.0.1:8080")]).status, 200)
+        XCTAssertEqual(
+            app.call("POST", "/scenes/ring-demo/hit", body, headers: [("Origin", "http://127.0.0.1:8080"), ("Host", "127.0.0.1:8080")])
+                .status, 200)
     }
 
     func testHoverNeedsReadAndTheOtherPhasesInteract() throws {
-        let readKey = "read-key-0123456789abcdef", interactKey = "interact-key-0123456789ab", writeKey = "write-key-0123456789abcdef"
+        let readKey = "read-key-0123456789abcdef"
+        let interactKey = "interact-key-0123456789ab"
+        let writeKey = "write-key-0123456789abcdef"
         let access = try AccessControl(file: try writeKeyFile("read \(readKey)\ninteract \(interactKey)\nwrite \(writeKey)\n", in: self))
         try withLiveService(access: access) { s in
-            let write = [("Authorization", "Bearer \(writeKey)")], read = [("Authorization", "Bearer \(readKey)")]
+            let write = [("Authorization", "Bearer \(writeKey)")]
+            let read = [("Authorization", "Bearer \(readKey)")]
             let interact = [("Authorization", "Bearer \(interactKey)")]
             XCTAssertEqual(try s.send("PUT", "/scenes/ring-demo", ringScene, headers: write).status, 201)
-            XCTAssertEqual(try s.send("POST", "/scenes/ring-demo/hit", #"{"x":210,"y":120,"pointer":"p","phase":"hover"}"#, headers: read).status, 200)
-            XCTAssertEqual(try s.send("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1,"pointer":"p","phase":"hover"}]}"#,
-                                      headers: read).status, 200)
+            XCTAssertEqual(
+                try s.send("POST", "/scenes/ring-demo/hit", #"{"x":210,"y":120,"pointer":"p","phase":"hover"}"#, headers: read).status, 200)
+            XCTAssertEqual(
+                try s.send(
+                    "POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1,"pointer":"p","phase":"hover"}]}"#,
+                    headers: read
+                ).status, 200)
             for phase in ["leave", "down", "move", "up", "cancel"] {
-                XCTAssertEqual(try s.send("POST", "/scenes/ring-demo/hit", #"{"x":1,"y":1,"pointer":"p","phase":"\#(phase)"}"#, headers: read).status,
-                               403, phase)
-                XCTAssertEqual(try s.send("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1,"pointer":"q","phase":"hover"},{"x":1,"y":1,"pointer":"p","phase":"\#(phase)"}]}"#,
-                                          headers: read).status, 403, phase)
-                XCTAssertEqual(try s.send("POST", "/scenes/ring-demo/hit", #"{"x":1,"y":1,"pointer":"p","phase":"\#(phase)"}"#,
-                                          headers: interact).status, 200, phase)
+                XCTAssertEqual(
+                    try s.send("POST", "/scenes/ring-demo/hit", #"{"x":1,"y":1,"pointer":"p","phase":"\#(phase)"}"#, headers: read).status,
+                    403, phase)
+                XCTAssertEqual(
+                    try s.send(
+                        "POST", "/scenes/ring-demo/hits",
+                        #"{"points":[{"x":1,"y":1,"pointer":"q","phase":"hover"},{"x":1,"y":1,"pointer":"p","phase":"\#(phase)"}]}"#,
+                        headers: read
+                    ).status, 403, phase)
+                XCTAssertEqual(
+                    try s.send(
+                        "POST", "/scenes/ring-demo/hit", #"{"x":1,"y":1,"pointer":"p","phase":"\#(phase)"}"#,
+                        headers: interact
+                    ).status, 200, phase)
             }
         }
     }

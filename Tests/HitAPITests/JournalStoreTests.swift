@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
-import HitJournal
 import HTTPServer
-@testable import HitStore
+import HitJournal
 import Synchronization
 import TestSupport
 import XCTest
+
 @testable import HitAPI
+@testable import HitStore
 
 /// File I/O that fails on demand (a full disk, an I/O error).
 final class InjectedIO: FileIO, @unchecked Sendable {
@@ -47,8 +48,10 @@ final class JournalStoreTests: XCTestCase {
         return d
     }
 
-    func open(_ dir: String, fsync: SyncMode = .always, repair: Bool = false, io: any FileIO = PosixFileIO(),
-              compactMinBytes: Int = 16 << 20, logs: LogLines? = nil) throws -> (JournalStore, Application) {
+    func open(
+        _ dir: String, fsync: SyncMode = .always, repair: Bool = false, io: any FileIO = PosixFileIO(),
+        compactMinBytes: Int = 16 << 20, logs: LogLines? = nil
+    ) throws -> (JournalStore, Application) {
         var o = JournalOptions(directory: dir)
         o.fsync = fsync
         o.repair = repair
@@ -58,7 +61,8 @@ final class JournalStoreTests: XCTestCase {
         return (store, Application(configuration: Configuration(), store: store))
     }
 
-    let scene = #"{"layers":[{"id":"a","draggable":true,"shape":{"type":"rect","x":0,"y":0,"width":100,"height":100}},{"id":"b","shape":{"type":"circle","cx":5,"cy":5,"r":5}}]}"#
+    let scene =
+        #"{"layers":[{"id":"a","draggable":true,"shape":{"type":"rect","x":0,"y":0,"width":100,"height":100}},{"id":"b","shape":{"type":"circle","cx":5,"cy":5,"r":5}}]}"#
 
     /// Every kind of change, acknowledged; returns what GET answers after.
     @discardableResult
@@ -126,8 +130,12 @@ final class JournalStoreTests: XCTestCase {
             .filter { (Files.size($0) ?? 0) > 40 }
         let path = try XCTUnwrap(withRecords.last)
         let bytes = try Files.read(path)
-        var offset = 0, last = 0
-        while case .record(_, let next) = RecordReader.next(bytes, at: offset) { last = offset; offset = next }
+        var offset = 0
+        var last = 0
+        while case .record(_, let next) = RecordReader.next(bytes, at: offset) {
+            last = offset
+            offset = next
+        }
         return (path, bytes, last)
     }
 
@@ -194,7 +202,10 @@ final class JournalStoreTests: XCTestCase {
         // The second record (the first PATCH after the PUT) starts after header and upload.
         var offset = 0
         var starts: [Int] = []
-        while case .record(_, let next) = RecordReader.next(bytes, at: offset) { starts.append(offset); offset = next }
+        while case .record(_, let next) = RecordReader.next(bytes, at: offset) {
+            starts.append(offset)
+            offset = next
+        }
         let victim = starts[3]  // header, PUT t, PUT s, then the first PATCH
         var damaged = bytes
         damaged[victim + 20] ^= 0x40
@@ -290,7 +301,10 @@ final class JournalStoreTests: XCTestCase {
     /// upload brings a snapshot, and the directory stays small.
     func testSegmentsOfEarlierRunsCountTowardCompaction() throws {
         let dir = newDirectory()
-        let big = #"{"layers":["# + (0..<40).map { #"{"id":"r\#($0)","shape":{"type":"rect","x":\#($0),"y":0,"width":10,"height":10}}"# }.joined(separator: ",") + "]}"
+        let big =
+            #"{"layers":["#
+            + (0..<40).map { #"{"id":"r\#($0)","shape":{"type":"rect","x":\#($0),"y":0,"width":10,"height":10}}"# }.joined(separator: ",")
+            + "]}"
         for run in 0..<12 {
             let (store, app) = try open(dir, fsync: .never, compactMinBytes: 4096)
             XCTAssertEqual(app.call("PUT", "/scenes/s", big).status, run == 0 ? 201 : 200)
@@ -325,8 +339,10 @@ final class JournalStoreTests: XCTestCase {
             }
             let (store, app) = try open(dir)
             XCTAssertEqual(app.call("PATCH", "/scenes/s/layers/b", #"{"action":"b.press"}"#).headers["ETag"], "\"\(last)\"")
-            for change in [("PATCH", "/scenes/s/layers/b", #"{"action":"b.up"}"#), ("PUT", "/scenes/s", scene),
-                           ("POST", "/scenes/s/hit", #"{"x":10,"y":10,"pointer":"p","phase":"down"}"#)] {
+            for change in [
+                ("PATCH", "/scenes/s/layers/b", #"{"action":"b.up"}"#), ("PUT", "/scenes/s", scene),
+                ("POST", "/scenes/s/hit", #"{"x":10,"y":10,"pointer":"p","phase":"down"}"#),
+            ] {
                 XCTAssertEqual(app.call(change.0, change.1, change.2).status, change.0 == "POST" ? 200 : 507, change.1)
             }
             // The drag that would pass it is refused; the layer stays where it was.
@@ -351,7 +367,9 @@ final class JournalStoreTests: XCTestCase {
     /// 2,000 layers bring a snapshot within a few (live, and when a restart
     /// replays them), while as many of one leaf inside the scene do not.
     func testAPatchWeighsWhatReplayingItCostsNotOnlyItsBytes() throws {
-        let children = (0..<2_000).map { #"{"id":"r\#($0)","shape":{"type":"rect","x":\#($0 % 50 * 10),"y":\#($0 / 50 * 10),"width":8,"height":8}}"# }
+        let children = (0..<2_000).map {
+            #"{"id":"r\#($0)","shape":{"type":"rect","x":\#($0 % 50 * 10),"y":\#($0 / 50 * 10),"width":8,"height":8}}"#
+        }
         let group = #"{"layers":[{"id":"g","children":["# + children.joined(separator: ",") + "]}]}"
         func run(_ layer: String, restart: Bool, snapshots: Bool, _ message: String) throws {
             let dir = newDirectory()
@@ -381,7 +399,8 @@ final class JournalStoreTests: XCTestCase {
     }
 
     func testTheDurabilityFlagsParse() throws {
-        let c = try Configuration.parse(arguments: ["--data-dir", "/var/lib/x", "--fsync", "always", "--repair", "--compact-factor", "2.5"], environment: [:])
+        let c = try Configuration.parse(
+            arguments: ["--data-dir", "/var/lib/x", "--fsync", "always", "--repair", "--compact-factor", "2.5"], environment: [:])
         XCTAssertEqual(c.journal?.directory, "/var/lib/x")
         XCTAssertEqual(c.journal?.fsync, .always)
         XCTAssertEqual(c.journal?.repair, true)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 
 /// The API through real sockets on an ephemeral port.
@@ -19,9 +20,10 @@ final class LiveAPITests: XCTestCase {
             try client.send(request("PUT", "/scenes/ring-demo", ringScene, type: "application/x-www-form-urlencoded"))
             XCTAssertEqual(try client.readResponse().status, 201)
             // Three hits in one write: answered in order.
-            try client.send(request("POST", "/scenes/ring-demo/hit", #"{"x":120,"y":120,"trace":false}"#)
-                + request("GET", "/scenes/ring-demo/hit?x=210&y=120&trace=0")
-                + request("POST", "/scenes/ring-demo/hit", #"{"x":10,"y":10}"#))
+            try client.send(
+                request("POST", "/scenes/ring-demo/hit", #"{"x":120,"y":120,"trace":false}"#)
+                    + request("GET", "/scenes/ring-demo/hit?x=210&y=120&trace=0")
+                    + request("POST", "/scenes/ring-demo/hit", #"{"x":10,"y":10}"#))
             let layers = try (0..<3).map { _ in json(try client.readResponse())["layer"] as? String }
             XCTAssertEqual(layers, ["button", "ring", "button"])
             let problem = try { () throws -> TestClient.Response in
@@ -59,14 +61,17 @@ final class LiveAPITests: XCTestCase {
             try setup.send(request("PUT", "/scenes/ring-demo", evenOdd))
             XCTAssertEqual(try setup.readResponse().status, 201)
             let stop = ManagedAtomicFlag()
-            let replaced = ManagedCounter(), writerErrors = ManagedCounter()
+            let replaced = ManagedCounter()
+            let writerErrors = ManagedCounter()
             let writer = Thread {
                 var version = 1
                 var client: TestClient?
                 while !stop.isSet, writerErrors.value < 100 {
                     do {
                         let c: TestClient
-                        if let client { c = client } else {
+                        if let client {
+                            c = client
+                        } else {
                             // A new connection learns the version first (a lost answer may have changed it).
                             c = try TestClient(port: port)
                             try c.send(request("GET", "/scenes/ring-demo"))
@@ -94,7 +99,8 @@ final class LiveAPITests: XCTestCase {
                 while i < 500 || (replaced.value < 10 && writerErrors.value < 100) {
                     i += 1
                     guard (try? client.send(request("POST", "/scenes/ring-demo/hit", #"{"x":120,"y":120,"trace":false}"#))) != nil,
-                          let r = try? client.readResponse() else { return failures.add() }
+                        let r = try? client.readResponse()
+                    else { return failures.add() }
                     let body = json(r)
                     let version = body["version"] as? Int ?? 0
                     let expected = version % 2 == 1 ? "button" : "ring"
@@ -104,7 +110,8 @@ final class LiveAPITests: XCTestCase {
             stop.set()
             XCTAssertTrue(eventually { !writer.isExecuting })
             XCTAssertEqual(failures.value, 0)
-            XCTAssertGreaterThanOrEqual(replaced.value, 10, "the scene was barely replaced while the hits ran (\(writerErrors.value) writer errors)")
+            XCTAssertGreaterThanOrEqual(
+                replaced.value, 10, "the scene was barely replaced while the hits ran (\(writerErrors.value) writer errors)")
             let check = try TestClient(port: port)
             try check.send(request("GET", "/scenes/ring-demo"))
             let version = json(try check.readResponse())["version"] as? Int ?? 0

@@ -3,6 +3,7 @@ import Glibc
 import HTTPServer
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 
 /// API keys and scopes (SPEC §8) over real sockets.
@@ -44,8 +45,11 @@ final class LiveAuthTests: XCTestCase {
             XCTAssertEqual(try s.send("GET", "/healthz").status, 200)
             XCTAssertEqual(try s.send("GET", "/readyz").status, 200)
             XCTAssertEqual(try s.send("GET", "/openapi.yaml").status, 200)
-            let preflight = try s.send("OPTIONS", "/scenes/a", headers: [
-                ("Origin", "http://example.test"), ("Access-Control-Request-Method", "PUT")])
+            let preflight = try s.send(
+                "OPTIONS", "/scenes/a",
+                headers: [
+                    ("Origin", "http://example.test"), ("Access-Control-Request-Method", "PUT"),
+                ])
             XCTAssertEqual(preflight.status, 204)
             XCTAssertTrue(preflight["Access-Control-Allow-Headers"]?.contains("Authorization") ?? false)
 
@@ -54,16 +58,19 @@ final class LiveAuthTests: XCTestCase {
             assertProblem(try s.send("GET", "/scenes"), 401, "/problems/unauthorized", authenticate: challenge)
             assertProblem(try s.send("GET", "/metrics"), 401, "/problems/unauthorized", authenticate: challenge)
             // Another scheme is no credential either (RFC 6750 §3.1).
-            assertProblem(try s.send("GET", "/scenes", headers: [("Authorization", "Basic \(writeKey)")]), 401,
-                          "/problems/unauthorized", authenticate: challenge)
+            assertProblem(
+                try s.send("GET", "/scenes", headers: [("Authorization", "Basic \(writeKey)")]), 401,
+                "/problems/unauthorized", authenticate: challenge)
             // "Bearer" alone is no credential (the trailing space is not part of the field).
-            assertProblem(try s.send("GET", "/scenes", headers: [("Authorization", "Bearer ")]), 401,
-                          "/problems/unauthorized", authenticate: challenge)
+            assertProblem(
+                try s.send("GET", "/scenes", headers: [("Authorization", "Bearer ")]), 401,
+                "/problems/unauthorized", authenticate: challenge)
             // An unknown key, near misses.
             let invalid = #"Bearer realm="hitroute", error="invalid_token""#
             for wrong in ["not-a-key-at-all-0000000", String(writeKey.dropLast()), writeKey + "x"] {
-                assertProblem(try s.send("GET", "/scenes", headers: [("Authorization", "Bearer \(wrong)")]), 401,
-                              "/problems/invalid-token", authenticate: invalid)
+                assertProblem(
+                    try s.send("GET", "/scenes", headers: [("Authorization", "Bearer \(wrong)")]), 401,
+                    "/problems/invalid-token", authenticate: invalid)
             }
 
             // write: everything.
@@ -74,32 +81,47 @@ final class LiveAuthTests: XCTestCase {
             XCTAssertEqual(try s.send("GET", "/scenes/ring-demo", headers: bearer(readKey)).status, 200)
             XCTAssertEqual(try s.send("GET", "/scenes/ring-demo/hit?x=1&y=1", headers: bearer(readKey)).status, 200)
             XCTAssertEqual(try s.send("POST", "/scenes/ring-demo/hit", #"{"x":1,"y":1}"#, headers: bearer(readKey)).status, 200)
-            XCTAssertEqual(try s.send("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1}]}"#, headers: bearer(readKey)).status, 200)
+            XCTAssertEqual(
+                try s.send("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1}]}"#, headers: bearer(readKey)).status, 200)
             XCTAssertEqual(try s.send("GET", "/metrics", headers: bearer(readKey)).status, 200)
             let needsWrite = #"Bearer realm="hitroute", error="insufficient_scope", scope="write""#
             let needsInteract = #"Bearer realm="hitroute", error="insufficient_scope", scope="interact""#
-            assertProblem(try s.send("PUT", "/scenes/ring-demo", ringScene, headers: bearer(readKey)), 403,
-                          "/problems/insufficient-scope", authenticate: needsWrite)
-            assertProblem(try s.send("DELETE", "/scenes/ring-demo", headers: bearer(readKey)), 403,
-                          "/problems/insufficient-scope", authenticate: needsWrite)
-            assertProblem(try s.send("POST", "/scenes", ringScene, headers: bearer(readKey)), 403,
-                          "/problems/insufficient-scope", authenticate: needsWrite)
-            assertProblem(try s.send("PATCH", "/scenes/ring-demo/layers/ring", #"{"hidden":true}"#, headers: bearer(readKey)), 403,
-                          "/problems/insufficient-scope", authenticate: needsWrite)
-            assertProblem(try s.send("POST", "/scenes/ring-demo/hit", #"{"x":1,"y":1,"pointer":"p","phase":"down"}"#, headers: bearer(readKey)),
-                          403, "/problems/insufficient-scope", authenticate: needsInteract)
+            assertProblem(
+                try s.send("PUT", "/scenes/ring-demo", ringScene, headers: bearer(readKey)), 403,
+                "/problems/insufficient-scope", authenticate: needsWrite)
+            assertProblem(
+                try s.send("DELETE", "/scenes/ring-demo", headers: bearer(readKey)), 403,
+                "/problems/insufficient-scope", authenticate: needsWrite)
+            assertProblem(
+                try s.send("POST", "/scenes", ringScene, headers: bearer(readKey)), 403,
+                "/problems/insufficient-scope", authenticate: needsWrite)
+            assertProblem(
+                try s.send("PATCH", "/scenes/ring-demo/layers/ring", #"{"hidden":true}"#, headers: bearer(readKey)), 403,
+                "/problems/insufficient-scope", authenticate: needsWrite)
+            assertProblem(
+                try s.send("POST", "/scenes/ring-demo/hit", #"{"x":1,"y":1,"pointer":"p","phase":"down"}"#, headers: bearer(readKey)),
+                403, "/problems/insufficient-scope", authenticate: needsInteract)
             // A GET never carries pointer phases, whatever the key (SPEC §8: safe methods).
             XCTAssertEqual(try s.send("GET", "/scenes/ring-demo/hit?x=1&y=1&pointer=p&phase=down", headers: bearer(writeKey)).status, 422)
-            assertProblem(try s.send("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1,"pointer":"p","phase":"down"}]}"#,
-                                     headers: bearer(readKey)), 403, "/problems/insufficient-scope", authenticate: needsInteract)
+            assertProblem(
+                try s.send(
+                    "POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1,"pointer":"p","phase":"down"}]}"#,
+                    headers: bearer(readKey)), 403, "/problems/insufficient-scope", authenticate: needsInteract)
 
             // interact: read plus pointer phases, not writes.
-            XCTAssertEqual(try s.send("POST", "/scenes/ring-demo/hit", #"{"x":210,"y":120,"pointer":"p","phase":"down"}"#,
-                                      headers: bearer(interactKey)).status, 200)
-            XCTAssertEqual(try s.send("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1,"pointer":"p","phase":"up"}]}"#,
-                                      headers: bearer(interactKey)).status, 200)
-            assertProblem(try s.send("PUT", "/scenes/ring-demo", ringScene, headers: bearer(interactKey)), 403,
-                          "/problems/insufficient-scope", authenticate: needsWrite)
+            XCTAssertEqual(
+                try s.send(
+                    "POST", "/scenes/ring-demo/hit", #"{"x":210,"y":120,"pointer":"p","phase":"down"}"#,
+                    headers: bearer(interactKey)
+                ).status, 200)
+            XCTAssertEqual(
+                try s.send(
+                    "POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1,"pointer":"p","phase":"up"}]}"#,
+                    headers: bearer(interactKey)
+                ).status, 200)
+            assertProblem(
+                try s.send("PUT", "/scenes/ring-demo", ringScene, headers: bearer(interactKey)), 403,
+                "/problems/insufficient-scope", authenticate: needsWrite)
             XCTAssertEqual(try s.send("DELETE", "/scenes/ring-demo", headers: bearer(writeKey)).status, 204)
 
             // Rejections are counted, keys never shown.
@@ -115,7 +137,12 @@ final class LiveAuthTests: XCTestCase {
     func testKeysNeverReachTheLogInEitherFormat() throws {
         let access = try AccessControl(file: try writeKeyFile(keyFile, in: self))
         for format in LogFormat.allCases {
-            let log = try withLiveService({ $0.server.logRequests = true; $0.server.logFormat = format }, access: access) { s in
+            let log = try withLiveService(
+                {
+                    $0.server.logRequests = true
+                    $0.server.logFormat = format
+                }, access: access
+            ) { s in
                 XCTAssertEqual(try s.send("PUT", "/scenes/a", #"{"layers":[]}"#, headers: bearer(writeKey)).status, 201)
                 XCTAssertEqual(try s.send("GET", "/scenes/a", headers: bearer(readKey)).status, 200)
                 XCTAssertEqual(try s.send("GET", "/scenes/a", headers: bearer("wrong-key-but-long-enough")).status, 401)
@@ -179,7 +206,10 @@ final class APIKeysTests: XCTestCase {
     func testParsing() throws {
         let keys = try APIKeys(parsing: "# c\n\nread aaaaaaaaaaaaaaaa\r\n  write\tbbbbbbbbbbbbbbbbbbbb  \n#write cccccccccccccccc\n")
         XCTAssertEqual(keys.count, 2)
-        func scope(_ s: String) -> Scope? { var s = s; return s.withUTF8 { keys.scope(of: $0) } }
+        func scope(_ s: String) -> Scope? {
+            var s = s
+            return s.withUTF8 { keys.scope(of: $0) }
+        }
         XCTAssertEqual(scope("aaaaaaaaaaaaaaaa"), .read)
         XCTAssertEqual(scope("bbbbbbbbbbbbbbbbbbbb"), .write)
         XCTAssertNil(scope("cccccccccccccccc"))

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 
 /// `GET /metrics` over real sockets: what N requests add, exactly.
@@ -21,7 +22,8 @@ final class LiveMetricsTests: XCTestCase {
             XCTAssertEqual(try service.send("POST", "/scenes/ring-demo/hits", traced).status, 200)
             let (_, after) = try service.scrape()
             func grew(_ kind: String) -> Double {
-                after.value("hitroute_points_unrouted_total", ["kind": kind]) - before.value("hitroute_points_unrouted_total", ["kind": kind])
+                after.value("hitroute_points_unrouted_total", ["kind": kind])
+                    - before.value("hitroute_points_unrouted_total", ["kind": kind])
             }
             XCTAssertEqual(grew("single"), 1)
             XCTAssertEqual(grew("batch"), 3)
@@ -35,27 +37,38 @@ final class LiveMetricsTests: XCTestCase {
             let n = 37
             for i in 0..<n {
                 // Alternate POST and GET: both are the same route template.
-                let r = i % 2 == 0
+                let r =
+                    i % 2 == 0
                     ? try service.send("POST", "/scenes/ring-demo/hit", #"{"x":120,"y":120,"trace":false}"#)
                     : try service.send("GET", "/scenes/ring-demo/hit?x=210&y=120&trace=0")
                 XCTAssertEqual(r.status, 200)
             }
-            XCTAssertEqual(try service.send("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1},{"x":2,"y":2},{"x":3,"y":3}]}"#).status, 200)
+            XCTAssertEqual(
+                try service.send("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1},{"x":2,"y":2},{"x":3,"y":3}]}"#).status, 200)
             XCTAssertEqual(try service.send("POST", "/scenes/nope/hit", #"{"x":1,"y":1}"#).status, 404)
             let (_, after) = try service.scrape()
             try before.checkHistograms()
             try after.checkHistograms()
             func grew(_ name: String, _ labels: [String: String]) -> Double { after.value(name, labels) - before.value(name, labels) }
-            XCTAssertEqual(grew("hitroute_http_requests_total", hitRoute.merging(["method": "POST", "code": "200"]) { a, _ in a }), Double((n + 1) / 2))
-            XCTAssertEqual(grew("hitroute_http_requests_total", hitRoute.merging(["method": "GET", "code": "200"]) { a, _ in a }), Double(n / 2))
+            XCTAssertEqual(
+                grew("hitroute_http_requests_total", hitRoute.merging(["method": "POST", "code": "200"]) { a, _ in a }), Double((n + 1) / 2)
+            )
+            XCTAssertEqual(
+                grew("hitroute_http_requests_total", hitRoute.merging(["method": "GET", "code": "200"]) { a, _ in a }), Double(n / 2))
             XCTAssertEqual(grew("hitroute_http_requests_total", hitRoute.merging(["code": "404"]) { a, _ in a }), 1)
             XCTAssertEqual(grew("hitroute_http_request_duration_seconds_count", hitRoute), Double(n + 1))
-            XCTAssertEqual(grew("hitroute_http_request_duration_seconds_bucket", hitRoute.merging(["le": "+Inf"]) { a, _ in a }), Double(n + 1))
+            XCTAssertEqual(
+                grew("hitroute_http_request_duration_seconds_bucket", hitRoute.merging(["le": "+Inf"]) { a, _ in a }), Double(n + 1))
             XCTAssertGreaterThan(grew("hitroute_http_request_duration_seconds_sum", hitRoute), 0)
             // By method and status class too.
-            XCTAssertEqual(grew("hitroute_http_request_duration_seconds_count", hitRoute.merging(["method": "POST", "code": "2xx"]) { a, _ in a }), Double((n + 1) / 2))
-            XCTAssertEqual(grew("hitroute_http_request_duration_seconds_count", hitRoute.merging(["method": "GET", "code": "2xx"]) { a, _ in a }), Double(n / 2))
-            XCTAssertEqual(grew("hitroute_http_request_duration_seconds_count", hitRoute.merging(["method": "POST", "code": "4xx"]) { a, _ in a }), 1)
+            XCTAssertEqual(
+                grew("hitroute_http_request_duration_seconds_count", hitRoute.merging(["method": "POST", "code": "2xx"]) { a, _ in a }),
+                Double((n + 1) / 2))
+            XCTAssertEqual(
+                grew("hitroute_http_request_duration_seconds_count", hitRoute.merging(["method": "GET", "code": "2xx"]) { a, _ in a }),
+                Double(n / 2))
+            XCTAssertEqual(
+                grew("hitroute_http_request_duration_seconds_count", hitRoute.merging(["method": "POST", "code": "4xx"]) { a, _ in a }), 1)
             XCTAssertEqual(grew("hitroute_points_routed_total", ["kind": "single"]), Double(n))
             XCTAssertEqual(grew("hitroute_points_routed_total", ["kind": "batch"]), 3)
             XCTAssertEqual(grew("hitroute_points_unrouted_total", ["kind": "single"]), 0, "every hit found a layer")
@@ -75,7 +88,9 @@ final class LiveMetricsTests: XCTestCase {
             // Labels are route templates, never ids.
             let routes = Set(after.families.flatMap(\.samples).compactMap { $0.labels["route"] })
             XCTAssertTrue(routes.isSubset(of: Set(Route.templates)), "\(routes)")
-            XCTAssertFalse(after.families.flatMap(\.samples).contains { $0.labels.values.contains { $0.contains("ring-demo") || $0.contains("nope") } })
+            XCTAssertFalse(
+                after.families.flatMap(\.samples).contains { $0.labels.values.contains { $0.contains("ring-demo") || $0.contains("nope") } }
+            )
         }
     }
 
@@ -97,7 +112,8 @@ final class LiveMetricsTests: XCTestCase {
 
     func testOpenMetricsWhenAskedWithTheHeaderPrometheusSends() throws {
         try withLiveService { service in
-            let accept = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+            let accept =
+                "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
             let (r, parsed) = try service.scrape(accept: accept)
             XCTAssertEqual(r["Content-Type"], "application/openmetrics-text; version=1.0.0; charset=utf-8")
             XCTAssertTrue(parsed.sawEOF)
@@ -115,7 +131,10 @@ final class LiveMetricsTests: XCTestCase {
     }
 
     func testRejectionsAreCountedByReason() throws {
-        try withLiveService({ $0.server.limits.maxBodyBytes = 64; $0.server.limits.maxHeaderBytes = 512 }) { service in
+        try withLiveService({
+            $0.server.limits.maxBodyBytes = 64
+            $0.server.limits.maxHeaderBytes = 512
+        }) { service in
             XCTAssertEqual(try service.send("POST", "/scenes", String(repeating: " ", count: 100)).status, 413)
             XCTAssertEqual(try service.send("GET", "/healthz", headers: [("X-Big", String(repeating: "a", count: 600))]).status, 431)
             let (_, parsed) = try service.scrape()

@@ -3,6 +3,7 @@ import Glibc
 import HTTPServer
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 
 /// The whole service (``Application/makeServer(_:access:)``) on an

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 
 /// Request ids and the access log (SPEC §8) over real sockets.
@@ -49,9 +50,14 @@ final class LiveRequestIDTests: XCTestCase {
     }
 
     func testJSONLogLinesHoldEveryField() throws {
-        let log = try withLiveService({ $0.server.logRequests = true; $0.server.logFormat = .json }) { s in
+        let log = try withLiveService({
+            $0.server.logRequests = true
+            $0.server.logFormat = .json
+        }) { s in
             XCTAssertEqual(try s.send("PUT", "/scenes/ring-demo", ringScene, headers: [("X-Request-Id", "put-1")]).status, 201)
-            XCTAssertEqual(try s.send("POST", "/scenes/ring-demo/hit?ignored=1", #"{"x":1,"y":1}"#, headers: [("X-Request-Id", #"say"hi\"#)]).status, 200)
+            XCTAssertEqual(
+                try s.send("POST", "/scenes/ring-demo/hit?ignored=1", #"{"x":1,"y":1}"#, headers: [("X-Request-Id", #"say"hi\"#)]).status,
+                200)
         }
         let lines = log.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         XCTAssertEqual(lines.count, 2, log)
@@ -60,7 +66,8 @@ final class LiveRequestIDTests: XCTestCase {
         guard lines.count == 2, let put = lines.first(where: { $0?["method"] as? String == "PUT" }) ?? nil,
             let hit = lines.first(where: { $0?["method"] as? String == "POST" }) ?? nil
         else { return XCTFail("not two JSON lines, a PUT and a POST: \(log)") }
-        XCTAssertEqual(Set(put.keys), ["time", "method", "path", "route", "status", "duration", "bytesIn", "bytesOut", "remote", "requestId"])
+        XCTAssertEqual(
+            Set(put.keys), ["time", "method", "path", "route", "status", "duration", "bytesIn", "bytesOut", "remote", "requestId"])
         XCTAssertEqual(put["method"] as? String, "PUT")
         XCTAssertEqual(put["path"] as? String, "/scenes/ring-demo")
         XCTAssertEqual(put["route"] as? String, "/scenes/{id}")
@@ -72,7 +79,8 @@ final class LiveRequestIDTests: XCTestCase {
         let duration = put["duration"] as? Double ?? -1
         XCTAssertTrue(duration > 0 && duration.isFinite, "\(duration)")
         let time = put["time"] as? String ?? ""
-        XCTAssertNotNil(ISO8601DateFormatter().date(from: time.replacingOccurrences(of: #"\.\d+"#, with: "", options: .regularExpression)), time)
+        XCTAssertNotNil(
+            ISO8601DateFormatter().date(from: time.replacingOccurrences(of: #"\.\d+"#, with: "", options: .regularExpression)), time)
         XCTAssertEqual(time.count, "2026-12-01T09:30:00.123456Z".count)
         XCTAssertEqual(hit["route"] as? String, "/scenes/{id}/hit")
         XCTAssertEqual(hit["path"] as? String, "/scenes/ring-demo/hit", "the query is not logged")

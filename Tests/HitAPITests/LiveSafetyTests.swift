@@ -3,6 +3,7 @@ import Glibc
 import HTTPServer
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 
 /// Safe defaults (SPEC §2, §6, §8) over real sockets: refusal on the head,
@@ -17,15 +18,19 @@ final class LiveSafetyTests: XCTestCase {
     /// nothing reserved, closed.
     func testKeylessHeadsAreRefusedBeforeAnyOfTheirBodyIsReserved() throws {
         let access = AccessControl(keys: try APIKeys(parsing: "write \(writeKey)\n"))
-        try withLiveService({
-            $0.server.limits.maxBodyBytes = 16 << 20
-            $0.server.maxBufferedBodyBytes = 32 << 20
-        }, access: access) { s in
+        try withLiveService(
+            {
+                $0.server.limits.maxBodyBytes = 16 << 20
+                $0.server.maxBufferedBodyBytes = 32 << 20
+            }, access: access
+        ) { s in
             var idle: [TestClient] = []
             for credential in ["", "Authorization: Bearer not-a-key-0123456789\r\n"] {
                 for _ in 0..<2 {
                     let c = try TestClient(port: s.port)
-                    try c.send("PUT /scenes/x HTTP/1.1\r\nHost: test\r\n\(credential)Expect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: \(16 << 20)\r\n\r\n")
+                    try c.send(
+                        "PUT /scenes/x HTTP/1.1\r\nHost: test\r\n\(credential)Expect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: \(16 << 20)\r\n\r\n"
+                    )
                     let r = try c.readResponse()
                     XCTAssertEqual(r.status, 401, "refused on its head, not 100 Continue")
                     XCTAssertNotNil(r["WWW-Authenticate"])
@@ -52,7 +57,9 @@ final class LiveSafetyTests: XCTestCase {
         let access = AccessControl(keys: try APIKeys(parsing: "read \(readKey)\n"))
         try withLiveService(access: access) { s in
             let c = try TestClient(port: s.port)
-            try c.send("PUT /scenes/x HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(readKey)\r\nExpect: 100-continue\r\nContent-Length: 100000\r\n\r\n")
+            try c.send(
+                "PUT /scenes/x HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(readKey)\r\nExpect: 100-continue\r\nContent-Length: 100000\r\n\r\n"
+            )
             let r = try c.readResponse()
             XCTAssertEqual(r.status, 403)
             XCTAssertTrue(r["WWW-Authenticate"]?.contains("insufficient_scope") ?? false)
@@ -105,7 +112,9 @@ final class LiveSafetyTests: XCTestCase {
             XCTAssertEqual(try s.send("GET", "/scenes/a", headers: evil).status, 200)
             // Pointer phases and batches with them change state.
             XCTAssertEqual(try s.send("POST", "/scenes/a/hit", #"{"x":5,"y":5,"pointer":"p","phase":"down"}"#, headers: evil).status, 403)
-            XCTAssertEqual(try s.send("POST", "/scenes/a/hits", #"{"points":[{"x":5,"y":5,"pointer":"p","phase":"down"}]}"#, headers: evil).status, 403)
+            XCTAssertEqual(
+                try s.send("POST", "/scenes/a/hits", #"{"points":[{"x":5,"y":5,"pointer":"p","phase":"down"}]}"#, headers: evil).status, 403
+            )
             XCTAssertEqual(try s.send("DELETE", "/scenes/a", headers: evil).status, 403)
             XCTAssertEqual(try s.send("PATCH", "/scenes/a/layers/b", #"{"hidden":true}"#, headers: evil).status, 403)
         }
@@ -117,7 +126,8 @@ final class LiveSafetyTests: XCTestCase {
         // With keys the origin rule is the keys' business.
         let access = AccessControl(keys: try APIKeys(parsing: "write \(writeKey)\n"))
         try withLiveService(access: access) { s in
-            let r = try s.send("PUT", "/scenes/a", square, headers: [("Origin", "http://evil.example"), ("Authorization", "Bearer \(writeKey)")])
+            let r = try s.send(
+                "PUT", "/scenes/a", square, headers: [("Origin", "http://evil.example"), ("Authorization", "Bearer \(writeKey)")])
             XCTAssertEqual(r.status, 201)
         }
     }
@@ -128,8 +138,9 @@ final class LiveSafetyTests: XCTestCase {
         let parsed = try Configuration.parse(arguments: ["--host", "127.0.0.1"], environment: [:])
         XCTAssertEqual(parsed.allowedHosts, .loopback)
         XCTAssertEqual(try Configuration.parse(arguments: ["--host", "0.0.0.0"], environment: [:]).allowedHosts, .any)
-        XCTAssertEqual(try Configuration.parse(arguments: ["--allowed-hosts", "hit.example.com, .corp"], environment: [:]).allowedHosts,
-                       AllowedHosts(["hit.example.com", ".corp"]))
+        XCTAssertEqual(
+            try Configuration.parse(arguments: ["--allowed-hosts", "hit.example.com, .corp"], environment: [:]).allowedHosts,
+            AllowedHosts(["hit.example.com", ".corp"]))
         XCTAssertEqual(try Configuration.parse(arguments: ["--allowed-hosts", "*"], environment: [:]).allowedHosts, .any)
         XCTAssertThrowsError(try Configuration.parse(arguments: ["--allowed-hosts", ","], environment: [:]))
         XCTAssertEqual(try Configuration.parse(arguments: ["--body-timeout", "5"], environment: [:]).server.bodyReadTimeout, .seconds(5))

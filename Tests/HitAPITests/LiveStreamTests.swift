@@ -3,12 +3,15 @@ import Glibc
 import HTTPServer
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 
 /// `GET /scenes/{id}/stream` over real sockets (SPEC §11.2).
 final class LiveStreamTests: XCTestCase {
-    private func open(_ service: LiveService, _ scene: String = "ring-demo", protocols: [String] = ["hitroute.v1"],
-                      fields: [(String, String)] = []) throws -> (TestClient, TestClient.Response) {
+    private func open(
+        _ service: LiveService, _ scene: String = "ring-demo", protocols: [String] = ["hitroute.v1"],
+        fields: [(String, String)] = []
+    ) throws -> (TestClient, TestClient.Response) {
         let c = try TestClient(port: service.port)
         return (c, try c.openWebSocket("/scenes/\(scene)/stream", protocols: protocols, fields: fields))
     }
@@ -25,9 +28,11 @@ final class LiveStreamTests: XCTestCase {
             XCTAssertEqual(r["Sec-WebSocket-Protocol"], "hitroute.v1")
             let bodies = [#"{"x":120,"y":120}"#, #"{"x":210,"y":120,"trace":false}"#, #"{"x":10,"y":10,"all":true}"#]
             // All in one write: answered in order.
-            try c.send(Array(bodies.enumerated().map { k, b in
-                TestClient.frame(opcode: 1, Array((String(b.dropLast()) + #","seq":\#(k)}"#).utf8))
-            }.joined()))
+            try c.send(
+                Array(
+                    bodies.enumerated().map { k, b in
+                        TestClient.frame(opcode: 1, Array((String(b.dropLast()) + #","seq":\#(k)}"#).utf8))
+                    }.joined()))
             for (k, body) in bodies.enumerated() {
                 let message = try XCTUnwrap(try c.readFrame()).text
                 let http = try service.send("POST", "/scenes/ring-demo/hit", body).text
@@ -65,7 +70,9 @@ final class LiveStreamTests: XCTestCase {
             XCTAssertEqual(try open(service, protocols: ["other"]).1.status, 400)
             XCTAssertEqual(try service.send("GET", "/scenes/ring-demo/stream").status, 400)
             let c = try TestClient(port: service.port)
-            try c.send("GET /scenes/ring-demo/stream HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(TestClient.exampleKey)\r\nSec-WebSocket-Version: 7\r\nSec-WebSocket-Protocol: hitroute.v1\r\n\r\n")
+            try c.send(
+                "GET /scenes/ring-demo/stream HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(TestClient.exampleKey)\r\nSec-WebSocket-Version: 7\r\nSec-WebSocket-Protocol: hitroute.v1\r\n\r\n"
+            )
             let r = try c.readResponse()
             XCTAssertEqual(r.status, 426)
             XCTAssertEqual(r["Sec-WebSocket-Version"], "13")
@@ -73,14 +80,17 @@ final class LiveStreamTests: XCTestCase {
     }
 
     func testKeysInTheHeaderOrTheBearerSubprotocolAndScopesPerMessage() throws {
-        let readKey = "read-key-0123456789", interactKey = "interact-key-0123456789", writeKey = "write-key-0123456789"
+        let readKey = "read-key-0123456789"
+        let interactKey = "interact-key-0123456789"
+        let writeKey = "write-key-0123456789"
         let access = AccessControl(keys: try APIKeys(parsing: "read \(readKey)\ninteract \(interactKey)\nwrite \(writeKey)"))
         func b64url(_ s: String) -> String {
             Data(s.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         }
         let log = try withLiveService({ _ in }, access: access) { service in
-            XCTAssertEqual(try service.send("PUT", "/scenes/ring-demo", ringScene, headers: [("Authorization", "Bearer \(writeKey)")]).status, 201)
+            XCTAssertEqual(
+                try service.send("PUT", "/scenes/ring-demo", ringScene, headers: [("Authorization", "Bearer \(writeKey)")]).status, 201)
             XCTAssertEqual(try open(service).1.status, 401)
             XCTAssertEqual(try open(service, protocols: ["hitroute.v1", "bearer.\(b64url("not-a-key-at-all-x"))"]).1.status, 401)
             XCTAssertEqual(try open(service, protocols: ["hitroute.v1", "bearer.%%%"]).1.status, 401)
@@ -114,7 +124,9 @@ final class LiveStreamTests: XCTestCase {
             // b's "p" is not captured: its move routes geometrically.
             try b.sendText(#"{"x":120,"y":120,"pointer":"p","phase":"move"}"#)
             XCTAssertEqual(json(try XCTUnwrap(try b.readFrame()).text)["layer"] as? String, "button")
-            XCTAssertEqual(json(try service.send("POST", "/scenes/ring-demo/hit", #"{"x":120,"y":120,"pointer":"p","phase":"move"}"#).text)["layer"] as? String, "button")
+            XCTAssertEqual(
+                json(try service.send("POST", "/scenes/ring-demo/hit", #"{"x":120,"y":120,"pointer":"p","phase":"move"}"#).text)["layer"]
+                    as? String, "button")
             // a's "p" is.
             try a.sendText(#"{"x":120,"y":120,"pointer":"p","phase":"move"}"#)
             let moved = json(try XCTUnwrap(try a.readFrame()).text)
@@ -152,8 +164,10 @@ final class LiveStreamTests: XCTestCase {
             XCTAssertEqual(json(try XCTUnwrap(try c.readFrame()).text)["layer"] as? String, "ring")
             XCTAssertEqual(try service.send("PATCH", "/scenes/ring-demo/layers/ring", #"{"hidden":true}"#).status, 200)
             XCTAssertEqual(try c.readFrame()?.text, #"{"type":"scene","version":2}"#)
-            XCTAssertEqual(try c.readFrame()?.text,
-                           #"{"type":"boundary","pointer":"mouse","version":2,"layer":"button","boundary":{"out":"ring","leave":["ring"],"over":"button","enter":["button"],"removed":[]}}"#)
+            XCTAssertEqual(
+                try c.readFrame()?.text,
+                #"{"type":"boundary","pointer":"mouse","version":2,"layer":"button","boundary":{"out":"ring","leave":["ring"],"over":"button","enter":["button"],"removed":[]}}"#
+            )
             try c.send(TestClient.frame(opcode: 1, Array(hover.utf8)))
             XCTAssertNil(json(try XCTUnwrap(try c.readFrame()).text)["boundary"])
         }

@@ -3,6 +3,7 @@ import Glibc
 import HTTPServer
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 
 /// Tenant keys (`scenes=<prefix>`, SPEC §8) over real sockets: another
@@ -32,7 +33,9 @@ final class LiveTenantTests: XCTestCase {
             }
             let a = bearer(teamAKey)
             // Listing: its own scenes only.
-            let listed = (json(try s.send("GET", "/scenes", headers: a))["scenes"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            let listed = (json(try s.send("GET", "/scenes", headers: a))["scenes"] as? [[String: Any]] ?? []).compactMap {
+                $0["id"] as? String
+            }
             XCTAssertEqual(listed, ["team-a-1"])
             let listedB = (json(try s.send("GET", "/scenes", headers: bearer(teamBReadKey)))["scenes"] as? [[String: Any]] ?? [])
                 .compactMap { $0["id"] as? String }
@@ -91,7 +94,9 @@ final class LiveTenantTests: XCTestCase {
         let access = try AccessControl(file: try writeKeyFile(keyFile, in: self))
         try withLiveService(access: access) { s in
             let c = try TestClient(port: s.port)
-            try c.send("PUT /scenes/team-b-9 HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(teamAKey)\r\nExpect: 100-continue\r\nContent-Length: 1000000\r\n\r\n")
+            try c.send(
+                "PUT /scenes/team-b-9 HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(teamAKey)\r\nExpect: 100-continue\r\nContent-Length: 1000000\r\n\r\n"
+            )
             XCTAssertEqual(try c.readResponse().status, 403)
             XCTAssertTrue(c.isClosedByPeer())
         }
@@ -129,7 +134,10 @@ final class APIKeyLookupTests: XCTestCase {
             lines.append("\(scope.name) \(key)" + (prefix.map { " scenes=\($0)" } ?? ""))
         }
         let parsed = try APIKeys(parsing: lines.joined(separator: "\n"))
-        func grant(_ s: String) -> Grant? { var s = s; return s.withUTF8 { parsed.grant(of: $0) } }
+        func grant(_ s: String) -> Grant? {
+            var s = s
+            return s.withUTF8 { parsed.grant(of: $0) }
+        }
         for (key, scope, prefix) in keys {
             XCTAssertEqual(grant(key), Grant(scope: scope, scenePrefix: prefix), key)
             var bytes = Array(key.utf8)

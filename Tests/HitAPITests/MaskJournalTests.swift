@@ -1,9 +1,10 @@
 import Foundation
 import HitJournal
+import XCTest
+
+@testable import HitAPI
 @testable import HitStore
 @testable import SceneCodec
-import XCTest
-@testable import HitAPI
 
 /// Mask and pass-through scenes through the journal backend: after a
 /// reopen, GET gives them back byte for byte and they route as before.
@@ -22,19 +23,30 @@ final class MaskJournalTests: XCTestCase {
     }
 
     func testMasksAndReceiversSurviveAReopen() throws {
-        let sprite = try String(contentsOf: repositoryRoot.appendingPathComponent("examples/sprite-with-pass-through.json"), encoding: .utf8)
+        let sprite = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("examples/sprite-with-pass-through.json"), encoding: .utf8)
         let (store, app) = try open()
         XCTAssertEqual(app.call("PUT", "/scenes/sprite-demo", sprite).status, 201)
-        XCTAssertEqual(app.call("PUT", "/scenes/alpha", #"{"layers":[{"id":"s","passThrough":true,"shape":{"type":"mask","x":0,"y":0,"width":4,"height":2,"alpha":"AAD//wAA//8=","columns":4,"rows":2,"stroke":1}}]}"#).status, 201)
+        XCTAssertEqual(
+            app.call(
+                "PUT", "/scenes/alpha",
+                #"{"layers":[{"id":"s","passThrough":true,"shape":{"type":"mask","x":0,"y":0,"width":4,"height":2,"alpha":"AAD//wAA//8=","columns":4,"rows":2,"stroke":1}}]}"#
+            ).status, 201)
         XCTAssertEqual(app.call("PATCH", "/scenes/sprite-demo/layers/sprite", #"{"shape":{"threshold":0.3}}"#).status, 200)
         let points = #"{"points":[{"x":120,"y":120},{"x":125,"y":55},{"x":45,"y":45}]}"#
-        let before = ["sprite-demo", "alpha"].map { app.call("GET", "/scenes/\($0)").text } + [app.call("POST", "/scenes/sprite-demo/hits", points).text]
+        let before =
+            ["sprite-demo", "alpha"].map { app.call("GET", "/scenes/\($0)").text } + [
+                app.call("POST", "/scenes/sprite-demo/hits", points).text
+            ]
         let bytes = store.memory.storedBytes
         XCTAssertGreaterThan(bytes, sprite.utf8.count + 16 * 16, "the sprite's JSON and pixels are counted")
         store.close()
         let (again, reopened) = try open()
         XCTAssertEqual(again.memory.storedBytes, bytes, "recovery weighs the masks as the uploads did")
-        let after = ["sprite-demo", "alpha"].map { reopened.call("GET", "/scenes/\($0)").text } + [reopened.call("POST", "/scenes/sprite-demo/hits", points).text]
+        let after =
+            ["sprite-demo", "alpha"].map { reopened.call("GET", "/scenes/\($0)").text } + [
+                reopened.call("POST", "/scenes/sprite-demo/hits", points).text
+            ]
         XCTAssertEqual(after, before)
         XCTAssertTrue(after[2].contains(#""receivers":[{"layer":"analytics""#), after[2])
     }

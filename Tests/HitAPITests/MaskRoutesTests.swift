@@ -1,10 +1,11 @@
 import Foundation
 import HTTPServer
-@testable import SceneCodec
+import HitRouting
 import TestSupport
 import XCTest
+
 @testable import HitAPI
-import HitRouting
+@testable import SceneCodec
 
 /// The `mask` shape over HTTP: decoding, problems at their pointers, limits, answers and GET.
 final class MaskRoutesTests: XCTestCase {
@@ -43,7 +44,8 @@ final class MaskRoutesTests: XCTestCase {
     }
 
     func testThresholdAndSlopAndStroke() {
-        let shape = #"{"type":"mask","x":20,"y":40,"width":160,"height":160,"alpha":"\#(Self.ramp)","columns":16,"rows":16,"threshold":0.9}"#
+        let shape =
+            #"{"type":"mask","x":20,"y":40,"width":160,"height":160,"alpha":"\#(Self.ramp)","columns":16,"rows":16,"threshold":0.9}"#
         XCTAssertEqual(app.call("PUT", "/scenes/t", scene(shape, extra: #","hitSlop":5"#)).status, 201)
         // 0.9 × 255 = 229.5: pixel (14, 14) = 238 is in, (5, 14) = 229 out.
         XCTAssertEqual(app.call("GET", "/scenes/t/hit?x=165&y=185").object["layer"] as? String, "sprite")
@@ -55,7 +57,8 @@ final class MaskRoutesTests: XCTestCase {
         XCTAssertEqual((slop["trace"] as? [[String: Any]])?[0]["reason"] as? String, "inside-slop")
         XCTAssertEqual(app.call("GET", "/scenes/t/hit?x=74.9&y=181").object["layer"] as? String, "back")
         // A stroke of 4 without fill: the band within 2 of the opaque set's boundary.
-        let ring = #"{"type":"mask","x":0,"y":0,"width":40,"height":40,"alpha":"\#(Data(repeating: 255, count: 16).base64EncodedString())","columns":4,"rows":4,"fill":false,"stroke":4}"#
+        let ring =
+            #"{"type":"mask","x":0,"y":0,"width":40,"height":40,"alpha":"\#(Data(repeating: 255, count: 16).base64EncodedString())","columns":4,"rows":4,"fill":false,"stroke":4}"#
         XCTAssertEqual(app.call("PUT", "/scenes/r", scene(ring)).status, 201)
         XCTAssertEqual(app.call("GET", "/scenes/r/hit?x=20&y=20").object["layer"] as? String, "back")
         XCTAssertEqual(app.call("GET", "/scenes/r/hit?x=1.5&y=20").object["layer"] as? String, "sprite")
@@ -64,10 +67,14 @@ final class MaskRoutesTests: XCTestCase {
     }
 
     func testGetReturnsTheMaskAsSubmitted() throws {
-        let body = #"{"layers":[{"id":"s","shape":{"type":"mask","x":1.5,"y":-2,"width":16,"height":8,"alpha":"\#(Self.ramp)","columns":32,"rows":8,"threshold":0.25,"stroke":2,"fill":false},"passThrough":true}]}"#
+        let body =
+            #"{"layers":[{"id":"s","shape":{"type":"mask","x":1.5,"y":-2,"width":16,"height":8,"alpha":"\#(Self.ramp)","columns":32,"rows":8,"threshold":0.25,"stroke":2,"fill":false},"passThrough":true}]}"#
         XCTAssertEqual(app.call("PUT", "/scenes/g", body).status, 201)
         let got = app.call("GET", "/scenes/g").text
-        XCTAssertEqual(got, #"{"id":"g","version":1,"layers":[{"id":"s","shape":{"type":"mask","x":1.5,"y":-2,"width":16,"height":8,"alpha":"\#(Self.ramp)","columns":32,"rows":8,"threshold":0.25,"fill":false,"stroke":2},"passThrough":true}]}"#)
+        XCTAssertEqual(
+            got,
+            #"{"id":"g","version":1,"layers":[{"id":"s","shape":{"type":"mask","x":1.5,"y":-2,"width":16,"height":8,"alpha":"\#(Self.ramp)","columns":32,"rows":8,"threshold":0.25,"fill":false,"stroke":2},"passThrough":true}]}"#
+        )
         // And patching a layer keeps the mask.
         let patched = app.call("PATCH", "/scenes/g/layers/s", #"{"action":"go"}"#)
         XCTAssertEqual(patched.status, 200)
@@ -83,43 +90,68 @@ final class MaskRoutesTests: XCTestCase {
 
     func testProblemsAtTheShapesPointers() {
         let four = Data([1, 2, 3, 4]).base64EncodedString()
-        XCTAssertEqual(problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(four)","columns":4,"rows":4}"#),
-                       ["/layers/0/shape/alpha: decodes to 4 bytes, columns × rows is 16"])
-        XCTAssertEqual(problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQID BA==","columns":1,"rows":6}"#),
-                       ["/layers/0/shape/alpha: invalid base64 at offset 4: whitespace is not allowed in base64 here"])
-        XCTAssertEqual(problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQIDBB==","columns":4,"rows":1}"#),
-                       ["/layers/0/shape/alpha: invalid base64 at offset 5: the bits before the padding must be 0 (the encoding is not canonical)"])
-        XCTAssertEqual(problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1}"#),
-                       ["/layers/0/shape: a mask needs png, or alpha with columns and rows"])
-        XCTAssertEqual(problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQIDBA=="}"#),
-                       ["/layers/0/shape/columns: is required with alpha", "/layers/0/shape/rows: is required with alpha"])
-        XCTAssertEqual(problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQIDBA==","columns":2.5,"rows":0,"threshold":1.5}"#),
-                       ["/layers/0/shape/columns: must be a whole number in [1, 16777216]",
-                        "/layers/0/shape/rows: must be a whole number in [1, 16777216]",
-                        "/layers/0/shape/threshold: must be a number in [0, 1]"])
-        XCTAssertEqual(problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQIDBA==","png":"AA==","columns":2,"rows":2}"#),
-                       ["/layers/0/shape/alpha: a mask takes png or alpha, not both"])
-        XCTAssertEqual(problems(#"{"type":"mask","x":0,"y":0,"width":1,"alpha":"AQIDBA==","columns":2,"rows":2,"cx":3}"#),
-                       ["/layers/0/shape/cx: is not a field of a mask (it has x, y, width, height, png, alpha, columns, rows, threshold)",
-                        "/layers/0/shape/height: is required for a mask"])
-        XCTAssertEqual(problems(#"{"type":"rect","x":0,"y":0,"width":1,"height":1,"alpha":"AA=="}"#),
-                       ["/layers/0/shape/alpha: is not a field of a rect (it has x, y, width, height, cornerRadius)"])
-        XCTAssertEqual(problems(#"{"type":"mask","x":1e308,"y":0,"width":1e308,"height":1,"alpha":"AQIDBA==","columns":2,"rows":2}"#),
-                       ["/layers/0/shape/width: x + width must be finite"])
-        XCTAssertEqual(problems(#"{"type":"mask","x":0,"y":0,"width":5e-324,"height":1,"alpha":"AQIDBA==","columns":2,"rows":2}"#),
-                       ["/layers/0/shape/width: is too small for 2 columns of pixels (columns / width overflows)"])
-        XCTAssertEqual(problems(#"{"type":"compound","shapes":[{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQIDBA==","columns":2,"rows":2}]}"#),
-                       ["/layers/0/shape/shapes/0/type: a mask cannot be a member of a compound: its region is a set of pixels, not a path to fill"])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(four)","columns":4,"rows":4}"#),
+            ["/layers/0/shape/alpha: decodes to 4 bytes, columns × rows is 16"])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQID BA==","columns":1,"rows":6}"#),
+            ["/layers/0/shape/alpha: invalid base64 at offset 4: whitespace is not allowed in base64 here"])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQIDBB==","columns":4,"rows":1}"#),
+            ["/layers/0/shape/alpha: invalid base64 at offset 5: the bits before the padding must be 0 (the encoding is not canonical)"])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1}"#),
+            ["/layers/0/shape: a mask needs png, or alpha with columns and rows"])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQIDBA=="}"#),
+            ["/layers/0/shape/columns: is required with alpha", "/layers/0/shape/rows: is required with alpha"])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQIDBA==","columns":2.5,"rows":0,"threshold":1.5}"#),
+            [
+                "/layers/0/shape/columns: must be a whole number in [1, 16777216]",
+                "/layers/0/shape/rows: must be a whole number in [1, 16777216]",
+                "/layers/0/shape/threshold: must be a number in [0, 1]",
+            ])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQIDBA==","png":"AA==","columns":2,"rows":2}"#),
+            ["/layers/0/shape/alpha: a mask takes png or alpha, not both"])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":0,"y":0,"width":1,"alpha":"AQIDBA==","columns":2,"rows":2,"cx":3}"#),
+            [
+                "/layers/0/shape/cx: is not a field of a mask (it has x, y, width, height, png, alpha, columns, rows, threshold)",
+                "/layers/0/shape/height: is required for a mask",
+            ])
+        XCTAssertEqual(
+            problems(#"{"type":"rect","x":0,"y":0,"width":1,"height":1,"alpha":"AA=="}"#),
+            ["/layers/0/shape/alpha: is not a field of a rect (it has x, y, width, height, cornerRadius)"])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":1e308,"y":0,"width":1e308,"height":1,"alpha":"AQIDBA==","columns":2,"rows":2}"#),
+            ["/layers/0/shape/width: x + width must be finite"])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":0,"y":0,"width":5e-324,"height":1,"alpha":"AQIDBA==","columns":2,"rows":2}"#),
+            ["/layers/0/shape/width: is too small for 2 columns of pixels (columns / width overflows)"])
+        XCTAssertEqual(
+            problems(
+                #"{"type":"compound","shapes":[{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AQIDBA==","columns":2,"rows":2}]}"#),
+            ["/layers/0/shape/shapes/0/type: a mask cannot be a member of a compound: its region is a set of pixels, not a path to fill"])
     }
 
     func testTheMaskPixelLimit() {
         let sixteen = Data(repeating: 255, count: 16).base64EncodedString()
-        XCTAssertEqual(problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(sixteen)","columns":4,"rows":4}"#) { $0.scene.maxMaskPixels = 15 },
-                       ["/layers/0/shape: columns × rows is 16 pixels, more than the limit of 15 per mask"])
-        XCTAssertEqual(problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AA==","columns":16777216,"rows":16777216}"#),
-                       ["/layers/0/shape: columns × rows is 281474976710656 pixels, more than the limit of 16777216 per mask"])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(sixteen)","columns":4,"rows":4}"#) {
+                $0.scene.maxMaskPixels = 15
+            },
+            ["/layers/0/shape: columns × rows is 16 pixels, more than the limit of 15 per mask"])
+        XCTAssertEqual(
+            problems(#"{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"AA==","columns":16777216,"rows":16777216}"#),
+            ["/layers/0/shape: columns × rows is 281474976710656 pixels, more than the limit of 16777216 per mask"])
         let app = Application.testing { $0.scene.maxMaskPixels = 16 }
-        XCTAssertEqual(app.call("PUT", "/scenes/ok", #"{"layers":[{"id":"a","shape":{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(sixteen)","columns":4,"rows":4}}]}"#).status, 201)
+        XCTAssertEqual(
+            app.call(
+                "PUT", "/scenes/ok",
+                #"{"layers":[{"id":"a","shape":{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(sixteen)","columns":4,"rows":4}}]}"#
+            ).status, 201)
         XCTAssertEqual(try Configuration.parse(arguments: ["--max-mask-pixels", "99"], environment: [:]).scene.maxMaskPixels, 99)
     }
 
@@ -134,25 +166,35 @@ final class MaskRoutesTests: XCTestCase {
         let app = Application.testing { $0.scene.maxSceneMaskPixels = 40 }
         let refused = app.call("PUT", "/scenes/s", three)
         XCTAssertEqual(refused.status, 422)
-        XCTAssertEqual(zip(refused.pointers, refused.messages).map { "\($0): \($1)" },
-                       ["/layers/2/shape/alpha: its 16 pixels would bring the document's masks to 48, more than the limit of 40 (--max-scene-mask-pixels)"])
+        XCTAssertEqual(
+            zip(refused.pointers, refused.messages).map { "\($0): \($1)" },
+            [
+                "/layers/2/shape/alpha: its 16 pixels would bring the document's masks to 48, more than the limit of 40 (--max-scene-mask-pixels)"
+            ])
         XCTAssertEqual(Application.testing { $0.scene.maxSceneMaskPixels = 48 }.call("PUT", "/scenes/s", three).status, 201)
         // A patched layer is a document of its own: its masks count, the scene's others do not.
         XCTAssertEqual(app.call("PUT", "/scenes/s", #"{"layers":[{"id":"a","shape":\#(mask)},{"id":"b","shape":\#(mask)}]}"#).status, 201)
-        XCTAssertEqual(app.call("PATCH", "/scenes/s/layers/b", #"{"hitShape":\#(mask)}"#, headers: [("Content-Type", "application/merge-patch+json")]).status, 200)
+        XCTAssertEqual(
+            app.call("PATCH", "/scenes/s/layers/b", #"{"hitShape":\#(mask)}"#, headers: [("Content-Type", "application/merge-patch+json")])
+                .status, 200)
         let big = Data(repeating: 255, count: 25).base64EncodedString()
-        let bigger = app.call("PATCH", "/scenes/s/layers/a", #"{"hitShape":{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(big)","columns":5,"rows":5}}"#,
-                              headers: [("Content-Type", "application/merge-patch+json")])
+        let bigger = app.call(
+            "PATCH", "/scenes/s/layers/a",
+            #"{"hitShape":{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(big)","columns":5,"rows":5}}"#,
+            headers: [("Content-Type", "application/merge-patch+json")])
         XCTAssertEqual(bigger.status, 422)
         XCTAssertEqual(bigger.pointers, ["/hitShape/alpha"])
-        XCTAssertEqual(try Configuration.parse(arguments: ["--max-scene-mask-pixels", "99"], environment: [:]).scene.maxSceneMaskPixels, 99)
-        XCTAssertEqual(try Configuration.parse(arguments: [], environment: ["HITROUTE_MAX_SCENE_MASK_PIXELS": "7"]).scene.maxSceneMaskPixels, 7)
+        XCTAssertEqual(
+            try Configuration.parse(arguments: ["--max-scene-mask-pixels", "99"], environment: [:]).scene.maxSceneMaskPixels, 99)
+        XCTAssertEqual(
+            try Configuration.parse(arguments: [], environment: ["HITROUTE_MAX_SCENE_MASK_PIXELS": "7"]).scene.maxSceneMaskPixels, 7)
     }
 
     /// The store counts a mask's pixels (and its table, with slop) beside the JSON.
     func testTheStoreCountsDecodedPixels() {
         let pixels = Data(repeating: 255, count: 64 * 64).base64EncodedString()
-        let body = #"{"layers":[{"id":"a","hitSlop":1,"shape":{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(pixels)","columns":64,"rows":64}}]}"#
+        let body =
+            #"{"layers":[{"id":"a","hitSlop":1,"shape":{"type":"mask","x":0,"y":0,"width":1,"height":1,"alpha":"\#(pixels)","columns":64,"rows":64}}]}"#
         let weight = body.utf8.count + 64 * 64 + 4 * 65 * 65
         XCTAssertEqual(Application.testing { $0.store.maxStoreBytes = weight }.call("PUT", "/scenes/a", body).status, 201)
         XCTAssertEqual(Application.testing { $0.store.maxStoreBytes = weight - 1 }.call("PUT", "/scenes/a", body).status, 507)
@@ -160,11 +202,14 @@ final class MaskRoutesTests: XCTestCase {
 
     /// Every truncation and one-byte edit of a mask scene is a clean answer (201 or 4xx), never a trap.
     func testEveryEditOfAMaskSceneIsAnsweredCleanly() {
-        let body = Array(#"{"layers":[{"id":"a","hitSlop":1,"shape":{"type":"mask","x":0,"y":0,"width":8,"height":4,"alpha":"AP8A/wD/AP8=","columns":4,"rows":2,"stroke":1}}]}"#.utf8)
+        let body = Array(
+            #"{"layers":[{"id":"a","hitSlop":1,"shape":{"type":"mask","x":0,"y":0,"width":8,"height":4,"alpha":"AP8A/wD/AP8=","columns":4,"rows":2,"stroke":1}}]}"#
+                .utf8)
         forEachEdit(of: body, replacements: Array("0=A\" ".utf8)) { input in
             let request = HTTPRequestFixture.make("PUT", "/scenes/e", input)
             let status = app.respond(to: request).status
-            XCTAssertTrue(status == 201 || status == 200 || status == 400 || status == 422, "\(status) for \(String(decoding: input, as: UTF8.self))")
+            XCTAssertTrue(
+                status == 201 || status == 200 || status == 400 || status == 422, "\(status) for \(String(decoding: input, as: UTF8.self))")
         }
     }
 
@@ -172,8 +217,14 @@ final class MaskRoutesTests: XCTestCase {
     /// scene or a described failure, and a scene that decodes compiles and
     /// routes points (traced, with stacks) without a trap.
     func testMutatedMaskScenesNeverTrapAndRoute() throws {
-        let sprite = try String(contentsOf: repositoryRoot.appendingPathComponent("examples/sprite-with-pass-through.json"), encoding: .utf8)
-        let seeds = [Array(sprite.utf8), Array(#"{"layers":[{"id":"a","hitSlop":{"left":3},"passThrough":true,"transform":{"rotate":30},"shape":{"type":"mask","x":-4,"y":2,"width":8,"height":4,"alpha":"AP8A/wD/AP8=","columns":4,"rows":2,"stroke":1.5,"fill":false,"threshold":0.25}},{"id":"b","shape":\#(rampShape)}]}"#.utf8)]
+        let sprite = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("examples/sprite-with-pass-through.json"), encoding: .utf8)
+        let seeds = [
+            Array(sprite.utf8),
+            Array(
+                #"{"layers":[{"id":"a","hitSlop":{"left":3},"passThrough":true,"transform":{"rotate":30},"shape":{"type":"mask","x":-4,"y":2,"width":8,"height":4,"alpha":"AP8A/wD/AP8=","columns":4,"rows":2,"stroke":1.5,"fill":false,"threshold":0.25}},{"id":"b","shape":\#(rampShape)}]}"#
+                    .utf8),
+        ]
         let tokens = Array(#"{}[],:"0123456789.-+eE=/A truefalsnul"#.utf8) + [0, 0xFF]
         var rng = SplitMix64(seed: 19)
         var routed = 0
@@ -188,7 +239,9 @@ final class MaskRoutesTests: XCTestCase {
                 }
                 if bytes.isEmpty { bytes = [0x7B] }
             }
-            let outcome = bytes.withUnsafeBufferPointer { b in Result { () throws(DecodeFailure) in try SceneDecoder.decode(b, limits: SceneLimits()) } }
+            let outcome = bytes.withUnsafeBufferPointer { b in
+                Result { () throws(DecodeFailure) in try SceneDecoder.decode(b, limits: SceneLimits()) }
+            }
             switch outcome {
             case .success(let scene):
                 let compiled = CompiledScene(scene)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HitAPI
 
 /// SPEC §1: a scene whose computed numbers would not be finite is a 422
@@ -26,21 +27,23 @@ final class NumericOverflowRoutesTests: XCTestCase {
     func assertAllFinite(_ value: Any?, file: StaticString = #filePath, line: UInt = #line) {
         switch value {
         case let d as Double: XCTAssertTrue(d.isFinite, "\(d)", file: file, line: line)
-        case let a as [Any]: a.forEach { assertAllFinite($0, file: file, line: line) }
-        case let o as [String: Any]: o.values.forEach { assertAllFinite($0, file: file, line: line) }
+        case let a as [Any]: for element in a { assertAllFinite(element, file: file, line: line) }
+        case let o as [String: Any]: for element in o.values { assertAllFinite(element, file: file, line: line) }
         default: break
         }
     }
 
     func testRectAt1e308WithWidth1e308Is422NamingWidth() {
-        assertInvalid(put(#"{"id":"r","shape":{"type":"rect","x":1e308,"y":0,"width":1e308,"height":10}}"#),
-                      at: "/layers/0/shape/width")
+        assertInvalid(
+            put(#"{"id":"r","shape":{"type":"rect","x":1e308,"y":0,"width":1e308,"height":10}}"#),
+            at: "/layers/0/shape/width")
         XCTAssertEqual(app.call("GET", "/scenes/a").status, 404)  // nothing stored
     }
 
     func testRectAtY1e308WithHeight1e308NamesHeight() {
-        assertInvalid(put(#"{"id":"r","shape":{"type":"rect","x":0,"y":1e308,"width":1,"height":1e308}}"#),
-                      at: "/layers/0/shape/height")
+        assertInvalid(
+            put(#"{"id":"r","shape":{"type":"rect","x":0,"y":1e308,"width":1,"height":1e308}}"#),
+            at: "/layers/0/shape/height")
     }
 
     func testNestedScales1e200Are422NamingTheInnerScale() {
@@ -62,8 +65,9 @@ final class NumericOverflowRoutesTests: XCTestCase {
     }
 
     func testEllipseAt1e308WithStroke1e308NamesStroke() {
-        assertInvalid(put(#"{"id":"e","shape":{"type":"ellipse","cx":1e308,"cy":0,"rx":10,"ry":10,"stroke":1.7e308}}"#),
-                      at: "/layers/0/shape/stroke")
+        assertInvalid(
+            put(#"{"id":"e","shape":{"type":"ellipse","cx":1e308,"cy":0,"rx":10,"ry":10,"stroke":1.7e308}}"#),
+            at: "/layers/0/shape/stroke")
     }
 
     func testEllipseWithStroke1e308AtTheOriginIsServedWithFiniteNumbers() {
@@ -78,19 +82,23 @@ final class NumericOverflowRoutesTests: XCTestCase {
     }
 
     func testHitSlop1e308OnARectNamesHitSlop() {
-        assertInvalid(put(#"{"id":"r","hitSlop":1e308,"shape":{"type":"rect","x":1e308,"y":0,"width":1e300,"height":1}}"#),
-                      at: "/layers/0/hitSlop")
-        assertInvalid(put(#"{"id":"r","hitSlop":{"top":1,"left":1.7e308},"shape":{"type":"rect","x":-1e308,"y":0,"width":1e300,"height":1}}"#),
-                      at: "/layers/0/hitSlop/left")
+        assertInvalid(
+            put(#"{"id":"r","hitSlop":1e308,"shape":{"type":"rect","x":1e308,"y":0,"width":1e300,"height":1}}"#),
+            at: "/layers/0/hitSlop")
+        assertInvalid(
+            put(#"{"id":"r","hitSlop":{"top":1,"left":1.7e308},"shape":{"type":"rect","x":-1e308,"y":0,"width":1e300,"height":1}}"#),
+            at: "/layers/0/hitSlop/left")
     }
 
     func testPolygonPointsAtPlusAndMinus1e308NameTheSecondPoint() {
-        assertInvalid(put(#"{"id":"p","shape":{"type":"polygon","points":[[-1e308,0],[1e308,0],[0,1]]}}"#),
-                      at: "/layers/0/shape/points/1")
+        assertInvalid(
+            put(#"{"id":"p","shape":{"type":"polygon","points":[[-1e308,0],[1e308,0],[0,1]]}}"#),
+            at: "/layers/0/shape/points/1")
     }
 
     func testCompoundMemberCircleWithR1e308NamesR() {
-        let shape = #"{"type":"compound","shapes":[{"type":"rect","x":0,"y":0,"width":1,"height":1},{"type":"circle","cx":1e308,"cy":0,"r":1e308}]}"#
+        let shape =
+            #"{"type":"compound","shapes":[{"type":"rect","x":0,"y":0,"width":1,"height":1},{"type":"circle","cx":1e308,"cy":0,"r":1e308}]}"#
         assertInvalid(put(#"{"id":"c","hitShape":\#(shape)}"#), at: "/layers/0/hitShape/shapes/1/r")
     }
 
@@ -104,13 +112,15 @@ final class NumericOverflowRoutesTests: XCTestCase {
     }
 
     func testTranslate1e308AroundARectAt1e308NamesTheShape() {
-        assertInvalid(put(#"{"id":"r","transform":{"translate":[1e308,0]},"shape":{"type":"rect","x":1e308,"y":0,"width":1,"height":1}}"#),
-                      at: "/layers/0/shape")
+        assertInvalid(
+            put(#"{"id":"r","transform":{"translate":[1e308,0]},"shape":{"type":"rect","x":1e308,"y":0,"width":1,"height":1}}"#),
+            at: "/layers/0/shape")
     }
 
     func testTranslatePlusOrigin1e308NamesOrigin() {
-        assertInvalid(put(#"{"id":"r","transform":{"translate":[1e308,0],"origin":[1e308,0]}}"#),
-                      at: "/layers/0/transform/origin")
+        assertInvalid(
+            put(#"{"id":"r","transform":{"translate":[1e308,0],"origin":[1e308,0]}}"#),
+            at: "/layers/0/transform/origin")
     }
 
     func testRotate1e300IsServedNotATrap() {
@@ -131,7 +141,8 @@ final class NumericOverflowRoutesTests: XCTestCase {
 
     func testHitAt1e308UnderAMatrixOfScale1eMinus300IsAMissWithoutLocal() {
         // The point's local image (x 1e608) overflows: not inside anything, and the trace leaves `local` out.
-        let reply = put(#"{"id":"thin","transform":{"matrix":[1e-300,0,0,1e300,0,0]},"shape":{"type":"rect","x":0,"y":0,"width":1,"height":1}}"#)
+        let reply = put(
+            #"{"id":"thin","transform":{"matrix":[1e-300,0,0,1e300,0,0]},"shape":{"type":"rect","x":0,"y":0,"width":1,"height":1}}"#)
         XCTAssertEqual(reply.status, 201, reply.text)
         let hit = app.call("POST", "/scenes/a/hit", #"{"x":1e308,"y":1e308,"trace":true,"all":true}"#)
         XCTAssertEqual(hit.status, 200, hit.text)
@@ -154,8 +165,10 @@ final class NumericOverflowRoutesTests: XCTestCase {
             """#
         XCTAssertEqual(put((rects + [sheared]).joined(separator: ",")).status, 201)
         for trace in [false, true] {
-            for body in [#"{"x":1.05e308,"y":5.2e307,"trace":\#(trace)}"#,
-                         #"{"x":1.05e308,"y":5.2e307,"trace":\#(trace),"pointer":"p","phase":"down"}"#] {
+            for body in [
+                #"{"x":1.05e308,"y":5.2e307,"trace":\#(trace)}"#,
+                #"{"x":1.05e308,"y":5.2e307,"trace":\#(trace),"pointer":"p","phase":"down"}"#,
+            ] {
                 let hit = app.call("POST", "/scenes/a/hit", body)
                 XCTAssertEqual(hit.status, 200, hit.text)
                 XCTAssertTrue(hit.object["layer"] is NSNull, hit.text)  // the local image overflows: inside nothing

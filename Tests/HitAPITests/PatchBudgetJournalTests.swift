@@ -1,8 +1,9 @@
 import Foundation
 import HitJournal
-@testable import HitStore
 import XCTest
+
 @testable import HitAPI
+@testable import HitStore
 
 /// Issue 14 through the journal backend: a patch refused by the budget
 /// writes no record; accepted patches weigh after a restart what they
@@ -53,7 +54,9 @@ final class PatchBudgetJournalTests: XCTestCase {
         for patch in [growToMask, shrinkToRect, growToMask] {
             XCTAssertEqual(app.call("PATCH", "/scenes/s/layers/m", patch).status, 200)
         }
-        XCTAssertEqual(app.call("PATCH", "/scenes/t/layers/back", #"{"shape":{"type":"mask","alpha":"/wD/AA==","columns":2,"rows":2},"hitSlop":1}"#).status, 200)
+        XCTAssertEqual(
+            app.call("PATCH", "/scenes/t/layers/back", #"{"shape":{"type":"mask","alpha":"/wD/AA==","columns":2,"rows":2},"hitSlop":1}"#)
+                .status, 200)
         let weights = ["s", "t"].map { store.memory.weight(of: $0) }
         let total = store.memory.storedBytes
         XCTAssertGreaterThan(total, tinyBigPNGStrokedBytes)

@@ -1,10 +1,11 @@
 import Foundation
-@testable import HitStore
 import RESP
 import RESPClient
 import TestSupport
 import XCTest
+
 @testable import HitAPI
+@testable import HitStore
 
 /// Issue 14 in Redis mode, against a real `redis-server`: what bounds a
 /// replica's memory is its cache (`--cache-bytes`), so the cache weighs a
@@ -13,7 +14,9 @@ import XCTest
 /// writes nothing.
 extension RedisReplicaTests {
     /// A replica (see `replica`) and its store.
-    func replicaAndStore(cacheBytes: Int = 1 << 30, _ edit: (inout Configuration) -> Void = { _ in }) throws -> (Application, RedisSceneStore) {
+    func replicaAndStore(cacheBytes: Int = 1 << 30, _ edit: (inout Configuration) -> Void = { _ in }) throws -> (
+        Application, RedisSceneStore
+    ) {
         let app = try replica(cacheBytes: cacheBytes, edit)
         return (app, stores[stores.count - 1])
     }
@@ -24,8 +27,10 @@ extension RedisReplicaTests {
     }
 
     func testTheCacheWeighsMasksOnUploadLoadAndPatch() throws {
-        let masked = #"{"layers":[{"id":"m","shape":{"type":"mask","x":0,"y":0,"width":10,"height":10,"png":"\#(tinyBigPNG)","stroke":1}}]}"#
-        let (a, storeA) = try replicaAndStore(), (b, storeB) = try replicaAndStore()
+        let masked =
+            #"{"layers":[{"id":"m","shape":{"type":"mask","x":0,"y":0,"width":10,"height":10,"png":"\#(tinyBigPNG)","stroke":1}}]}"#
+        let (a, storeA) = try replicaAndStore()
+        let (b, storeB) = try replicaAndStore()
         XCTAssertEqual(a.call("PUT", "/scenes/s", masked).status, 201)
         let uploaded = storeA.cacheUsage.bytes
         XCTAssertGreaterThanOrEqual(uploaded, tinyBigPNGStrokedBytes, "upload: the mask's pixels and table are counted")
@@ -55,10 +60,12 @@ extension RedisReplicaTests {
         let (other, _) = try replicaAndStore(cacheBytes: 100_000)
         XCTAssertEqual(other.call("GET", "/scenes/s").text, before)
         // An upload of such a scene is refused alike; a small patch is taken.
-        let masked = #"{"layers":[{"id":"m","shape":{"type":"mask","x":0,"y":0,"width":10,"height":10,"png":"\#(tinyBigPNG)","stroke":1}}]}"#
+        let masked =
+            #"{"layers":[{"id":"m","shape":{"type":"mask","x":0,"y":0,"width":10,"height":10,"png":"\#(tinyBigPNG)","stroke":1}}]}"#
         XCTAssertEqual(app.call("PUT", "/scenes/t", masked).status, 507)
         XCTAssertNil(try redisVersion(store, "t"))
-        XCTAssertEqual(app.call("PATCH", "/scenes/s/layers/m", #"{"shape":{"type":"mask","alpha":"/wD/AA==","columns":2,"rows":2}}"#).status, 200)
+        XCTAssertEqual(
+            app.call("PATCH", "/scenes/s/layers/m", #"{"shape":{"type":"mask","alpha":"/wD/AA==","columns":2,"rows":2}}"#).status, 200)
         XCTAssertEqual(try redisVersion(store, "s"), 2)
     }
 

@@ -1,19 +1,22 @@
 import Foundation
-@testable import HitStore
 import TestSupport
 import XCTest
+
 @testable import HitAPI
+@testable import HitStore
 
 /// A 256 × 256 opaque grey PNG: 492 characters of base64 that decode to
 /// 65,536 alpha bytes, and with a stroke 4 · 257 · 257 more of summed-area
 /// table (made with Python's zlib at level 9).
-let tinyBigPNG = "iVBORw0KGgoAAAANSUhEUgAAAQAAAAEACAAAAAB5Gfe6AAABN0lEQVR42u3QAQEAAAjDoPcvPYMIEVjPTYAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECKgDag8O8kgPnOEAAAAASUVORK5CYII="
+let tinyBigPNG =
+    "iVBORw0KGgoAAAANSUhEUgAAAQAAAAEACAAAAAB5Gfe6AAABN0lEQVR42u3QAQEAAAjDoPcvPYMIEVjPTYAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECBAgQIAAAQIECKgDag8O8kgPnOEAAAAASUVORK5CYII="
 
 /// What the PNG's mask holds once compiled with a stroke: its alpha plane and table.
 let tinyBigPNGStrokedBytes = 256 * 256 + 4 * 257 * 257
 
 /// A scene of a background and one small rect layer `m`.
-let budgetScene = #"{"layers":[{"id":"back","shape":{"type":"rect","x":0,"y":0,"width":100,"height":100}},{"id":"m","shape":{"type":"rect","x":0,"y":0,"width":10,"height":10}}]}"#
+let budgetScene =
+    #"{"layers":[{"id":"back","shape":{"type":"rect","x":0,"y":0,"width":100,"height":100}},{"id":"m","shape":{"type":"rect","x":0,"y":0,"width":10,"height":10}}]}"#
 
 /// Turns `m` into the stroked 256 × 256 mask (the rect's x, y, width, height stay).
 let growToMask = #"{"shape":{"type":"mask","png":"\#(tinyBigPNG)","stroke":1}}"#
@@ -82,7 +85,8 @@ final class PatchBudgetTests: XCTestCase {
 
     /// A patch that shrinks a layer frees budget, so a later upload fits.
     func testAShrinkingPatchFreesRoomForAnUpload() {
-        let masked = #"{"layers":[{"id":"m","shape":{"type":"mask","x":0,"y":0,"width":10,"height":10,"png":"\#(tinyBigPNG)","stroke":1}}]}"#
+        let masked =
+            #"{"layers":[{"id":"m","shape":{"type":"mask","x":0,"y":0,"width":10,"height":10,"png":"\#(tinyBigPNG)","stroke":1}}]}"#
         let app = Application.testing { $0.store.maxStoreBytes = tinyBigPNGStrokedBytes * 3 / 2 }
         XCTAssertEqual(app.call("PUT", "/scenes/a", masked).status, 201)
         XCTAssertEqual(app.call("PUT", "/scenes/b", masked).status, 507, "two masks pass the budget")

@@ -2,6 +2,7 @@ import Foundation
 import HitRouting
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 @testable import HitStore
 
@@ -25,7 +26,8 @@ final class PointerRefreshTests: XCTestCase {
     func testAPatchIsReportedToEachNamespaceOnceAndAClosedStreamForgets() throws {
         let app = Application.testing()
         XCTAssertEqual(app.call("PUT", "/scenes/s", Self.scene).status, 201)
-        let stream = PointerKey("mouse", namespace: 9), http = PointerKey("mouse")
+        let stream = PointerKey("mouse", namespace: 9)
+        let http = PointerKey("mouse")
         XCTAssertEqual(try hover(app.store, stream, 60, 60)?.enter, ["badge"])
         XCTAssertEqual(try hover(app.store, http, 60, 60)?.enter, ["badge"])
         XCTAssertEqual(app.store.refreshPointers("s", namespace: 9)?.1, [])  // nothing changed yet
@@ -64,7 +66,8 @@ final class PointerRefreshTests: XCTestCase {
         // Another replica's pointer drags the badge off (60, 60).
         let hand = #"{"x": 60, "y": 60, "pointer": "hand", "phase": "#
         XCTAssertEqual(apps[1].call("POST", "/scenes/s/hit", hand + #""down"}"#).status, 200)
-        XCTAssertEqual(apps[1].call("POST", "/scenes/s/hit", #"{"x": 260, "y": 60, "pointer": "hand", "phase": "up"}"#).object["version"] as? Int, 2)
+        XCTAssertEqual(
+            apps[1].call("POST", "/scenes/s/hit", #"{"x": 260, "y": 60, "pointer": "hand", "phase": "up"}"#).object["version"] as? Int, 2)
         var pushed: [PointerSessions.Change] = []
         try waitUntil {
             guard let (snapshot, changes) = apps[0].store.refreshPointers("s", namespace: 3) else { return false }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import XCTest
+
 @testable import HitAPI
 
 /// SPEC §5 over the API, on the overlapping-squares scene.
@@ -10,7 +11,11 @@ final class PointerRoutesTests: XCTestCase {
         let seconds = Mutex(0.0)
     }
     let now = Clock()
-    lazy var app = Application.testing({ $0.store.maxPointers = 2; $0.store.captureTimeout = 30 }, clock: { [now] in now.seconds.withLock { $0 } })
+    lazy var app = Application.testing(
+        {
+            $0.store.maxPointers = 2
+            $0.store.captureTimeout = 30
+        }, clock: { [now] in now.seconds.withLock { $0 } })
 
     override func setUp() {
         XCTAssertEqual(app.call("PUT", "/scenes/squares", squaresScene).status, 201)
@@ -77,7 +82,9 @@ final class PointerRoutesTests: XCTestCase {
     }
 
     func testBatchAppliesPointerEventsInOrder() {
-        let r = app.call("POST", "/scenes/squares/hits", """
+        let r = app.call(
+            "POST", "/scenes/squares/hits",
+            """
             {"points": [{"x":300,"y":300,"pointer":"p","phase":"down"}, {"x":320,"y":300,"pointer":"p","phase":"move"},
                         {"x":100,"y":100}, {"x":340,"y":300,"pointer":"p","phase":"up"}]}
             """)
@@ -99,7 +106,8 @@ final class PointerRoutesTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: 2) { k in
             let (pointer, x0) = k == 0 ? ("pa", 5.0) : ("pb", 105.0)
             func send(_ phase: String, _ x: Double) {
-                let r = app.call("POST", "/scenes/two/hit", #"{"x": \#(x), "y": 5, "pointer": "\#(pointer)", "phase": "\#(phase)", "trace": false}"#)
+                let r = app.call(
+                    "POST", "/scenes/two/hit", #"{"x": \#(x), "y": 5, "pointer": "\#(pointer)", "phase": "\#(phase)", "trace": false}"#)
                 XCTAssertEqual(r.status, 200)
             }
             send("down", x0)

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitAPI
 @testable import HitStore
 
@@ -29,7 +30,8 @@ final class RedisConfigurationTests: XCTestCase {
             let message = (error as? ConfigurationError)?.message ?? ""
             XCTAssertTrue(message.contains("HITROUTE_DATA_DIR (environment) and --store (command line) are exclusive"), message)
         }
-        XCTAssertThrowsError(try Configuration.parse(arguments: ["--data-dir", "/d"], environment: ["HITROUTE_STORE": "redis://h"])) { error in
+        XCTAssertThrowsError(try Configuration.parse(arguments: ["--data-dir", "/d"], environment: ["HITROUTE_STORE": "redis://h"])) {
+            error in
             let message = (error as? ConfigurationError)?.message ?? ""
             XCTAssertTrue(message.contains("--data-dir (command line) and HITROUTE_STORE (environment)"), message)
         }
@@ -46,7 +48,9 @@ final class RedisConfigurationTests: XCTestCase {
         XCTAssertTrue(d.server.logRequests)
         XCTAssertEqual(d.server.port, Configuration().server.port)
         // A flag given on the command line after the environment set it still counts as the command line's.
-        XCTAssertThrowsError(try Configuration.parse(arguments: ["--data-dir", "/d", "--store", "redis://h"], environment: ["HITROUTE_DATA_DIR": "/x"])) { error in
+        XCTAssertThrowsError(
+            try Configuration.parse(arguments: ["--data-dir", "/d", "--store", "redis://h"], environment: ["HITROUTE_DATA_DIR": "/x"])
+        ) { error in
             XCTAssertTrue(((error as? ConfigurationError)?.message ?? "").contains("--data-dir (command line) and --store (command line)"))
         }
     }
@@ -72,7 +76,8 @@ final class RedisConfigurationTests: XCTestCase {
         let app = Application.testing()
         XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
         XCTAssertEqual(app.call("GET", "/scenes/ring-demo/hit?x=1&y=1", headers: [("X-Min-Version", "1")]).status, 200)
-        XCTAssertEqual(app.call("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1}]}"#, headers: [("X-Min-Version", "1")]).status, 200)
+        XCTAssertEqual(
+            app.call("POST", "/scenes/ring-demo/hits", #"{"points":[{"x":1,"y":1}]}"#, headers: [("X-Min-Version", "1")]).status, 200)
         XCTAssertEqual(app.call("GET", "/scenes/ring-demo/hit?x=1&y=1", headers: [("X-Min-Version", "99")]).status, 200)
         XCTAssertEqual(app.call("GET", "/scenes/ring-demo", headers: [("X-Min-Version", "858296970861170604900352")]).status, 200)
         XCTAssertEqual(try? Application.minVersion("858296970861170604900352"), Int.max, "past Int.max: more than any scene holds")

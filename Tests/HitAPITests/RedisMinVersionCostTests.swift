@@ -3,6 +3,7 @@ import RESP
 import RESPClient
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 @testable import HitStore
 

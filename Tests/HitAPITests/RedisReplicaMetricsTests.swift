@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 
 /// SPEC §8's "scenes, layers and bytes held; live pointer captures; scene
@@ -20,9 +21,12 @@ extension RedisReplicaTests {
     }
 
     func testEachReplicaReportsWhatItsCacheHolds() throws {
-        let a = try replica(), b = try replica()
+        let a = try replica()
+        let b = try replica()
         let empty = try scrape(a)
-        for name in ["hitroute_scenes", "hitroute_layers", "hitroute_store_bytes", "hitroute_pointer_captures", "hitroute_scene_compile_seconds"] {
+        for name in [
+            "hitroute_scenes", "hitroute_layers", "hitroute_store_bytes", "hitroute_pointer_captures", "hitroute_scene_compile_seconds",
+        ] {
             XCTAssertNotNil(empty.family(name), name)
             XCTAssertEqual(empty.value(name == "hitroute_scene_compile_seconds" ? name + "_count" : name), 0, name)
         }
@@ -76,7 +80,8 @@ extension RedisReplicaTests {
     /// A burst of misses on one scene loads it once (SingleFlight), however
     /// the threads interleave: later arrivals find it cached.
     func testConcurrentMissesOfOneSceneLoadItOnce() throws {
-        let a = try replica(), b = try replica()
+        let a = try replica()
+        let b = try replica()
         let big = (0..<2_000).map { #"{"id":"r\#($0)","shape":{"type":"rect","x":\#($0),"y":0,"width":1,"height":1}}"# }
         XCTAssertEqual(a.call("PUT", "/scenes/big", #"{"layers":[\#(big.joined(separator: ","))]}"#).status, 201)
         let group = DispatchGroup()

@@ -1,13 +1,14 @@
 import Dispatch
 import Foundation
 import HTTPServer
-@testable import HitStore
 import RESP
 import RESPClient
 import Synchronization
 import TestSupport
 import XCTest
+
 @testable import HitAPI
+@testable import HitStore
 
 /// SPEC §10 against a real `redis-server`: several in-process replicas
 /// (Applications, each with its own RedisSceneStore and cache) over one
@@ -88,7 +89,8 @@ final class RedisReplicaTests: XCTestCase {
         for app in apps { XCTAssertEqual(version(app, "ring-demo"), 1) }  // cached everywhere
         var delays: [Double] = []
         for i in 0..<100 {
-            let writer = apps[i % 3], reader = apps[(i + 1) % 3]
+            let writer = apps[i % 3]
+            let reader = apps[(i + 1) % 3]
             let start = DispatchTime.now().uptimeNanoseconds
             let r = writer.call("PATCH", "/scenes/ring-demo/layers/ring", #"{"action":"a\#(i)"}"#)
             XCTAssertEqual(r.status, 200)
@@ -128,7 +130,8 @@ final class RedisReplicaTests: XCTestCase {
     /// A replica that missed announcements answers its old copy, unless the
     /// client asks for at least a version (`X-Min-Version`).
     func testMinVersionMakesAnOlderCopyFetch() throws {
-        let a = try replica(), b = try replica()
+        let a = try replica()
+        let b = try replica()
         XCTAssertEqual(a.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
         XCTAssertEqual(version(b, "ring-demo"), 1)
         stores[1].close()  // b hears no more announcements
@@ -158,7 +161,8 @@ final class RedisReplicaTests: XCTestCase {
         XCTAssertEqual(app.call("PUT", "/scenes/other", ringScene.replacingOccurrences(of: "ring-demo", with: "other")).status, 201)
         XCTAssertEqual(app.call("GET", "/readyz").status, 200)
         let stop = Atomic<Bool>(false)
-        let hitFailures = Atomic<Int>(0), hits = Atomic<Int>(0)
+        let hitFailures = Atomic<Int>(0)
+        let hits = Atomic<Int>(0)
         let group = DispatchGroup()
         for _ in 0..<2 {
             DispatchQueue.global().async(group: group) {
@@ -192,8 +196,12 @@ final class RedisReplicaTests: XCTestCase {
 
     /// The scenes a replica wrote are answered by the others once it is gone.
     func testAReplicaGoneLeavesItsScenesToTheOthers() throws {
-        let a = try replica(), b = try replica()
-        for k in 0..<5 { XCTAssertEqual(a.call("PUT", "/scenes/s\(k)", #"{"layers":[{"id":"x","shape":{"type":"circle","cx":0,"cy":0,"r":5}}]}"#).status, 201) }
+        let a = try replica()
+        let b = try replica()
+        for k in 0..<5 {
+            XCTAssertEqual(
+                a.call("PUT", "/scenes/s\(k)", #"{"layers":[{"id":"x","shape":{"type":"circle","cx":0,"cy":0,"r":5}}]}"#).status, 201)
+        }
         stores[0].close()
         for k in 0..<5 { XCTAssertEqual(b.call("GET", "/scenes/s\(k)/hit?x=1&y=1").object["layer"] as? String, "x") }
     }
@@ -216,7 +224,8 @@ final class RedisReplicaTests: XCTestCase {
     /// Captures stay in the replica that took the down; a drag is a change
     /// written through Redis, seen by the others.
     func testCapturesStayInTheirReplicaAndDragsAreChanges() throws {
-        let a = try replica(), b = try replica()
+        let a = try replica()
+        let b = try replica()
         XCTAssertEqual(a.call("PUT", "/scenes/squares", squaresScene).status, 201)
         XCTAssertEqual(version(b, "squares"), 1)
         let down = a.call("POST", "/scenes/squares/hit", #"{"x":300,"y":300,"pointer":"p","phase":"down"}"#)
@@ -248,7 +257,8 @@ final class RedisReplicaTests: XCTestCase {
     /// SPEC §10: a capture held by a replica that is gone is dropped, and
     /// the pointer's next event elsewhere says so once, as after a PUT.
     func testACaptureOfAGoneReplicaIsReportedDroppedOnce() throws {
-        let a = try replica(), b = try replica()
+        let a = try replica()
+        let b = try replica()
         XCTAssertNotEqual(stores[0].replicaID, stores[1].replicaID)
         XCTAssertEqual(a.call("PUT", "/scenes/squares", squaresScene).status, 201)
         XCTAssertEqual(version(b, "squares"), 1)
@@ -272,7 +282,8 @@ final class RedisReplicaTests: XCTestCase {
         XCTAssertEqual(note?["reason"] as? String, "captured")
         XCTAssertEqual(
             note?["detail"] as? String,
-            "capture of pointer \"p\" by layer \"square3\" was dropped: it was held by another replica, which is gone (or no longer receives this scene)")
+            "capture of pointer \"p\" by layer \"square3\" was dropped: it was held by another replica, which is gone (or no longer receives this scene)"
+        )
         stores[1].flushCaptureRecords()
         XCTAssertEqual(try pointerField("p"), .bulk(nil), "the field is deleted once reported")
 
@@ -299,7 +310,10 @@ final class RedisReplicaTests: XCTestCase {
             XCTAssertEqual(try stores[0].client.send("HLEN", key).int, 1, "recorded before \(release)")
             let r = pointer(a, "p", release, x, y)
             XCTAssertEqual(r.status, 200)
-            XCTAssertNil((r.object["trace"] as? [[String: Any]])?.first { $0["decision"] as? String == "skip" && $0["reason"] as? String == "captured" })
+            XCTAssertNil(
+                (r.object["trace"] as? [[String: Any]])?.first {
+                    $0["decision"] as? String == "skip" && $0["reason"] as? String == "captured"
+                })
             stores[0].flushCaptureRecords()
             XCTAssertEqual(try stores[0].client.send("EXISTS", key).int, 0, "nothing left after \(release)")
         }
@@ -324,7 +338,10 @@ final class RedisReplicaTests: XCTestCase {
         try waitUntil("subscribed") { store.health() == .ready }
         let (server, _) = Application.makeServer(config, store: store)
         let port = try server.start()
-        defer { server.shutdown(); server.waitUntilStopped() }
+        defer {
+            server.shutdown()
+            server.waitUntilStopped()
+        }
         let client = try TestClient(port: port)
         func status(_ method: String, _ path: String, _ body: String = "") throws -> Int {
             try client.send(request(method, path, body))
@@ -365,7 +382,10 @@ final class RedisReplicaTests: XCTestCase {
         let (a, portA) = try live()
         let (b, portB) = try live()
         defer {
-            for s in [a, b] { s.shutdown(); s.waitUntilStopped() }
+            for s in [a, b] {
+                s.shutdown()
+                s.waitUntilStopped()
+            }
         }
         let clientA = try TestClient(port: portA)
         try clientA.send(request("PUT", "/scenes/squares", squaresScene))
@@ -381,7 +401,8 @@ final class RedisReplicaTests: XCTestCase {
         let moved = json(try clientB.readResponse())
         XCTAssertEqual(moved["version"] as? Int, 2)
         XCTAssertEqual(moved["captured"] as? Bool, true)
-        try clientA.send(request("GET", "/scenes/squares/hit?x=1&y=1", "") .replacingOccurrences(of: "\r\n\r\n", with: "\r\nX-Min-Version: 2\r\n\r\n"))
+        try clientA.send(
+            request("GET", "/scenes/squares/hit?x=1&y=1", "").replacingOccurrences(of: "\r\n\r\n", with: "\r\nX-Min-Version: 2\r\n\r\n"))
         XCTAssertEqual(json(try clientA.readResponse())["version"] as? Int, 2)
         // A holds no capture of p, b does: the look-up in Redis moves the event off a's loop.
         stores[1].flushCaptureRecords()
@@ -391,7 +412,10 @@ final class RedisReplicaTests: XCTestCase {
         XCTAssertEqual(((elsewhere["trace"] as? [[String: Any]])?.first?["detail"] as? String)?.contains("another replica"), true)
         // A batch on b: p's up (b's capture, no round trip) then a pointer b
         // holds nothing of (a look-up): the up is applied once, on a worker.
-        try clientB.send(request("POST", "/scenes/squares/hits", #"{"points":[{"x":320,"y":300,"pointer":"p","phase":"up"},{"x":1,"y":1,"pointer":"z","phase":"move"}]}"#))
+        try clientB.send(
+            request(
+                "POST", "/scenes/squares/hits",
+                #"{"points":[{"x":320,"y":300,"pointer":"p","phase":"up"},{"x":1,"y":1,"pointer":"z","phase":"move"}]}"#))
         let batch = json(try clientB.readResponse())["results"] as? [[String: Any]]
         XCTAssertEqual(batch?.first?["captured"] as? Bool, true, "the up released b's capture, not a replay's")
         XCTAssertEqual(batch?.first?["layer"] as? String, "square3")

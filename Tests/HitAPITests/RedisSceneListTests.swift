@@ -1,10 +1,11 @@
-@testable import HitStore
+import HitRouting
 import RESP
 import RESPClient
 import TestSupport
 import XCTest
+
 @testable import HitAPI
-import HitRouting
+@testable import HitStore
 
 /// The summary keys behind `GET /scenes` in Redis mode, byte by byte.
 final class RedisSceneSummaryTests: XCTestCase {
@@ -18,12 +19,16 @@ final class RedisSceneSummaryTests: XCTestCase {
     }
 
     func testAnythingElseIsNoSummary() {
-        for bad in ["", "1", "0 3", "-1 3", "1 -3", "1 3 0 0 1", "1 3 0 0 1 1 1", "1 3 0 0 nan 1", "1 3 0 0 inf 1",
-                    "1 3 0 0 1e309 1", "1 1 -1e308 0.0 1e308 10.0", "1 1 0 -1e308 1 1e308", "1 1 5 0 1 1", "1 1 0 5 1 1", "1  3", " 1 3", "1 3 ", "x 3", "1 3.5", "99999999999999999999 1"] {
+        for bad in [
+            "", "1", "0 3", "-1 3", "1 -3", "1 3 0 0 1", "1 3 0 0 1 1 1", "1 3 0 0 nan 1", "1 3 0 0 inf 1",
+            "1 3 0 0 1e309 1", "1 1 -1e308 0.0 1e308 10.0", "1 1 0 -1e308 1 1e308", "1 1 5 0 1 1", "1 1 0 5 1 1", "1  3", " 1 3", "1 3 ",
+            "x 3", "1 3.5", "99999999999999999999 1",
+        ] {
             XCTAssertNil(RedisSceneSummary.decode(Array(bad.utf8), id: "a"), bad)
         }
         let good = Array("12 3 0.0 0.0 240.0 240.0".utf8)
-        forEachEdit(of: good, replacements: Array(" 0-.e9x".utf8)) { edited in _ = RedisSceneSummary.decode(edited, id: "a") }  // never traps
+        // Never traps.
+        forEachEdit(of: good, replacements: Array(" 0-.e9x".utf8)) { edited in _ = RedisSceneSummary.decode(edited, id: "a") }
     }
 }
 
@@ -37,7 +42,8 @@ extension RedisReplicaTests {
     }
 
     func testListingReadsSummariesAndLeavesTheCacheAlone() throws {
-        let a = try replica(), b = try replica(cacheBytes: 2_000)
+        let a = try replica()
+        let b = try replica(cacheBytes: 2_000)
         let memory = Application.testing()  // what the memory store lists for the same changes
         for app in [a, memory] {
             XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
@@ -95,7 +101,8 @@ extension RedisReplicaTests {
     /// names the scene and the field, and DELETE removes it.
     func testADocumentInRedisWhoseBoundsOverflowIsRefusedNotServed() throws {
         let a = try replica()
-        let doc = #"{"id":"big","layers":[{"id":"a","shape":{"type":"rect","x":-1e308,"y":0,"width":1e308,"height":10}},{"id":"b","shape":{"type":"rect","x":1e308,"y":0,"width":1,"height":1}}]}"#
+        let doc =
+            #"{"id":"big","layers":[{"id":"a","shape":{"type":"rect","x":-1e308,"y":0,"width":1e308,"height":10}},{"id":"b","shape":{"type":"rect","x":1e308,"y":0,"width":1,"height":1}}]}"#
         XCTAssertEqual(a.call("PUT", "/scenes/big", doc).status, 422)
         let client = stores[0].client
         XCTAssertEqual(try client.send("SET", "hitroute:{big}:doc", doc).errorMessage, nil)

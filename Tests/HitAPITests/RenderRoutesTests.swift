@@ -1,9 +1,10 @@
 import Foundation
-@testable import HTTPServer
-import XCTest
-@testable import HitAPI
 import Playground
 import TestSupport
+import XCTest
+
+@testable import HTTPServer
+@testable import HitAPI
 
 /// SPEC §7 over the API: render.svg, the playground and its files.
 final class RenderRoutesTests: XCTestCase {
@@ -73,7 +74,9 @@ final class RenderRoutesTests: XCTestCase {
         XCTAssertEqual(index.object["openapi"] as? String, "/openapi.yaml")
         XCTAssertEqual(index.object["module"] as? String, "/hitroute.js")
         XCTAssertTrue((index.object["routes"] as? [String] ?? []).contains("GET /scenes/{id}/render.svg"))
-        XCTAssertEqual(index.object["examples"] as? [String], ["/examples/overlapping-squares.json", "/examples/ring-over-button.json", "/examples/sprite-with-pass-through.json"])
+        XCTAssertEqual(
+            index.object["examples"] as? [String],
+            ["/examples/overlapping-squares.json", "/examples/ring-over-button.json", "/examples/sprite-with-pass-through.json"])
         XCTAssertEqual(app.call("GET", "/").object["service"] as? String, "hitroute", "no Accept: JSON")
     }
 
@@ -119,7 +122,8 @@ final class LiveRenderTests: XCTestCase {
         let (big, document, small) = (
             Ran(app.callOnLoop(HTTPRequest(method: "GET", target: "/scenes/grid/render.svg"))),
             Ran(app.callOnLoop(HTTPRequest(method: "GET", target: "/scenes/grid"))),
-            Ran(app.callOnLoop(HTTPRequest(method: "GET", target: "/scenes/small/render.svg"))))
+            Ran(app.callOnLoop(HTTPRequest(method: "GET", target: "/scenes/small/render.svg")))
+        )
         XCTAssertEqual(big, .worker, "not on the loop")
         XCTAssertEqual(document, .worker, "its document neither (BigSceneOffLoopTests)")
         XCTAssertEqual(small, .worker, "a small scene neither: one path can draw megabytes")
@@ -164,6 +168,8 @@ final class LiveRenderTests: XCTestCase {
         XCTAssertEqual(exact.call("GET", "/scenes/p/render.svg?regions=1").body, full.body, "a limit the render reaches exactly")
         XCTAssertEqual(try Configuration.parse(arguments: ["--max-render-bytes", "5000"], environment: [:]).renderByteLimit, 5000)
         XCTAssertEqual(try Configuration.parse(arguments: [], environment: [:]).renderByteLimit, 128 << 20)
-        XCTAssertEqual(try Configuration.parse(arguments: ["--max-body-bytes", "1000000"], environment: [:]).renderByteLimit, 8_000_000, "8 × the body limit")
+        XCTAssertEqual(
+            try Configuration.parse(arguments: ["--max-body-bytes", "1000000"], environment: [:]).renderByteLimit, 8_000_000,
+            "8 × the body limit")
     }
 }

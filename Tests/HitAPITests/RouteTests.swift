@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitAPI
 
 /// Paths to routes, byte by byte: ids are percent-decoded, fixed segments

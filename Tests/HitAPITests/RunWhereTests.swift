@@ -1,8 +1,9 @@
 import HTTPServer
 import HitRouting
-@testable import HitStore
 import XCTest
+
 @testable import HitAPI
+@testable import HitStore
 
 /// `RunWhere.decide`, rule by rule, without a server: where each kind of
 /// work runs for a store in this process and for a shared one.
@@ -20,9 +21,12 @@ final class RunWhereTests: XCTestCase {
         return SceneSnapshot(id: "s", version: version, live: LiveScene(scene))
     }
 
-    func decide(_ kind: RunWhere.Work.Kind, _ snapshot: SceneSnapshot? = nil, body: Int = 0, minVersion: Int? = nil, _ c: StoreCapabilities) -> Placement {
+    func decide(_ kind: RunWhere.Work.Kind, _ snapshot: SceneSnapshot? = nil, body: Int = 0, minVersion: Int? = nil, _ c: StoreCapabilities)
+        -> Placement
+    {
         RunWhere.decide(
-            RunWhere.Work(kind: kind, snapshot: snapshot, namesScene: kind != .fixed && kind != .listScenes, bodyBytes: body, minVersion: minVersion),
+            RunWhere.Work(
+                kind: kind, snapshot: snapshot, namesScene: kind != .fixed && kind != .listScenes, bodyBytes: body, minVersion: minVersion),
             capabilities: c, limits: limits)
     }
 

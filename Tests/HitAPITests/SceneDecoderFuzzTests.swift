@@ -1,8 +1,9 @@
 import Foundation
-@testable import SceneCodec
 import TestSupport
 import XCTest
+
 @testable import HitAPI
+@testable import SceneCodec
 
 /// Seeded robustness tests: whatever the bytes, decoding ends in a scene or
 /// a described failure, never a trap, and every failure points somewhere real.
@@ -62,7 +63,9 @@ final class SceneDecoderFuzzTests: XCTestCase {
 
     func testValidScenesRoundTripThroughTheEncoder() throws {
         for text in [ringScene, squaresScene] {
-            let scene = try Array(text.utf8).withUnsafeBufferPointer { (b) throws(DecodeFailure) in try SceneDecoder.decode(b, limits: SceneLimits()) }
+            let scene = try Array(text.utf8).withUnsafeBufferPointer { (b) throws(DecodeFailure) in
+                try SceneDecoder.decode(b, limits: SceneLimits())
+            }
             let app = Application.testing()
             _ = app.call("POST", "/scenes", text)
             let id = scene.id ?? ""

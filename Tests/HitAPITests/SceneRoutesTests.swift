@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import XCTest
+
 @testable import HitAPI
 
 final class SceneRoutesTests: XCTestCase {
@@ -68,11 +69,13 @@ final class SceneRoutesTests: XCTestCase {
         XCTAssertEqual(r.headers["Content-Type"], "application/problem+json")
         XCTAssertEqual(r.object["type"] as? String, "/problems/invalid-scene")
         XCTAssertEqual(r.object["status"] as? Int, 422)
-        XCTAssertEqual(Set(r.pointers), [
-            "/layers/1/shape/rx", "/layers/2/opacity", "/layers/2/pointerEvents", "/layers/2/hitslop",
-            "/layers/3/id", "/layers/3/transform/matrix", "/layers/3/clipChildren", "/layers/4/shape/d",
-            "/layers/4/children/0/shape/type", "/layers/4/id",
-        ])
+        XCTAssertEqual(
+            Set(r.pointers),
+            [
+                "/layers/1/shape/rx", "/layers/2/opacity", "/layers/2/pointerEvents", "/layers/2/hitslop",
+                "/layers/3/id", "/layers/3/transform/matrix", "/layers/3/clipChildren", "/layers/4/shape/d",
+                "/layers/4/children/0/shape/type", "/layers/4/id",
+            ])
         XCTAssertTrue(r.messages.contains("duplicate id \"a\""), "\(r.messages)")
         XCTAssertTrue(r.messages.contains { $0.contains("offset 8: truncated command") }, "\(r.messages)")
         XCTAssertEqual(r.object["detail"] as? String, "10 problems in the scene")
@@ -95,8 +98,10 @@ final class SceneRoutesTests: XCTestCase {
         let deep = String(repeating: #"{"id":"x","children":["#, count: 100_000) + String(repeating: "]}", count: 100_000)
         let r = app.call("POST", "/scenes", #"{"layers":["# + deep + "]}")
         XCTAssertTrue([400, 422].contains(r.status), r.text)
-        let tooMany = app.call("POST", "/scenes", #"{"layers":[{"id":"p","shape":{"type":"polygon","points":["#
-            + Array(repeating: "[1,2]", count: 100_001).joined(separator: ",") + "]}}]}")
+        let tooMany = app.call(
+            "POST", "/scenes",
+            #"{"layers":[{"id":"p","shape":{"type":"polygon","points":["#
+                + Array(repeating: "[1,2]", count: 100_001).joined(separator: ",") + "]}}]}")
         XCTAssertEqual(tooMany.status, 422)
         XCTAssertEqual(tooMany.pointers, ["/layers/0/shape/points"])
         let compound = String(repeating: #"{"type":"compound","shapes":["#, count: 50_000) + String(repeating: "]}", count: 50_000)
@@ -104,7 +109,10 @@ final class SceneRoutesTests: XCTestCase {
     }
 
     func testLimitsAreConfigurable() {
-        let small = Application.testing { $0.scene.maxLayers = 2; $0.store.maxScenes = 1 }
+        let small = Application.testing {
+            $0.scene.maxLayers = 2
+            $0.store.maxScenes = 1
+        }
         let r = small.call("POST", "/scenes", #"{"layers":[{"id":"a"},{"id":"b"},{"id":"c"}]}"#)
         XCTAssertEqual(r.status, 422)
         XCTAssertEqual(r.pointers, ["/layers/2"])
@@ -127,8 +135,9 @@ final class SceneRoutesTests: XCTestCase {
 
     func testPatchMergesOneLayerAndHonoursIfMatch() {
         XCTAssertEqual(app.call("PUT", "/scenes/ring-demo", ringScene).status, 201)
-        let patched = app.call("PATCH", "/scenes/ring-demo/layers/ring", #"{"hidden": true, "color": null}"#,
-                               headers: [("If-Match", "\"1\""), ("Content-Type", "application/merge-patch+json")])
+        let patched = app.call(
+            "PATCH", "/scenes/ring-demo/layers/ring", #"{"hidden": true, "color": null}"#,
+            headers: [("If-Match", "\"1\""), ("Content-Type", "application/merge-patch+json")])
         XCTAssertEqual(patched.status, 200, patched.text)
         XCTAssertEqual(patched.headers["ETag"], "\"2\"")
         XCTAssertEqual(patched.object["hidden"] as? Bool, true)
@@ -136,8 +145,11 @@ final class SceneRoutesTests: XCTestCase {
         XCTAssertNil(patched.object["children"])
         // The ring no longer takes its band.
         XCTAssertEqual(app.call("GET", "/scenes/ring-demo/hit?x=210&y=120").object["layer"] as? String, "button")
-        XCTAssertEqual(app.call("PATCH", "/scenes/ring-demo/layers/ring", #"{"hidden": false}"#,
-                                headers: [("If-Match", "\"1\"")]).status, 412)
+        XCTAssertEqual(
+            app.call(
+                "PATCH", "/scenes/ring-demo/layers/ring", #"{"hidden": false}"#,
+                headers: [("If-Match", "\"1\"")]
+            ).status, 412)
         // Nested merge: only rx changes in the shape... of a rect, which has no rx.
         let bad = app.call("PATCH", "/scenes/ring-demo/layers/button", #"{"shape": {"rx": 3}}"#)
         XCTAssertEqual(bad.status, 422)
@@ -172,7 +184,9 @@ final class SceneRoutesTests: XCTestCase {
         XCTAssertEqual(pre.status, 204)
         XCTAssertEqual(pre.headers["Access-Control-Allow-Methods"], "GET, HEAD, POST, OPTIONS")
         let strict = Application.testing { $0.corsOrigins = ["https://good.example"] }
-        XCTAssertEqual(strict.call("GET", "/healthz", headers: [("Origin", "https://good.example")]).headers["Access-Control-Allow-Origin"], "https://good.example")
+        XCTAssertEqual(
+            strict.call("GET", "/healthz", headers: [("Origin", "https://good.example")]).headers["Access-Control-Allow-Origin"],
+            "https://good.example")
         XCTAssertNil(strict.call("GET", "/healthz", headers: [("Origin", "https://evil.example")]).headers["Access-Control-Allow-Origin"])
     }
 
@@ -191,10 +205,12 @@ final class SceneRoutesTests: XCTestCase {
         let pre = fields(app.call("OPTIONS", "/scenes/x/hit", headers: [("Origin", "https://a")]))
         XCTAssertEqual(Array(pre.suffix(2)), cors, "\(pre)")
         let strict = Application.testing { $0.corsOrigins = ["https://good.example"] }
-        XCTAssertEqual(fields(strict.call("GET", "/healthz", headers: [("Origin", "https://good.example")])), [
-            "Content-Type: application/json; charset=utf-8", "Vary: Origin", "Access-Control-Allow-Origin: https://good.example",
-            "Access-Control-Expose-Headers: ETag, Location, WWW-Authenticate, X-Request-Id",
-        ])
+        XCTAssertEqual(
+            fields(strict.call("GET", "/healthz", headers: [("Origin", "https://good.example")])),
+            [
+                "Content-Type: application/json; charset=utf-8", "Vary: Origin", "Access-Control-Allow-Origin: https://good.example",
+                "Access-Control-Expose-Headers: ETag, Location, WWW-Authenticate, X-Request-Id",
+            ])
         XCTAssertEqual(fields(strict.call("GET", "/healthz")), ["Content-Type: application/json; charset=utf-8", "Vary: Origin"])
     }
 
@@ -202,19 +218,28 @@ final class SceneRoutesTests: XCTestCase {
     /// one reads it, any other or none does not), so each says `Vary:
     /// Origin`; with `*` none does. A preflight echoes the requested headers.
     func testVaryOriginWhereTheAnswerDependsOnIt() {
-        func vary(_ r: Reply) -> [String] { r.headers.filter { $0.name == "Vary" }.flatMap { $0.value.split(separator: ",").map { String($0).trimmed } } }
+        func vary(_ r: Reply) -> [String] {
+            r.headers.filter { $0.name == "Vary" }.flatMap { $0.value.split(separator: ",").map { String($0).trimmed } }
+        }
         let strict = Application.testing { $0.corsOrigins = ["https://good.example", "https://other.example"] }
         XCTAssertEqual(strict.call("PUT", "/scenes/v", #"{"layers":[]}"#).status, 201)
         for origin in ["https://good.example", "https://evil.example", nil] {
             let headers = origin.map { [("Origin", $0)] } ?? []
-            for (method, target) in [("GET", "/scenes/v"), ("GET", "/scenes/v/hit?x=1&y=1"), ("GET", "/scenes/nope"), ("GET", "/metrics"),
-                                     ("GET", "/scenes/v/render.svg"), ("POST", "/scenes/v/hit")] {
+            for (method, target) in [
+                ("GET", "/scenes/v"), ("GET", "/scenes/v/hit?x=1&y=1"), ("GET", "/scenes/nope"), ("GET", "/metrics"),
+                ("GET", "/scenes/v/render.svg"), ("POST", "/scenes/v/hit"),
+            ] {
                 let r = strict.call(method, target, method == "POST" ? #"{"x":1,"y":1}"# : "", headers: headers)
                 XCTAssertEqual(vary(r), ["Origin"], "\(method) \(target) from \(origin ?? "no origin")")
                 XCTAssertEqual(r.headers["Access-Control-Allow-Origin"], origin == "https://good.example" ? origin : nil)
             }
         }
-        let pre = strict.call("OPTIONS", "/scenes/v/hit", headers: [("Origin", "https://evil.example"), ("Access-Control-Request-Method", "POST"), ("Access-Control-Request-Headers", "content-type")])
+        let pre = strict.call(
+            "OPTIONS", "/scenes/v/hit",
+            headers: [
+                ("Origin", "https://evil.example"), ("Access-Control-Request-Method", "POST"),
+                ("Access-Control-Request-Headers", "content-type"),
+            ])
         XCTAssertEqual(Set(vary(pre)), ["Origin", "Access-Control-Request-Headers"])
         XCTAssertNil(pre.headers["Access-Control-Allow-Origin"])
         XCTAssertEqual(vary(app.call("GET", "/healthz", headers: [("Origin", "https://a.example")])), [], "* does not depend on Origin")
@@ -223,7 +248,11 @@ final class SceneRoutesTests: XCTestCase {
         XCTAssertEqual(foreign.status, 403)
         XCTAssertEqual(vary(foreign), ["Origin"])
         XCTAssertEqual(vary(app.call("PUT", "/scenes/w", #"{"layers":[]}"#)), ["Origin"])
-        XCTAssertEqual(vary(app.call("POST", "/scenes/w/hit", #"{"x":1,"y":1,"pointer":"p","phase":"down"}"#, headers: [("Origin", "https://evil.example")])), ["Origin"])
+        XCTAssertEqual(
+            vary(
+                app.call(
+                    "POST", "/scenes/w/hit", #"{"x":1,"y":1,"pointer":"p","phase":"down"}"#, headers: [("Origin", "https://evil.example")])),
+            ["Origin"])
         XCTAssertEqual(vary(app.call("GET", "/scenes/w/hit?x=1&y=1", headers: [("Origin", "https://evil.example")])), [])
     }
 }

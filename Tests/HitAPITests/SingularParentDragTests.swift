@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitAPI
 
 /// A capture whose parent was patched to a singular transform while the
@@ -8,7 +9,8 @@ import XCTest
 final class SingularParentDragTests: XCTestCase {
     func testDragUnderASingularParentIs422AndKeepsTheCapture() {
         let app = Application.testing()
-        let scene = #"{"layers":[{"id":"p","children":[{"id":"c","draggable":true,"shape":{"type":"rect","x":0,"y":0,"width":10,"height":10}}]}]}"#
+        let scene =
+            #"{"layers":[{"id":"p","children":[{"id":"c","draggable":true,"shape":{"type":"rect","x":0,"y":0,"width":10,"height":10}}]}]}"#
         XCTAssertEqual(app.call("PUT", "/scenes/s", scene).status, 201)
         let down = app.call("POST", "/scenes/s/hit", #"{"x":1,"y":1,"pointer":"p","phase":"down"}"#)
         XCTAssertEqual(down.object["captured"] as? Bool, true)

@@ -1,8 +1,9 @@
 import Foundation
-@testable import HTTPServer
-@testable import HitStore
 import XCTest
+
+@testable import HTTPServer
 @testable import HitAPI
+@testable import HitStore
 
 /// A response as a test sees it: status, headers and the body parsed by
 /// Foundation (an independent oracle for our JSON writer).

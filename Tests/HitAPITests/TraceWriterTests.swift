@@ -2,6 +2,7 @@ import HitJSON
 import HitRouting
 import TestSupport
 import XCTest
+
 @testable import HitAPI
 
 /// `TraceWriter.writeDetail` against its oracle: `TraceDetail.description`

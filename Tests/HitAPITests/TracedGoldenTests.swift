@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HitAPI
 
 /// Answers byte for byte: the requests of Tests/Golden/traced-requests.txt

@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitAnalysis
 
 /// The one-pass aggregations against exhaustive searches on random label grids.
@@ -9,8 +10,10 @@ final class AggregationTests: XCTestCase {
         var l = [Int32](repeating: -1, count: columns * rows)
         for _ in 0..<Int.random(in: 1...8, using: &rng) {
             let a = Int32.random(in: -1..<Int32(labels), using: &rng)
-            let i0 = Int.random(in: 0..<columns, using: &rng), j0 = Int.random(in: 0..<rows, using: &rng)
-            let i1 = min(columns - 1, i0 + Int.random(in: 0...12, using: &rng)), j1 = min(rows - 1, j0 + Int.random(in: 0...12, using: &rng))
+            let i0 = Int.random(in: 0..<columns, using: &rng)
+            let j0 = Int.random(in: 0..<rows, using: &rng)
+            let i1 = min(columns - 1, i0 + Int.random(in: 0...12, using: &rng))
+            let j1 = min(rows - 1, j0 + Int.random(in: 0...12, using: &rng))
             for j in j0...j1 { for i in i0...i1 { l[j * columns + i] = a } }
         }
         return l
@@ -19,11 +22,13 @@ final class AggregationTests: XCTestCase {
     func testClearanceEqualsExhaustiveSearch() {
         var rng = SplitMix64(seed: 7)
         for round in 0..<400 {
-            let columns = Int.random(in: 1...20, using: &rng), rows = Int.random(in: 1...20, using: &rng)
+            let columns = Int.random(in: 1...20, using: &rng)
+            let rows = Int.random(in: 1...20, using: &rng)
             let labels = randomLabels(&rng, columns: columns, rows: rows, labels: 3)
             let got = Clearance.farthest(labels, columns: columns, labelCount: 3)
             for a in Int32(0)..<3 {
-                var best = 0, at = -1
+                var best = 0
+                var at = -1
                 for s in labels.indices where labels[s] == a {
                     let (i, j) = (s % columns, s / columns)
                     var d = Int.max
@@ -34,7 +39,10 @@ final class AggregationTests: XCTestCase {
                             d = min(d, (ii - i) * (ii - i) + (jj - j) * (jj - j))
                         }
                     }
-                    if d > best { best = d; at = s }
+                    if d > best {
+                        best = d
+                        at = s
+                    }
                 }
                 XCTAssertEqual(got.d2[Int(a)], best, "round \(round) label \(a) \(columns)x\(rows)")
                 XCTAssertEqual(got.sample[Int(a)], at, "round \(round) label \(a)")
@@ -46,7 +54,8 @@ final class AggregationTests: XCTestCase {
     func testLargestSquareEqualsExhaustiveSearch() {
         var rng = SplitMix64(seed: 8)
         for round in 0..<400 {
-            let columns = Int.random(in: 1...20, using: &rng), rows = Int.random(in: 1...20, using: &rng)
+            let columns = Int.random(in: 1...20, using: &rng)
+            let rows = Int.random(in: 1...20, using: &rng)
             let labels = randomLabels(&rng, columns: columns, rows: rows, labels: 3)
             let got = LargestSquare.find(labels, columns: columns, labelCount: 3)
             for a in Int32(0)..<3 {

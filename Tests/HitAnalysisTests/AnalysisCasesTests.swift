@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitAnalysis
 @testable import HitRouting
 
@@ -13,10 +14,11 @@ final class AnalysisCasesTests: XCTestCase {
     /// A 30 × 30 button half under an invisible overlay: the overlay blocks
     /// it, the button's square and reach point sit in its free half.
     func testAnOverlayBlocksHalfAButton() throws {
-        let scene = CompiledScene(Scene(layers: [
-            Layer(id: "button", action: "press", shape: Shape(.rect(x: 0, y: 0, width: 30, height: 30, cornerRadius: nil))),
-            Layer(id: "overlay", shape: Shape(.rect(x: 15, y: 0, width: 30, height: 30, cornerRadius: nil))),
-        ]))
+        let scene = CompiledScene(
+            Scene(layers: [
+                Layer(id: "button", action: "press", shape: Shape(.rect(x: 0, y: 0, width: 30, height: 30, cornerRadius: nil))),
+                Layer(id: "overlay", shape: Shape(.rect(x: 15, y: 0, width: 30, height: 30, cornerRadius: nil))),
+            ]))
         let report = try Audit.run(scene, grid: try grid(0, 0, 60, 30, 1), minSize: 24, spacing: 24, workLimit: .max)
         XCTAssertEqual(report.targets.count, 1)
         let t = report.targets[0]
@@ -40,9 +42,11 @@ final class AnalysisCasesTests: XCTestCase {
     }
 
     func testTheWorkLimitRefusesAnAudit() throws {
-        let scene = CompiledScene(Scene(layers: (0..<20).map {
-            Layer(id: "r\($0)", action: "a", shape: Shape(.rect(x: Double($0), y: 0, width: 50, height: 50, cornerRadius: nil)))
-        }))
+        let scene = CompiledScene(
+            Scene(
+                layers: (0..<20).map {
+                    Layer(id: "r\($0)", action: "a", shape: Shape(.rect(x: Double($0), y: 0, width: 50, height: 50, cornerRadius: nil)))
+                }))
         let g = try grid(0, 0, 70, 50, 0.5)
         XCTAssertThrowsError(try Audit.run(scene, grid: g, minSize: 24, spacing: 24, workLimit: 1000)) {
             XCTAssertEqual($0 as? AnalysisError, .tooMuchWork(limit: 1000))
@@ -57,7 +61,8 @@ final class AnalysisCasesTests: XCTestCase {
         var rng = SplitMix64(seed: 5)
         let layers = (0..<600).map { k -> Layer in
             let c = Point(Double.random(in: 0...400, using: &rng), Double.random(in: 0...400, using: &rng))
-            let n = Int.random(in: 3...9, using: &rng), radius = Double.random(in: 4...30, using: &rng)
+            let n = Int.random(in: 3...9, using: &rng)
+            let radius = Double.random(in: 4...30, using: &rng)
             let points = (0..<n).map { i -> Point in
                 let angle = Double(i) / Double(n) * 2 * .pi
                 return Point(c.x + radius * cos(angle), c.y + radius * sin(angle))
@@ -78,10 +83,11 @@ extension AnalysisCasesTests {
     /// A spacing as large as numbers go reads the whole grid around a lone
     /// failing target: those reads count toward the work limit.
     func testAHugeSpacingCountsItsReads() throws {
-        let scene = CompiledScene(Scene(layers: [
-            Layer(id: "small", action: "a", shape: Shape(.rect(x: 0, y: 0, width: 4, height: 4, cornerRadius: nil))),
-            Layer(id: "far", shape: Shape(.rect(x: 290, y: 290, width: 4, height: 4, cornerRadius: nil))),
-        ]))
+        let scene = CompiledScene(
+            Scene(layers: [
+                Layer(id: "small", action: "a", shape: Shape(.rect(x: 0, y: 0, width: 4, height: 4, cornerRadius: nil))),
+                Layer(id: "far", shape: Shape(.rect(x: 290, y: 290, width: 4, height: 4, cornerRadius: nil))),
+            ]))
         let g = try grid(0, 0, 300, 300, 1)
         let narrow = try Audit.run(scene, grid: g, minSize: 24, spacing: 24, workLimit: .max)
         let huge = try Audit.run(scene, grid: g, minSize: 24, spacing: 1e308, workLimit: .max)

@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitAnalysis
 @testable import HitRouting
 
@@ -49,8 +50,10 @@ final class AnalysisPropertyTests: XCTestCase {
     func testReachEqualsBruteForce() throws {
         var seen = Set<String>()
         defer {
-            for need in ["covered", "ancestor-clipped", "ancestor-hidden", "pass-through", "children-only", "hidden", "ancestor-self-only",
-                         "singular-transform", "no-shape", "reached"] {
+            for need in [
+                "covered", "ancestor-clipped", "ancestor-hidden", "pass-through", "children-only", "hidden", "ancestor-self-only",
+                "singular-transform", "no-shape", "reached",
+            ] {
                 XCTAssert(seen.contains(need), "no seed gave \(need)")
             }
         }
@@ -93,8 +96,10 @@ final class AnalysisPropertyTests: XCTestCase {
             var changed = 0
             for s in 0..<g.count {
                 let p = g.sample(s)
-                let ta = a.hit(p).target, tb = b.hit(p).target
-                let fa = ta.map { (a.ids[$0], a.action(for: $0)?.action) }, fb = tb.map { (b.ids[$0], b.action(for: $0)?.action) }
+                let ta = a.hit(p).target
+                let tb = b.hit(p).target
+                let fa = ta.map { (a.ids[$0], a.action(for: $0)?.action) }
+                let fb = tb.map { (b.ids[$0], b.action(for: $0)?.action) }
                 if fa?.0 == fb?.0 && fa?.1 == fb?.1 { continue }
                 changed += 1
                 let key = "\(ta ?? -1) \(tb ?? -1)"
@@ -105,10 +110,12 @@ final class AnalysisPropertyTests: XCTestCase {
             }
             let expected = groups.sorted { $0.value.0 != $1.value.0 ? $0.value.0 > $1.value.0 : $0.value.1 < $1.value.1 }.map { e in
                 let parts = e.key.split(separator: " ").map { Int($0)! }
-                let bx = boxes[e.key]!, cb = g.cellBox(bx.0, bx.1, bx.2, bx.3)
-                return DiffReport.Group(from: parts[0] >= 0 ? parts[0] : nil, to: parts[1] >= 0 ? parts[1] : nil, cells: e.value.0,
-                                        area: g.area(e.value.0), box: CellBox(x: cb.x, y: cb.y, width: cb.width, height: cb.height),
-                                        point: g.sample(e.value.1))
+                let bx = boxes[e.key]!
+                let cb = g.cellBox(bx.0, bx.1, bx.2, bx.3)
+                return DiffReport.Group(
+                    from: parts[0] >= 0 ? parts[0] : nil, to: parts[1] >= 0 ? parts[1] : nil, cells: e.value.0,
+                    area: g.area(e.value.0), box: CellBox(x: cb.x, y: cb.y, width: cb.width, height: cb.height),
+                    point: g.sample(e.value.1))
             }
             XCTAssertEqual(report.groups, expected, "seed \(seed)")
             XCTAssertEqual(report.changedCells, changed, "seed \(seed)")

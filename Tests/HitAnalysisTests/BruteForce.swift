@@ -1,6 +1,7 @@
 import Glibc
-@testable import HitRouting
+
 @testable import HitAnalysis
+@testable import HitRouting
 
 /// SPEC §12 computed the slow way, straight from its words: every sample
 /// routed one by one with a trace and the `all` stack (`hit(_:trace:all:)`),
@@ -78,16 +79,19 @@ struct BruteForce {
         var out: [TargetAudit] = []
         for t in targets {
             let mine = (0..<grid.count).filter { belongsTo[$0] == t }
-            var a = TargetAudit(layer: t, cells: mine.count, area: Double(mine.count) * (grid.resolution * grid.resolution),
-                                box: nil, largestSquare: nil, sizePasses: false, spacingPasses: nil, reachPoint: nil,
-                                clearance: nil, coveredBy: [], verdict: .unreachable)
+            var a = TargetAudit(
+                layer: t, cells: mine.count, area: Double(mine.count) * (grid.resolution * grid.resolution),
+                box: nil, largestSquare: nil, sizePasses: false, spacingPasses: nil, reachPoint: nil,
+                clearance: nil, coveredBy: [], verdict: .unreachable)
             if !mine.isEmpty {
-                let is_ = mine.map { ij($0).0 }, js = mine.map { ij($0).1 }
+                let is_ = mine.map { ij($0).0 }
+                let js = mine.map { ij($0).1 }
                 let b = grid.cellBox(is_.min()!, js.min()!, is_.max()!, js.max()!)
                 a.box = CellBox(x: b.x, y: b.y, width: b.width, height: b.height)
                 let (k, i0, j0) = largestSquare { belongsTo[$0] == t }
-                a.largestSquare = CellSquare(x: grid.x + Double(i0) * grid.resolution, y: grid.y + Double(j0) * grid.resolution,
-                                             side: Double(k) * grid.resolution)
+                a.largestSquare = CellSquare(
+                    x: grid.x + Double(i0) * grid.resolution, y: grid.y + Double(j0) * grid.resolution,
+                    side: Double(k) * grid.resolution)
                 a.sizePasses = a.largestSquare!.side >= minSize
                 let far = farthest { belongsTo[$0] == t }!
                 a.reachPoint = grid.sample(far.sample)
@@ -130,10 +134,14 @@ struct BruteForce {
             covers[layer, default: []].formUnion(inStack)
         }
         let position = Dictionary(uniqueKeysWithValues: targets.enumerated().map { ($1, $0) })
-        return (out, sorted(blockers).map {
-            Blocker(layer: $0.0, area: Double($0.1) * (grid.resolution * grid.resolution),
+        return (
+            out,
+            sorted(blockers).map {
+                Blocker(
+                    layer: $0.0, area: Double($0.1) * (grid.resolution * grid.resolution),
                     covers: covers[$0.0]!.sorted { position[$0]! < position[$1]! })
-        })
+            }
+        )
     }
 
     /// Whether `p` lies in layer `n`'s region, mapped down every layer's
@@ -171,8 +179,9 @@ struct BruteForce {
             groups[key] = groups[key].map { ($0.0 + 1, $0.1) } ?? (1, s)
         }
         let lost = sorted(groups).map {
-            ReachReport.Lost(taker: takers[$0.0]!, reason: String($0.0.split(separator: " ")[1]), cells: $0.1,
-                             area: Double($0.1) * (grid.resolution * grid.resolution), point: grid.sample($0.2))
+            ReachReport.Lost(
+                taker: takers[$0.0]!, reason: String($0.0.split(separator: " ")[1]), cells: $0.1,
+                area: Double($0.1) * (grid.resolution * grid.resolution), point: grid.sample($0.2))
         }
         return (mine.count, far.map { grid.sample($0.sample) }, far.map { Double($0.d2).squareRoot() * grid.resolution }, lost)
     }

@@ -23,11 +23,15 @@ struct RandomScenes {
             let points = (0..<Int.random(in: 3...6, using: &rng)).map { _ in Point(r(0, 100), r(0, 100)) }
             return Shape(.polygon(points), fillRule: chance(0.5) ? .evenodd : nil)
         case 4:
-            return Shape(.compound([Shape(.ellipse(cx: 50, cy: 50, rx: r(20, 50), ry: r(20, 50))),
-                                    Shape(.ellipse(cx: 50, cy: 50, rx: r(5, 18), ry: r(5, 18)))]), fillRule: .evenodd)
+            return Shape(
+                .compound([
+                    Shape(.ellipse(cx: 50, cy: 50, rx: r(20, 50), ry: r(20, 50))),
+                    Shape(.ellipse(cx: 50, cy: 50, rx: r(5, 18), ry: r(5, 18))),
+                ]), fillRule: .evenodd)
         default:
-            return Shape(.rect(x: r(0, 60), y: r(0, 60), width: r(5, 60), height: r(5, 60), cornerRadius: nil),
-                         fill: chance(0.8), stroke: chance(0.4) ? r(0, 8) : nil)
+            return Shape(
+                .rect(x: r(0, 60), y: r(0, 60), width: r(5, 60), height: r(5, 60), cornerRadius: nil),
+                fill: chance(0.8), stroke: chance(0.4) ? r(0, 8) : nil)
         }
     }
 
@@ -36,9 +40,10 @@ struct RandomScenes {
         var l = Layer(id: "L\(next)", action: chance(0.55) ? "a\(Int.random(in: 0..<4, using: &rng))" : nil, shape: shape())
         if chance(0.15) { l.hitSlop = .uniform(r(0, 6)) }
         if chance(0.4) {
-            l.transform = .parts(TransformParts(
-                translate: Point(r(-20, 20), r(-20, 20)), rotate: chance(0.5) ? r(-45, 45) : nil,
-                scale: chance(0.4) ? .xy(r(0.5, 1.5), r(0.5, 1.5)) : nil, origin: chance(0.3) ? Point(50, 50) : nil))
+            l.transform = .parts(
+                TransformParts(
+                    translate: Point(r(-20, 20), r(-20, 20)), rotate: chance(0.5) ? r(-45, 45) : nil,
+                    scale: chance(0.4) ? .xy(r(0.5, 1.5), r(0.5, 1.5)) : nil, origin: chance(0.3) ? Point(50, 50) : nil))
         }
         if chance(0.04) { l.transform = .matrix(Affine(a: 1, b: 2, c: 0.5, d: 1, e: 0, f: 0)) }  // singular
         if chance(0.3) { l.zIndex = Double(Int.random(in: -1...1, using: &rng)) }

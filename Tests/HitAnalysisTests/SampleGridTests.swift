@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitAnalysis
 @testable import HitRouting
 

@@ -16,7 +16,9 @@ final class InflateTests: XCTestCase {
         return result.map { _ in out }
     }
 
-    func assertInflateError(_ stream: [UInt8], size: Int, _ message: String, offset: Int? = nil, file: StaticString = #filePath, line: UInt = #line) {
+    func assertInflateError(
+        _ stream: [UInt8], size: Int, _ message: String, offset: Int? = nil, file: StaticString = #filePath, line: UInt = #line
+    ) {
         switch inflate(stream, size: size) {
         case .success: XCTFail("inflated", file: file, line: line)
         case .failure(let e):
@@ -84,10 +86,12 @@ final class InflateTests: XCTestCase {
 
     func testBlockErrors() {
         assertInflateError([0x78, 0x01, 0x07], size: 1, "deflate block type 3 is reserved")
-        assertInflateError([0x78, 0x01, 0x01, 1, 0, 0xFF, 0xFF, 9], size: 1, "deflate stored block length does not match its complement", offset: 3)
+        assertInflateError(
+            [0x78, 0x01, 0x01, 1, 0, 0xFF, 0xFF, 9], size: 1, "deflate stored block length does not match its complement", offset: 3)
         assertInflateError([0x78, 0x01, 0x01, 5, 0, 0xFA, 0xFF, 9], size: 5, "zlib stream is truncated in a stored block", offset: 8)
         assertInflateError(PNGBuilder.zlibStored([1, 2, 3]), size: 2, "image data inflates past the 2 bytes its header allows", offset: 7)
-        assertInflateError(PNGBuilder.zlibStored([1, 2, 3]), size: 4, "image data ends after 3 of the 4 bytes its header implies", offset: 10)
+        assertInflateError(
+            PNGBuilder.zlibStored([1, 2, 3]), size: 4, "image data ends after 3 of the 4 bytes its header implies", offset: 10)
         var bad = PNGBuilder.zlibStored([1, 2, 3])
         bad[bad.count - 1] ^= 1
         assertInflateError(bad, size: 3, "zlib Adler-32 checksum does not match the data", offset: 10)
@@ -103,10 +107,28 @@ final class InflateTests: XCTestCase {
             return [0x78, 0x01] + w.bytes + [0, 0, 0, 0]
         }
         assertInflateError(fixed { $0.writeFixed(286) }, size: 9, "deflate literal/length code is invalid")
-        assertInflateError(fixed { $0.writeFixed(65); $0.writeFixed(257); $0.writeCode(30, length: 5) }, size: 9, "deflate distance code is invalid")
-        assertInflateError(fixed { $0.writeFixed(65); $0.writeFixed(257); $0.writeCode(1, length: 5) }, size: 9, "deflate distance 2 reaches before the start of the data")
-        assertInflateError(fixed { $0.writeFixed(257); $0.writeCode(0, length: 5) }, size: 9, "deflate distance 1 reaches before the start of the data")
-        assertInflateError(fixed { $0.writeFixed(65); $0.writeFixed(65) }, size: 1, "image data inflates past the 1 bytes its header allows")
+        assertInflateError(
+            fixed {
+                $0.writeFixed(65)
+                $0.writeFixed(257)
+                $0.writeCode(30, length: 5)
+            }, size: 9, "deflate distance code is invalid")
+        assertInflateError(
+            fixed {
+                $0.writeFixed(65)
+                $0.writeFixed(257)
+                $0.writeCode(1, length: 5)
+            }, size: 9, "deflate distance 2 reaches before the start of the data")
+        assertInflateError(
+            fixed {
+                $0.writeFixed(257)
+                $0.writeCode(0, length: 5)
+            }, size: 9, "deflate distance 1 reaches before the start of the data")
+        assertInflateError(
+            fixed {
+                $0.writeFixed(65)
+                $0.writeFixed(65)
+            }, size: 1, "image data inflates past the 1 bytes its header allows")
         // A fixed block that never ends: the stream runs out.
         assertInflateError(fixed { $0.writeFixed(65) }.dropLast(4), size: 9, "zlib stream is truncated")
     }
@@ -175,17 +197,25 @@ final class InflateTests: XCTestCase {
     func testDynamicCodeLengthErrors() {
         assertInflateError(dynamicComplete([(16, 0, 2)]), size: 9, "deflate code length repeat (16) has no previous length")
         assertInflateError(dynamicComplete([(18, 127, 7), (18, 127, 7)]), size: 9, "deflate code length repeat runs past the 258 lengths")
-        assertInflateError(dynamicComplete([(1, 0, 0), (16, 3, 2), (17, 7, 3), (18, 127, 7), (18, 127, 7)]), size: 9,
-                           "deflate code length repeat runs past the 258 lengths")
-        assertInflateError(dynamicComplete(runLengths([Int](repeating: 0, count: 258))), size: 9, "deflate dynamic block has no end-of-block code")
+        assertInflateError(
+            dynamicComplete([(1, 0, 0), (16, 3, 2), (17, 7, 3), (18, 127, 7), (18, 127, 7)]), size: 9,
+            "deflate code length repeat runs past the 258 lengths")
+        assertInflateError(
+            dynamicComplete(runLengths([Int](repeating: 0, count: 258))), size: 9, "deflate dynamic block has no end-of-block code")
         var three = [Int](repeating: 0, count: 258)
-        three[0] = 1; three[1] = 1; three[256] = 1
+        three[0] = 1
+        three[1] = 1
+        three[256] = 1
         assertInflateError(dynamicComplete(runLengths(three)), size: 9, "deflate literal/length code is over-subscribed")
         var two = [Int](repeating: 0, count: 258)
-        two[0] = 2; two[256] = 2
+        two[0] = 2
+        two[256] = 2
         assertInflateError(dynamicComplete(runLengths(two)), size: 9, "deflate literal/length code is incomplete")
         var badDistances = [Int](repeating: 0, count: 258 + 2)
-        badDistances[256] = 1; badDistances[0] = 1; badDistances[258] = 2; badDistances[259] = 3
+        badDistances[256] = 1
+        badDistances[0] = 1
+        badDistances[258] = 2
+        badDistances[259] = 3
         assertInflateError(dynamicComplete(hdist: 2, runLengths(badDistances)), size: 9, "deflate distance code is incomplete")
     }
 

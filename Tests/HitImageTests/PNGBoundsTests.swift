@@ -14,7 +14,9 @@ final class PNGBoundsTests: XCTestCase {
         assertRefused(file, "image of 65536 × 32768 pixels exceeds the limit of 16777216 pixels")
         file[40] ^= 0xFF  // the IDAT's data is not even read: its CRC is never checked
         assertRefused(file, "image of 65536 × 32768 pixels exceeds the limit of 16777216 pixels")
-        assertRefused(B.png(width: 4097, height: 4096, depth: 1, colorType: 0, stream: []), "image of 4097 × 4096 pixels exceeds the limit of 16777216 pixels")
+        assertRefused(
+            B.png(width: 4097, height: 4096, depth: 1, colorType: 0, stream: []),
+            "image of 4097 × 4096 pixels exceeds the limit of 16777216 pixels")
     }
 
     /// What a scene's mask budget reads before decoding: the IHDR's width
@@ -111,7 +113,9 @@ final class PNGBoundsTests: XCTestCase {
             forEachEdit(of: data, replacements: [0x00, 0xFF, 0x55]) { edited in
                 let rebuilt = Array(file[..<(range.lowerBound - 8)]) + B.chunk("IDAT", edited) + Array(file[(range.upperBound + 4)...])
                 switch decode(rebuilt) {
-                case .success(let image): XCTAssertEqual(image.alpha.count, image.columns * image.rows); outcomes[0] += 1
+                case .success(let image):
+                    XCTAssertEqual(image.alpha.count, image.columns * image.rows)
+                    outcomes[0] += 1
                 case .failure: outcomes[1] += 1
                 }
             }

@@ -28,8 +28,10 @@ final class PNGCorpusTests: XCTestCase {
     /// The corpus covers what it claims: every colour type, depth, filter and interlace.
     func testCorpusCoversEveryKind() throws {
         let names = Set(try corpusNames())
-        for kind in ["gray1", "gray2", "gray4", "gray8", "gray16", "rgb8", "rgb16", "palette1", "palette2", "palette4", "palette8",
-                     "grayalpha8", "grayalpha16", "rgba8", "rgba16"] {
+        for kind in [
+            "gray1", "gray2", "gray4", "gray8", "gray16", "rgb8", "rgb16", "palette1", "palette2", "palette4", "palette8",
+            "grayalpha8", "grayalpha16", "rgba8", "rgba16",
+        ] {
             for interlace in ["plain", "adam7"] {
                 for filter in ["f0", "f1", "f2", "f3", "f4", "mixed"] {
                     XCTAssertTrue(names.contains("\(kind)-none-\(interlace)-\(filter)"), "\(kind) \(interlace) \(filter)")
@@ -44,6 +46,7 @@ final class PNGCorpusTests: XCTestCase {
         guard case .success(let image) = decode(png) else { return XCTFail("does not decode") }
         let pixels = image.columns * image.rows
         XCTAssertNoThrow(try decode(png, maxPixels: pixels).get())
-        assertRefused(png, "image of \(image.columns) × \(image.rows) pixels exceeds the limit of \(pixels - 1) pixels", maxPixels: pixels - 1)
+        assertRefused(
+            png, "image of \(image.columns) × \(image.rows) pixels exceeds the limit of \(pixels - 1) pixels", maxPixels: pixels - 1)
     }
 }

@@ -93,7 +93,9 @@ final class PNGStructureTests: XCTestCase {
     }
 
     func testHeaderFields() {
-        func png(_ w: UInt32, _ h: UInt32, depth: UInt8 = 8, type: UInt8 = 4, compression: UInt8 = 0, filter: UInt8 = 0, interlace: UInt8 = 0) -> [UInt8] {
+        func png(
+            _ w: UInt32, _ h: UInt32, depth: UInt8 = 8, type: UInt8 = 4, compression: UInt8 = 0, filter: UInt8 = 0, interlace: UInt8 = 0
+        ) -> [UInt8] {
             let data = B.bigEndian(w) + B.bigEndian(h) + [depth, type, compression, filter, interlace]
             return PNGChunks.signature + B.chunk("IHDR", data) + Array(good[33...])
         }
@@ -110,7 +112,8 @@ final class PNGStructureTests: XCTestCase {
         let names: [UInt8: String] = [0: "gray", 2: "RGB", 3: "palette", 4: "gray+alpha", 6: "RGBA"]
         for (type, depths) in allowed {
             for depth in UInt8(0)...UInt8(32) where !depths.contains(depth) {
-                assertRefused(png(3, 2, depth: depth, type: type), "IHDR bit depth \(depth) is not allowed for colour type \(type) (\(names[type]!))")
+                assertRefused(
+                    png(3, 2, depth: depth, type: type), "IHDR bit depth \(depth) is not allowed for colour type \(type) (\(names[type]!))")
             }
         }
     }
@@ -124,13 +127,15 @@ final class PNGStructureTests: XCTestCase {
             (0, 8, 1, [], 255), (0, 16, 2, B.chunk("tRNS", [0, 0]), 0),
             (2, 8, 3, B.chunk("tRNS", [0, 0, 0, 0, 0, 0]), 0), (2, 16, 6, B.chunk("tRNS", [0, 0, 0, 1, 0, 0]), 255),
             (3, 1, 1, B.chunk("PLTE", [1, 2, 3]), 255), (3, 2, 1, B.chunk("PLTE", [1, 2, 3]) + B.chunk("tRNS", [77]), 77),
-            (3, 4, 1, B.chunk("PLTE", [1, 2, 3, 4, 5, 6]) + B.chunk("tRNS", [12, 13]), 12), (3, 8, 1, B.chunk("PLTE", [1, 2, 3]) + B.chunk("tRNS", []), 255),
+            (3, 4, 1, B.chunk("PLTE", [1, 2, 3, 4, 5, 6]) + B.chunk("tRNS", [12, 13]), 12),
+            (3, 8, 1, B.chunk("PLTE", [1, 2, 3]) + B.chunk("tRNS", []), 255),
             (4, 8, 2, [], 0), (4, 16, 4, [], 0), (6, 8, 4, [], 0), (6, 16, 8, [], 0),
         ]
         for (type, depth, rowBytes, extra, alpha) in cases {
             for interlace: UInt8 in [0, 1] {
-                let file = B.png(width: 1, height: 1, depth: depth, colorType: type, interlace: interlace, extra: extra,
-                                 stream: B.zlibStored([UInt8](repeating: 0, count: 1 + rowBytes)))
+                let file = B.png(
+                    width: 1, height: 1, depth: depth, colorType: type, interlace: interlace, extra: extra,
+                    stream: B.zlibStored([UInt8](repeating: 0, count: 1 + rowBytes)))
                 XCTAssertEqual(try decode(file).get().alpha, [alpha], "type \(type) depth \(depth) interlace \(interlace)")
             }
         }
@@ -140,16 +145,19 @@ final class PNGStructureTests: XCTestCase {
         let plte = B.chunk("PLTE", [1, 2, 3, 4, 5, 6])
         let stream = B.zlibStored([0, 0x01])  // 1×1 at 8 bits: index 1
         func palette(_ extra: [UInt8], after: [UInt8] = []) -> [UInt8] {
-            PNGChunks.signature + B.ihdr(width: 1, height: 1, depth: 8, colorType: 3) + extra + B.chunk("IDAT", stream) + after + B.chunk("IEND", [])
+            PNGChunks.signature + B.ihdr(width: 1, height: 1, depth: 8, colorType: 3) + extra + B.chunk("IDAT", stream) + after
+                + B.chunk("IEND", [])
         }
         XCTAssertEqual(try decode(palette(plte)).get().alpha, [255], "no tRNS: opaque")
         XCTAssertEqual(try decode(palette(plte + B.chunk("tRNS", [9]))).get().alpha, [255], "past tRNS's end: opaque")
         XCTAssertEqual(try decode(palette(plte + B.chunk("tRNS", [9, 10]))).get().alpha, [10])
-        XCTAssertEqual(try decode(palette(B.chunk("PLTE", [1, 2, 3]) + B.chunk("tRNS", [9]))).get().alpha, [255], "index past PLTE: opaque")
+        XCTAssertEqual(
+            try decode(palette(B.chunk("PLTE", [1, 2, 3]) + B.chunk("tRNS", [9]))).get().alpha, [255], "index past PLTE: opaque")
         assertRefused(palette([]), "IDAT chunk at byte 33 comes before the PLTE a palette image needs")
         assertRefused(palette(B.chunk("PLTE", [1, 2, 3, 4])), "PLTE at byte 33 has length 4, not a multiple of 3 in 3...768")
         assertRefused(palette(B.chunk("PLTE", [])), "PLTE at byte 33 has length 0, not a multiple of 3 in 3...768")
-        assertRefused(palette(B.chunk("PLTE", [UInt8](repeating: 1, count: 771))), "PLTE at byte 33 has length 771, not a multiple of 3 in 3...768")
+        assertRefused(
+            palette(B.chunk("PLTE", [UInt8](repeating: 1, count: 771))), "PLTE at byte 33 has length 771, not a multiple of 3 in 3...768")
         assertRefused(palette(plte + plte), "second PLTE chunk at byte 51")
         assertRefused(palette(plte, after: plte), "PLTE at byte 76 comes after IDAT")
         assertRefused(palette(B.chunk("tRNS", [1]) + plte), "tRNS at byte 33 comes before PLTE")
@@ -166,18 +174,23 @@ final class PNGStructureTests: XCTestCase {
     }
 
     func testColourKeyRules() {
-        let gray = { (extra: [UInt8]) in B.png(width: 2, height: 1, depth: 16, colorType: 0, extra: extra, stream: B.zlibStored([0, 0x12, 0x34, 0x12, 0x35])) }
+        let gray = { (extra: [UInt8]) in
+            B.png(width: 2, height: 1, depth: 16, colorType: 0, extra: extra, stream: B.zlibStored([0, 0x12, 0x34, 0x12, 0x35]))
+        }
         XCTAssertEqual(try decode(gray(B.chunk("tRNS", [0x12, 0x34]))).get().alpha, [0, 255], "16-bit keys compare all 16 bits")
         XCTAssertEqual(try decode(gray(B.chunk("tRNS", [0x12, 0x35]))).get().alpha, [255, 0])
         XCTAssertEqual(try decode(gray([])).get().alpha, [255, 255])
         assertRefused(gray(B.chunk("tRNS", [0x12])), "tRNS at byte 33 has length 1, not 2 for colour type 0 (gray)")
         let key4 = B.png(width: 2, height: 1, depth: 4, colorType: 0, extra: B.chunk("tRNS", [0, 0x0B]), stream: B.zlibStored([0, 0xB3]))
         XCTAssertEqual(try decode(key4).get().alpha, [0, 255], "4-bit key 11 matches the first sample only")
-        let outOfRange = B.png(width: 2, height: 1, depth: 4, colorType: 0, extra: B.chunk("tRNS", [0x01, 0x0B]), stream: B.zlibStored([0, 0xBB]))
+        let outOfRange = B.png(
+            width: 2, height: 1, depth: 4, colorType: 0, extra: B.chunk("tRNS", [0x01, 0x0B]), stream: B.zlibStored([0, 0xBB]))
         XCTAssertEqual(try decode(outOfRange).get().alpha, [255, 255], "a key beyond the bit depth matches nothing")
-        let rgb = B.png(width: 1, height: 1, depth: 8, colorType: 2, extra: B.chunk("tRNS", [0, 1, 0]), stream: B.zlibStored([0, 1, 2, 3]))
+        let rgb = B.png(
+            width: 1, height: 1, depth: 8, colorType: 2, extra: B.chunk("tRNS", [0, 1, 0]), stream: B.zlibStored([0, 1, 2, 3]))
         assertRefused(rgb, "tRNS at byte 33 has length 3, not 6 for colour type 2 (RGB)")
-        let rgba = B.png(width: 1, height: 1, depth: 8, colorType: 6, extra: B.chunk("tRNS", [0, 1]), stream: B.zlibStored([0, 1, 2, 3, 4]))
+        let rgba = B.png(
+            width: 1, height: 1, depth: 8, colorType: 6, extra: B.chunk("tRNS", [0, 1]), stream: B.zlibStored([0, 1, 2, 3, 4]))
         assertRefused(rgba, "tRNS at byte 33 is not allowed for colour type 6 (RGBA), which has an alpha channel")
     }
 

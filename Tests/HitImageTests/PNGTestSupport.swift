@@ -62,7 +62,9 @@ enum PNGBuilder {
     }
 
     /// A whole PNG: signature, IHDR, `extra` chunks, one IDAT of `stream`, IEND.
-    static func png(width: UInt32, height: UInt32, depth: UInt8, colorType: UInt8, interlace: UInt8 = 0, extra: [UInt8] = [], stream: [UInt8])
+    static func png(
+        width: UInt32, height: UInt32, depth: UInt8, colorType: UInt8, interlace: UInt8 = 0, extra: [UInt8] = [], stream: [UInt8]
+    )
         -> [UInt8]
     {
         PNGChunks.signature + ihdr(width: width, height: height, depth: depth, colorType: colorType, interlace: interlace) + extra

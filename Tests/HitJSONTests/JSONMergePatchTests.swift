@@ -33,15 +33,18 @@ final class JSONMergePatchTests: XCTestCase {
 
     /// RFC 7396 section 3's worked example.
     func testRFC7396Section3Example() {
-        let target = JSONValue(json: #"""
-            {"title": "Goodbye!", "author": {"givenName": "John", "familyName": "Doe"},
-             "tags": ["example", "sample"], "content": "This will be unchanged"}
-            """#)
-        let patch = JSONValue(json: #"""
-            {"title": "Hello!", "phoneNumber": "+01-123-456-7890",
-             "author": {"familyName": null}, "tags": ["example"]}
-            """#)
-        let expected = #"{"title":"Hello!","author":{"givenName":"John"},"tags":["example"],"content":"This will be unchanged","phoneNumber":"+01-123-456-7890"}"#
+        let target = JSONValue(
+            json: #"""
+                {"title": "Goodbye!", "author": {"givenName": "John", "familyName": "Doe"},
+                 "tags": ["example", "sample"], "content": "This will be unchanged"}
+                """#)
+        let patch = JSONValue(
+            json: #"""
+                {"title": "Hello!", "phoneNumber": "+01-123-456-7890",
+                 "author": {"familyName": null}, "tags": ["example"]}
+                """#)
+        let expected =
+            #"{"title":"Hello!","author":{"givenName":"John"},"tags":["example"],"content":"This will be unchanged","phoneNumber":"+01-123-456-7890"}"#
         XCTAssertEqual(String(decoding: target.merging(patch: patch).encoded, as: UTF8.self), expected)
     }
 

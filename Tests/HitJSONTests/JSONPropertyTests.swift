@@ -125,7 +125,13 @@ func spacedOut(_ compact: [UInt8], using rng: inout SplitMix64) -> [UInt8] {
     for b in compact {
         if inString {
             out.append(b)
-            if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+            if escaped {
+                escaped = false
+            } else if b == UInt8(ascii: "\\") {
+                escaped = true
+            } else if b == UInt8(ascii: "\"") {
+                inString = false
+            }
             continue
         }
         let structural = "{}[],:".utf8.contains(b)

@@ -63,7 +63,13 @@ final class JSONReaderDepthTests: XCTestCase {
         var opens = ""
         var closes: [String] = []
         for d in 0..<levels {
-            if d % 3 == 0 { opens += #"{"k":"#; closes.append("}") } else { opens += "["; closes.append("]") }
+            if d % 3 == 0 {
+                opens += #"{"k":"#
+                closes.append("}")
+            } else {
+                opens += "["
+                closes.append("]")
+            }
         }
         let valid = opens + "0" + closes.reversed().joined()
         guard let value = assertParses(valid) else { return }

@@ -53,7 +53,8 @@ final class JSONReaderKeyBytesTests: XCTestCase {
 
     func assertAgree(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
         _ = inEveryLayout(bytes, file: file, line: line) { b -> [String] in
-            let raw = walk(b, raw: true), decoded = walk(b, raw: false)
+            let raw = walk(b, raw: true)
+            let decoded = walk(b, raw: false)
             XCTAssertEqual(raw, decoded, String(decoding: bytes, as: UTF8.self), file: file, line: line)
             return raw
         }
@@ -106,7 +107,10 @@ final class JSONReaderKeyBytesTests: XCTestCase {
             for k in 0..<5 {
                 var r = JSONReader(b)
                 try? r.beginArray()
-                for _ in 0..<k { _ = try? r.nextElement(); try? r.skipValue() }
+                for _ in 0..<k {
+                    _ = try? r.nextElement()
+                    try? r.skipValue()
+                }
                 XCTAssertEqual(try? r.nextElement(), true)
                 let mark = r.checkpoint
                 let copy = r
@@ -115,7 +119,10 @@ final class JSONReaderKeyBytesTests: XCTestCase {
                 XCTAssertTrue(first.last?.hasPrefix("error") ?? false)
                 // Rewind from inside the element (after its first member) and from the failure at the end.
                 var inside = r
-                if (try? inside.peek()) == .object { try? inside.beginObject(); _ = try? inside.nextKeyBytes() }
+                if (try? inside.peek()) == .object {
+                    try? inside.beginObject()
+                    _ = try? inside.nextKeyBytes()
+                }
                 inside.rewind(to: mark)
                 XCTAssertEqual(rest(&inside), first, "element \(k), from inside")
                 firstReader.rewind(to: mark)

@@ -75,29 +75,48 @@ final class JSONReaderStructureTests: XCTestCase {
     func testWrongKindIsAnErrorAtTheValue() {
         func error(_ text: String, _ body: (inout JSONReader) throws(JSONSyntaxError) -> Void) -> JSONSyntaxError? {
             withReader(text) { r in
-                do throws(JSONSyntaxError) { try body(&r); return nil } catch { return error }
+                do throws(JSONSyntaxError) {
+                    try body(&r)
+                    return nil
+                } catch { return error }
             }
         }
-        XCTAssertEqual(error(#" "x""#) { r throws(JSONSyntaxError) in _ = try r.readNumber() },
-                       JSONSyntaxError(offset: 1, message: #"expected a number, found '"'"#))
-        XCTAssertEqual(error("  1") { r throws(JSONSyntaxError) in _ = try r.readString() },
-                       JSONSyntaxError(offset: 2, message: "expected a string, found '1'"))
-        XCTAssertEqual(error("null") { r throws(JSONSyntaxError) in _ = try r.readBool() },
-                       JSONSyntaxError(offset: 0, message: "expected a boolean, found 'n'"))
-        XCTAssertEqual(error("false") { r throws(JSONSyntaxError) in try r.readNull() },
-                       JSONSyntaxError(offset: 0, message: "expected null, found 'f'"))
-        XCTAssertEqual(error("[]") { r throws(JSONSyntaxError) in try r.beginObject() },
-                       JSONSyntaxError(offset: 0, message: "expected an object, found '['"))
-        XCTAssertEqual(error("{}") { r throws(JSONSyntaxError) in try r.beginArray() },
-                       JSONSyntaxError(offset: 0, message: "expected an array, found '{'"))
-        XCTAssertEqual(error("") { r throws(JSONSyntaxError) in _ = try r.peek() },
-                       JSONSyntaxError(offset: 0, message: "expected a value, found end of input"))
-        XCTAssertEqual(error("[1]") { r throws(JSONSyntaxError) in try r.beginArray(); _ = try r.nextKey() }?.message,
-                       "nextKey() called outside an object")
-        XCTAssertEqual(error(#"{"a":1}"#) { r throws(JSONSyntaxError) in try r.beginObject(); _ = try r.nextElement() }?.message,
-                       "nextElement() called outside an array")
-        XCTAssertEqual(error("1") { r throws(JSONSyntaxError) in _ = try r.nextElement() }?.message,
-                       "nextElement() called outside an array")
+        XCTAssertEqual(
+            error(#" "x""#) { r throws(JSONSyntaxError) in _ = try r.readNumber() },
+            JSONSyntaxError(offset: 1, message: #"expected a number, found '"'"#))
+        XCTAssertEqual(
+            error("  1") { r throws(JSONSyntaxError) in _ = try r.readString() },
+            JSONSyntaxError(offset: 2, message: "expected a string, found '1'"))
+        XCTAssertEqual(
+            error("null") { r throws(JSONSyntaxError) in _ = try r.readBool() },
+            JSONSyntaxError(offset: 0, message: "expected a boolean, found 'n'"))
+        XCTAssertEqual(
+            error("false") { r throws(JSONSyntaxError) in try r.readNull() },
+            JSONSyntaxError(offset: 0, message: "expected null, found 'f'"))
+        XCTAssertEqual(
+            error("[]") { r throws(JSONSyntaxError) in try r.beginObject() },
+            JSONSyntaxError(offset: 0, message: "expected an object, found '['"))
+        XCTAssertEqual(
+            error("{}") { r throws(JSONSyntaxError) in try r.beginArray() },
+            JSONSyntaxError(offset: 0, message: "expected an array, found '{'"))
+        XCTAssertEqual(
+            error("") { r throws(JSONSyntaxError) in _ = try r.peek() },
+            JSONSyntaxError(offset: 0, message: "expected a value, found end of input"))
+        XCTAssertEqual(
+            error("[1]") { r throws(JSONSyntaxError) in
+                try r.beginArray()
+                _ = try r.nextKey()
+            }?.message,
+            "nextKey() called outside an object")
+        XCTAssertEqual(
+            error(#"{"a":1}"#) { r throws(JSONSyntaxError) in
+                try r.beginObject()
+                _ = try r.nextElement()
+            }?.message,
+            "nextElement() called outside an array")
+        XCTAssertEqual(
+            error("1") { r throws(JSONSyntaxError) in _ = try r.nextElement() }?.message,
+            "nextElement() called outside an array")
     }
 
     func testStructuralErrors() {

@@ -4,7 +4,8 @@ import XCTest
 
 final class JSONValueTests: XCTestCase {
     func testParseAndEncodeRoundTrip() {
-        let text = #"{"id":"ring-demo","width":240,"layers":[{"id":"button","shape":{"type":"rect","x":0,"y":0.5}},{"hidden":true,"action":null}],"name":"é\n😀"}"#
+        let text =
+            #"{"id":"ring-demo","width":240,"layers":[{"id":"button","shape":{"type":"rect","x":0,"y":0.5}},{"hidden":true,"action":null}],"name":"é\n😀"}"#
         let value = JSONValue(json: text)
         XCTAssertEqual(String(decoding: value.encoded, as: UTF8.self), text)
         XCTAssertEqual(value["id"], .string("ring-demo"))

@@ -13,24 +13,46 @@ final class JSONWriterTests: XCTestCase {
     func testCommasAndColonsArePlacedAutomatically() {
         let out = text { w in
             w.beginObject()
-            w.key("layer"); w.string("button")
-            w.key("path"); w.beginArray(); w.string("a"); w.string("b"); w.endArray()
-            w.key("empty"); w.beginObject(); w.endObject()
-            w.key("list"); w.beginArray(); w.beginArray(); w.endArray(); w.beginObject(); w.endObject(); w.null(); w.endArray()
-            w.key("ok"); w.bool(true)
-            w.key("no"); w.bool(false)
-            w.key("n"); w.int(-42)
-            w.key("raw"); Array(#"{"x":1}"#.utf8).withUnsafeBufferPointer { w.raw($0) }
-            w.key("after"); w.number(0.5)
+            w.key("layer")
+            w.string("button")
+            w.key("path")
+            w.beginArray()
+            w.string("a")
+            w.string("b")
+            w.endArray()
+            w.key("empty")
+            w.beginObject()
+            w.endObject()
+            w.key("list")
+            w.beginArray()
+            w.beginArray()
+            w.endArray()
+            w.beginObject()
+            w.endObject()
+            w.null()
+            w.endArray()
+            w.key("ok")
+            w.bool(true)
+            w.key("no")
+            w.bool(false)
+            w.key("n")
+            w.int(-42)
+            w.key("raw")
+            Array(#"{"x":1}"#.utf8).withUnsafeBufferPointer { w.raw($0) }
+            w.key("after")
+            w.number(0.5)
             w.endObject()
         }
-        XCTAssertEqual(out, #"{"layer":"button","path":["a","b"],"empty":{},"list":[[],{},null],"ok":true,"no":false,"n":-42,"raw":{"x":1},"after":0.5}"#)
-        XCTAssertEqual(text { w in
-            w.beginArray()
-            Array("1".utf8).withUnsafeBufferPointer { w.raw($0) }
-            Array("2".utf8).withUnsafeBufferPointer { w.raw($0) }
-            w.endArray()
-        }, "[1,2]")
+        XCTAssertEqual(
+            out,
+            #"{"layer":"button","path":["a","b"],"empty":{},"list":[[],{},null],"ok":true,"no":false,"n":-42,"raw":{"x":1},"after":0.5}"#)
+        XCTAssertEqual(
+            text { w in
+                w.beginArray()
+                Array("1".utf8).withUnsafeBufferPointer { w.raw($0) }
+                Array("2".utf8).withUnsafeBufferPointer { w.raw($0) }
+                w.endArray()
+            }, "[1,2]")
         XCTAssertEqual(text { w in w.string("top") }, #""top""#)
     }
 
@@ -43,14 +65,19 @@ final class JSONWriterTests: XCTestCase {
         for i in 0..<2000 {
             let s = String(repeating: "é\"", count: i % 7) + String(i)
             w.beginObject()
-            w.field("a_rather_long_field_name_0"); w.string(s)
-            w.key("n"); w.number(Double(i) / 8)
+            w.field("a_rather_long_field_name_0")
+            w.string(s)
+            w.key("n")
+            w.number(Double(i) / 8)
             w.endObject()
-            expected += (i > 0 ? "," : "") + #"{"a_rather_long_field_name_0":"\#(s.replacingOccurrences(of: "\"", with: "\\\""))","n":\#(Double(i) / 8 == (Double(i) / 8).rounded() ? String(i / 8) : String(Double(i) / 8))}"#
+            expected +=
+                (i > 0 ? "," : "")
+                + #"{"a_rather_long_field_name_0":"\#(s.replacingOccurrences(of: "\"", with: "\\\""))","n":\#(Double(i) / 8 == (Double(i) / 8).rounded() ? String(i / 8) : String(Double(i) / 8))}"#
         }
         w.endArray()
         expected += "]"
-        let count = w.count, shown = w.bytes
+        let count = w.count
+        let shown = w.bytes
         let finished = w.finish()
         XCTAssertEqual(count, expected.utf8.count)
         XCTAssertEqual(String(decoding: shown, as: UTF8.self), expected)
@@ -64,12 +91,16 @@ final class JSONWriterTests: XCTestCase {
             for k in 0..<3 {
                 w.beginObject()
                 members.withUnsafeBufferPointer { w.rawMembers($0) }
-                if k == 1 { w.field("captured"); w.bool(true) }
+                if k == 1 {
+                    w.field("captured")
+                    w.bool(true)
+                }
                 w.endObject()
             }
             w.endArray()
         }
-        XCTAssertEqual(out, #"[{"layer":"ring","action":null},{"layer":"ring","action":null,"captured":true},{"layer":"ring","action":null}]"#)
+        XCTAssertEqual(
+            out, #"[{"layer":"ring","action":null},{"layer":"ring","action":null,"captured":true},{"layer":"ring","action":null}]"#)
     }
 
     func testStringEscaping() {
@@ -77,7 +108,7 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(text { $0.string("\u{8}\u{C}\n\r\t") }, #""\b\f\n\r\t""#)
         XCTAssertEqual(text { $0.string("\u{0}\u{1}\u{1F}\u{7F}") }, "\"\\u0000\\u0001\\u001f\u{7F}\"")
         XCTAssertEqual(text { $0.string("é€😀\u{2028}") }, "\"é€😀\u{2028}\"")
-        XCTAssertEqual(text { $0.key("k\"ey"); }, #""k\"ey":"#)
+        XCTAssertEqual(text { $0.key("k\"ey") }, #""k\"ey":"#)
         // Every control character escapes and reads back.
         for byte in 0..<0x20 {
             let s = "x" + String(Unicode.Scalar(UInt8(byte))) + "y"
@@ -105,8 +136,10 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(text { $0.number(1e-5) }, "1e-05")
         XCTAssertEqual(text { $0.number(1e16) }, "1e+16")
         XCTAssertEqual(text { $0.number(9_007_199_254_740_992) }, "9007199254740992.0")
-        for d in [Double.leastNonzeroMagnitude, -Double.leastNonzeroMagnitude, Double.leastNormalMagnitude,
-                  Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, 0.1 + 0.2, 1.0 / 3, 1e300, 1e-300] {
+        for d in [
+            Double.leastNonzeroMagnitude, -Double.leastNonzeroMagnitude, Double.leastNormalMagnitude,
+            Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, 0.1 + 0.2, 1.0 / 3, 1e300, 1e-300,
+        ] {
             let json = text { $0.number(d) }
             XCTAssertEqual(JSONValue(json: json).numberValue?.bitPattern, d.bitPattern, json)
         }

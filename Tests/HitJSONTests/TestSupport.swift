@@ -67,7 +67,8 @@ func assertSyntaxError(
     case .success(let value):
         XCTFail("accepted \(value) from \(bytes)", file: file, line: line)
     case .failure(let error):
-        XCTAssertEqual(error.offset, offset, "offset for \(String(decoding: bytes, as: UTF8.self)): \(error.message)", file: file, line: line)
+        XCTAssertEqual(
+            error.offset, offset, "offset for \(String(decoding: bytes, as: UTF8.self)): \(error.message)", file: file, line: line)
         if let message { XCTAssertEqual(error.message, message, file: file, line: line) }
         if case .failure(let skipError) = skipResult(bytes, maxDepth: maxDepth) {
             XCTAssertEqual(skipError.offset, error.offset, "skipValue offset: \(skipError.message)", file: file, line: line)

@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitJournal
 
 final class CRC32CTests: XCTestCase {

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import XCTest
+
 @testable import HitJournal
 
 /// File I/O that fails on demand: the seam for a full disk or an I/O error.
@@ -71,7 +72,8 @@ final class JournalWriterTests: XCTestCase {
         let io = FaultyIO()
         let (fd, path, bytes) = try JournalFiles.createSegment(dir, 1, io: io)
         let w = JournalWriter(fd: fd, path: path, existingBytes: bytes, mode: .always, io: io)
-        let perThread = 200, threads = 8
+        let perThread = 200
+        let threads = 8
         DispatchQueue.concurrentPerform(iterations: threads) { t in
             for k in 0..<perThread {
                 let lsn = try! w.append(JournalRecord(sceneID: "s\(t)", version: UInt64(k + 1), body: .delete))
@@ -81,7 +83,8 @@ final class JournalWriterTests: XCTestCase {
         let read = try records(in: path)
         XCTAssertEqual(read.count, 1 + perThread * threads)
         for t in 0..<threads {
-            XCTAssertEqual(read.filter { $0.sceneID == "s\(t)" }.map(\.version), (1...perThread).map(UInt64.init), "each writer's records in order")
+            XCTAssertEqual(
+                read.filter { $0.sceneID == "s\(t)" }.map(\.version), (1...perThread).map(UInt64.init), "each writer's records in order")
         }
         XCTAssertLessThanOrEqual(io.fsyncs.load(ordering: .relaxed), 1 + perThread * threads)
         close(fd)
@@ -132,6 +135,8 @@ final class JournalWriterTests: XCTestCase {
         XCTAssertEqual(try Files.list(dir), [JournalFiles.snapshotName(3) + ".tmp"])
         let path = try w.commit()
         XCTAssertEqual(try Files.list(dir), [JournalFiles.snapshotName(3)])
-        XCTAssertEqual(try records(in: path).map(\.body), [.header(fileType: 2, sequence: 3), .upload(json: [UInt8]("{}".utf8)), .snapshotEnd(scenes: 1)])
+        XCTAssertEqual(
+            try records(in: path).map(\.body),
+            [.header(fileType: 2, sequence: 3), .upload(json: [UInt8]("{}".utf8)), .snapshotEnd(scenes: 1)])
     }
 }

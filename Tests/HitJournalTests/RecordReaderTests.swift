@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitJournal
 
 /// The record reader byte by byte: whole, cut at every offset, zero-filled,

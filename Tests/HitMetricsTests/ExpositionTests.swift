@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitMetrics
 
 final class ExpositionTests: XCTestCase {
@@ -7,7 +8,9 @@ final class ExpositionTests: XCTestCase {
         MetricFamily(name: "demo_build", help: "Build.", kind: .info, samples: [Sample(1, labels: [Label("version", "1.0")])]),
         MetricFamily(
             name: "demo_requests", help: "Requests \\ with \"quotes\"\nand a newline.", kind: .counter,
-            samples: [Sample(3, labels: [Label("route", "/a/{id}"), Label("odd", "q\"b\\s\nn")]), Sample(0, labels: [Label("route", "/b")])]),
+            samples: [
+                Sample(3, labels: [Label("route", "/a/{id}"), Label("odd", "q\"b\\s\nn")]), Sample(0, labels: [Label("route", "/b")]),
+            ]),
         .single("demo_temperature", .gauge, "A gauge.", 0.25),
         MetricFamily(
             name: "demo_duration_seconds", help: "Durations.", kind: .histogram, unit: "seconds",
@@ -18,7 +21,8 @@ final class ExpositionTests: XCTestCase {
         let text = String(decoding: Exposition.render(families, format: .prometheusText), as: UTF8.self)
         let parsed = try ParsedExposition(text)
         try parsed.checkHistograms()
-        XCTAssertEqual(parsed.families.map(\.name), ["demo_build_info", "demo_requests_total", "demo_temperature", "demo_duration_seconds"])
+        XCTAssertEqual(
+            parsed.families.map(\.name), ["demo_build_info", "demo_requests_total", "demo_temperature", "demo_duration_seconds"])
         XCTAssertEqual(parsed.families.map(\.type), ["gauge", "counter", "gauge", "histogram"])
         XCTAssertEqual(parsed.value("demo_requests_total", ["route": "/a/{id}"]), 3)
         // The label value comes back byte for byte through the escapes.
@@ -66,8 +70,11 @@ final class ExpositionTests: XCTestCase {
         XCTAssertEqual(ExpositionFormat.negotiate(accept: "*/*"), .prometheusText)
         XCTAssertEqual(ExpositionFormat.negotiate(accept: "text/plain;version=0.0.4"), .prometheusText)
         // What Prometheus 2.x/3.x sends.
-        XCTAssertEqual(ExpositionFormat.negotiate(accept:
-            "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"),
+        XCTAssertEqual(
+            ExpositionFormat.negotiate(
+                accept:
+                    "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+            ),
             .openMetrics)
         XCTAssertEqual(ExpositionFormat.negotiate(accept: "application/openmetrics-text"), .openMetrics)
         XCTAssertEqual(ExpositionFormat.negotiate(accept: "application/openmetrics-text; q=0"), .prometheusText)
@@ -133,10 +140,12 @@ final class ProcessMetricsTests: XCTestCase {
     func testProcessFamiliesFromProc() throws {
         let text = String(decoding: Exposition.render(ProcessMetrics().collect(), format: .prometheusText), as: UTF8.self)
         let parsed = try ParsedExposition(text)
-        XCTAssertEqual(Set(parsed.families.map(\.name)), [
-            "process_cpu_seconds_total", "process_resident_memory_bytes", "process_virtual_memory_bytes",
-            "process_start_time_seconds", "process_threads", "process_open_fds", "process_max_fds",
-        ])
+        XCTAssertEqual(
+            Set(parsed.families.map(\.name)),
+            [
+                "process_cpu_seconds_total", "process_resident_memory_bytes", "process_virtual_memory_bytes",
+                "process_start_time_seconds", "process_threads", "process_open_fds", "process_max_fds",
+            ])
         XCTAssertGreaterThan(parsed.value("process_resident_memory_bytes"), 1_048_576)
         XCTAssertGreaterThanOrEqual(parsed.value("process_virtual_memory_bytes"), parsed.value("process_resident_memory_bytes"))
         XCTAssertGreaterThanOrEqual(parsed.value("process_threads"), 1)

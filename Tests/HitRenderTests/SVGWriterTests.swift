@@ -1,6 +1,6 @@
-import XCTest
 import HitRender
 import TestSupport
+import XCTest
 
 final class SVGWriterTests: XCTestCase {
     private func written(_ body: (inout SVGWriter) -> Void) -> String {
@@ -61,8 +61,9 @@ final class SVGWriterTests: XCTestCase {
     func testTextIsEscapedForAttributesAndCharacterData() {
         XCTAssertEqual(written { $0.text(#"<a href="x">&'</a>"#) }, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;")
         XCTAssertEqual(written { $0.text("tab\tok\u{0}\u{1B}é→") }, "tab\tok\u{FFFD}\u{FFFD}é→")
-        XCTAssertEqual(written { $0.attribute("data-layer", #"x" onload="alert(1)"#) },
-                       #" data-layer="x&quot; onload=&quot;alert(1)""#)
+        XCTAssertEqual(
+            written { $0.attribute("data-layer", #"x" onload="alert(1)"#) },
+            #" data-layer="x&quot; onload=&quot;alert(1)""#)
     }
 
     func testCommentTextNeverHoldsADoubleDash() {
@@ -72,12 +73,16 @@ final class SVGWriterTests: XCTestCase {
     }
 
     func testColoursOutsideTheGrammarAreNotUsed() {
-        for good in ["#fff", "#FFFA", "#2f6fde", "#2f6fde80", "red", "transparent", "currentColor",
-                     "rgb(1, 2, 3)", "rgba(1,2,3,0.5)", "hsl(120deg 50% 40%)", "hsla(120, 50%, 40%, .5)", "rgb(1 2 3 / 50%)"] {
+        for good in [
+            "#fff", "#FFFA", "#2f6fde", "#2f6fde80", "red", "transparent", "currentColor",
+            "rgb(1, 2, 3)", "rgba(1,2,3,0.5)", "hsl(120deg 50% 40%)", "hsla(120, 50%, 40%, .5)", "rgb(1 2 3 / 50%)",
+        ] {
             XCTAssertEqual(SVGColor.validated(good), good, good)
         }
-        for bad in [#"red" onload="alert(1)"#, "#ggg", "#12345", "", "url(#x)", "rgb(1,2,3);x", "expression(alert(1))",
-                    "red blue", "rgb(1,2,3)) x(", "var(--x)", String(repeating: "a", count: 40), "re", "#fff\"", "hsl(1turn 2 3)"] {
+        for bad in [
+            #"red" onload="alert(1)"#, "#ggg", "#12345", "", "url(#x)", "rgb(1,2,3);x", "expression(alert(1))",
+            "red blue", "rgb(1,2,3)) x(", "var(--x)", String(repeating: "a", count: 40), "re", "#fff\"", "hsl(1turn 2 3)",
+        ] {
             XCTAssertNil(SVGColor.validated(bad), bad)
             XCTAssertEqual(SVGColor.fill(for: bad), SVGColor.neutral)
         }

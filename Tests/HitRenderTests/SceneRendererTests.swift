@@ -1,7 +1,7 @@
-import XCTest
 import HitImage
 import HitRender
 import HitRouting
+import XCTest
 
 final class SceneRendererTests: XCTestCase {
     /// The `<path>` elements of layer `id` (its own, not its children's).
@@ -16,7 +16,10 @@ final class SceneRendererTests: XCTestCase {
     func testTheRingIsDrawnBackToFrontWithItsFillRuleAndStroke() {
         let text = svg(ringOverButton())
         let all = elements(text)
-        XCTAssertTrue(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 240 240\" width=\"240\" height=\"240\""))
+        XCTAssertTrue(
+            text.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 240 240\" width=\"240\" height=\"240\""
+            ))
         XCTAssertEqual(all.compactMap { $0.attributes["data-layer"] }, ["button", "ring", "frame"])
         let button = paths(all, of: "button")[0].attributes
         XCTAssertEqual(button["d"], "M0,0H240V240H0Z")
@@ -37,14 +40,16 @@ final class SceneRendererTests: XCTestCase {
     }
 
     func testEveryShapeTypeBecomesPathData() throws {
-        let scene = Scene(id: "shapes", layers: [
-            Layer(id: "rounded", shape: rect(0, 0, 100, 40, radius: 50)),  // clamped to 20
-            Layer(id: "circle", shape: Shape(.circle(cx: 10, cy: 10, r: 5))),
-            Layer(id: "polygon", shape: Shape(.polygon([Point(0, 0), Point(10, 0), Point(5, 8.5)]))),
-            Layer(id: "polyline", shape: Shape(.polyline([Point(0, 0), Point(10, 0), Point(5, 8.5)]), fill: false, stroke: 2)),
-            Layer(id: "curves", shape: try path("M0 0 q5 5 10 0 t10 0 c 1 1 2 2 3 3 s4 4 5 5 a5 3 30 1 0 10 10 h5 v5 z")),
-            Layer(id: "two", shape: try path("M0 0 L10 0 L10 10 Z M20 20 L30 20 L30 30", fillRule: .evenodd)),
-        ])
+        let scene = Scene(
+            id: "shapes",
+            layers: [
+                Layer(id: "rounded", shape: rect(0, 0, 100, 40, radius: 50)),  // clamped to 20
+                Layer(id: "circle", shape: Shape(.circle(cx: 10, cy: 10, r: 5))),
+                Layer(id: "polygon", shape: Shape(.polygon([Point(0, 0), Point(10, 0), Point(5, 8.5)]))),
+                Layer(id: "polyline", shape: Shape(.polyline([Point(0, 0), Point(10, 0), Point(5, 8.5)]), fill: false, stroke: 2)),
+                Layer(id: "curves", shape: try path("M0 0 q5 5 10 0 t10 0 c 1 1 2 2 3 3 s4 4 5 5 a5 3 30 1 0 10 10 h5 v5 z")),
+                Layer(id: "two", shape: try path("M0 0 L10 0 L10 10 Z M20 20 L30 20 L30 30", fillRule: .evenodd)),
+            ])
         let all = elements(svg(scene))
         func d(_ id: String) -> String? { paths(all, of: id).first?.attributes["d"] }
         XCTAssertEqual(d("rounded"), "M20,0H80A20 20 0 0 1 100,20V20A20 20 0 0 1 80,40H20A20 20 0 0 1 0,20V20A20 20 0 0 1 20,0Z")
@@ -58,12 +63,14 @@ final class SceneRendererTests: XCTestCase {
     }
 
     func testDegenerateShapesDrawNothing() throws {
-        let scene = Scene(id: "empty", layers: [
-            Layer(id: "flat", shape: rect(0, 0, 0, 10)),
-            Layer(id: "thin", shape: Shape(.ellipse(cx: 0, cy: 0, rx: 5, ry: 0), stroke: 3)),
-            Layer(id: "dot", shape: Shape(.polygon([Point(1, 1), Point(1, 1), Point(1, 1)]), stroke: 3)),
-            Layer(id: "lone", shape: try path("M5 5 L5 5 Z M1 1 M0 0 L4 0 L4 4", stroke: 2)),
-        ])
+        let scene = Scene(
+            id: "empty",
+            layers: [
+                Layer(id: "flat", shape: rect(0, 0, 0, 10)),
+                Layer(id: "thin", shape: Shape(.ellipse(cx: 0, cy: 0, rx: 5, ry: 0), stroke: 3)),
+                Layer(id: "dot", shape: Shape(.polygon([Point(1, 1), Point(1, 1), Point(1, 1)]), stroke: 3)),
+                Layer(id: "lone", shape: try path("M5 5 L5 5 Z M1 1 M0 0 L4 0 L4 4", stroke: 2)),
+            ])
         let all = elements(svg(scene))
         XCTAssertEqual(paths(all, of: "flat").first?.attributes["d"], "")
         XCTAssertEqual(paths(all, of: "thin").first?.attributes["d"], "")
@@ -73,11 +80,13 @@ final class SceneRendererTests: XCTestCase {
 
     func testTransformsAreTheCompiledMatrices() {
         let parts = TransformParts(translate: Point(10, 20), rotate: 30, scale: .xy(2, 3), origin: Point(5, 5))
-        let scene = Scene(id: "t", layers: [
-            Layer(id: "a", shape: rect(0, 0, 10, 10), transform: .parts(parts)),
-            Layer(id: "b", shape: rect(0, 0, 10, 10), transform: .matrix(Affine(a: 1, b: 0.5, c: -0.25, d: 1, e: 3, f: 4))),
-            Layer(id: "c", shape: rect(0, 0, 10, 10), transform: .matrix(Affine(a: 1, b: 2, c: 2, d: 4, e: 0, f: 0))),
-        ])
+        let scene = Scene(
+            id: "t",
+            layers: [
+                Layer(id: "a", shape: rect(0, 0, 10, 10), transform: .parts(parts)),
+                Layer(id: "b", shape: rect(0, 0, 10, 10), transform: .matrix(Affine(a: 1, b: 0.5, c: -0.25, d: 1, e: 3, f: 4))),
+                Layer(id: "c", shape: rect(0, 0, 10, 10), transform: .matrix(Affine(a: 1, b: 2, c: 2, d: 4, e: 0, f: 0))),
+            ])
         let all = elements(svg(scene))
         let m = Transform.parts(parts).affine
         let numbers = group(all, "a")!.attributes["transform"]!.dropFirst("matrix(".count).dropLast()
@@ -89,22 +98,33 @@ final class SceneRendererTests: XCTestCase {
     }
 
     func testPointerEventsFollowTheRoutingRules() {
-        let scene = Scene(id: "pe", layers: [
-            Layer(id: "hidden", shape: rect(0, 0, 10, 10), hidden: true, children: [Layer(id: "under-hidden", shape: rect(0, 0, 5, 5))]),
-            Layer(id: "faint", shape: rect(0, 0, 10, 10), opacity: 0.005, children: [
-                Layer(id: "under-faint", shape: rect(0, 0, 5, 5), pointerEvents: .auto),
-            ]),
-            Layer(id: "box-none", shape: rect(0, 0, 10, 10), pointerEvents: .childrenOnly, children: [
-                Layer(id: "in-box-none", shape: rect(0, 0, 5, 5)),
-            ]),
-            Layer(id: "box-only", shape: rect(0, 0, 10, 10), pointerEvents: .selfOnly, children: [
-                Layer(id: "in-box-only", shape: rect(0, 0, 5, 5)),
-            ]),
-            Layer(id: "content", shape: rect(0, 0, 100, 100), hitShape: rect(25, 25, 50, 50)),
-            Layer(id: "both", shape: Shape(.circle(cx: 5, cy: 5, r: 5), stroke: 2)),
-            Layer(id: "clip", shape: ellipse(50, 50, 40, 20), clipChildren: true, children: [Layer(id: "clipped", shape: rect(0, 0, 100, 100))]),
-            Layer(id: "container", children: [Layer(id: "leaf", shape: rect(0, 0, 1, 1))]),
-        ])
+        let scene = Scene(
+            id: "pe",
+            layers: [
+                Layer(
+                    id: "hidden", shape: rect(0, 0, 10, 10), hidden: true, children: [Layer(id: "under-hidden", shape: rect(0, 0, 5, 5))]),
+                Layer(
+                    id: "faint", shape: rect(0, 0, 10, 10), opacity: 0.005,
+                    children: [
+                        Layer(id: "under-faint", shape: rect(0, 0, 5, 5), pointerEvents: .auto)
+                    ]),
+                Layer(
+                    id: "box-none", shape: rect(0, 0, 10, 10), pointerEvents: .childrenOnly,
+                    children: [
+                        Layer(id: "in-box-none", shape: rect(0, 0, 5, 5))
+                    ]),
+                Layer(
+                    id: "box-only", shape: rect(0, 0, 10, 10), pointerEvents: .selfOnly,
+                    children: [
+                        Layer(id: "in-box-only", shape: rect(0, 0, 5, 5))
+                    ]),
+                Layer(id: "content", shape: rect(0, 0, 100, 100), hitShape: rect(25, 25, 50, 50)),
+                Layer(id: "both", shape: Shape(.circle(cx: 5, cy: 5, r: 5), stroke: 2)),
+                Layer(
+                    id: "clip", shape: ellipse(50, 50, 40, 20), clipChildren: true,
+                    children: [Layer(id: "clipped", shape: rect(0, 0, 100, 100))]),
+                Layer(id: "container", children: [Layer(id: "leaf", shape: rect(0, 0, 1, 1))]),
+            ])
         let all = elements(svg(scene))
         func events(_ id: String) -> [String?] { paths(all, of: id).map { $0.attributes["pointer-events"] } }
         XCTAssertNil(group(all, "hidden"))
@@ -142,8 +162,9 @@ final class SceneRendererTests: XCTestCase {
     func testWhatARenderCannotExpressIsSaid() {
         var slop = Layer(id: "slop", shape: rect(0, 0, 10, 10))
         slop.hitSlop = .uniform(8)
-        let clipByStroke = Layer(id: "stroke-clip", shape: Shape(.circle(cx: 5, cy: 5, r: 5), fill: false, stroke: 2),
-                                 clipChildren: true, children: [Layer(id: "kid", shape: rect(0, 0, 9, 9))])
+        let clipByStroke = Layer(
+            id: "stroke-clip", shape: Shape(.circle(cx: 5, cy: 5, r: 5), fill: false, stroke: 2),
+            clipChildren: true, children: [Layer(id: "kid", shape: rect(0, 0, 9, 9))])
         let text = svg(Scene(id: "x", layers: [slop, clipByStroke]))
         _ = elements(text)
         XCTAssertTrue(text.contains("hitSlop (SVG cannot grow a region) on \"slop\""), text)
@@ -153,10 +174,12 @@ final class SceneRendererTests: XCTestCase {
 
     func testHostileTextRunsNothing() {
         let action = #""><script>alert(1)</script>"#
-        let scene = Scene(id: "xss", width: 100, height: 100, layers: [
-            Layer(id: "a", action: action, shape: rect(0, 0, 100, 100), color: #"red" onload="alert(1)"#),
-            Layer(id: "b--c", action: "--><script>alert(2)</script><!--", shape: rect(0, 0, 10, 10), color: "url(javascript:alert(3))"),
-        ])
+        let scene = Scene(
+            id: "xss", width: 100, height: 100,
+            layers: [
+                Layer(id: "a", action: action, shape: rect(0, 0, 100, 100), color: #"red" onload="alert(1)"#),
+                Layer(id: "b--c", action: "--><script>alert(2)</script><!--", shape: rect(0, 0, 10, 10), color: "url(javascript:alert(3))"),
+            ])
         for text in [svg(scene, x: 50, y: 50, regions: true), svg(scene, x: 5, y: 5)] {
             let all = elements(text)
             XCTAssertFalse(all.contains { $0.name == "script" || $0.name == "foreignObject" })
@@ -171,12 +194,18 @@ final class SceneRendererTests: XCTestCase {
     }
 
     func testTheRoutingOverlayOutlinesTheTargetAndTintsTheTrace() {
-        let scene = Scene(id: "nest", width: 200, height: 200, layers: [
-            Layer(id: "card", action: "card.open", shape: rect(0, 0, 200, 200), children: [
-                Layer(id: "icon", shape: Shape(.circle(cx: 50, cy: 50, r: 20)), transform: .parts(TransformParts(translate: Point(10, 10)))),
-                Layer(id: "badge", shape: rect(150, 150, 20, 20)),
-            ]),
-        ])
+        let scene = Scene(
+            id: "nest", width: 200, height: 200,
+            layers: [
+                Layer(
+                    id: "card", action: "card.open", shape: rect(0, 0, 200, 200),
+                    children: [
+                        Layer(
+                            id: "icon", shape: Shape(.circle(cx: 50, cy: 50, r: 20)),
+                            transform: .parts(TransformParts(translate: Point(10, 10)))),
+                        Layer(id: "badge", shape: rect(150, 150, 20, 20)),
+                    ])
+            ])
         let all = elements(svg(scene, x: 60, y: 60))
         let overlays = all.filter { $0.attributes["data-overlay"] != nil }
         let tints = overlays.filter { ["hit", "miss", "skip"].contains($0.attributes["data-overlay"]!) }
@@ -202,7 +231,10 @@ final class SceneRendererTests: XCTestCase {
             let groups = all.filter { $0.attributes["class"] == "legend" }
             XCTAssertEqual(groups.count, 1)
             let box = all.first { $0.name == "rect" && $0.attributes["fill-opacity"] == "0.88" }!.attributes
-            let bx = Double(box["x"]!)!, by = Double(box["y"]!)!, bw = Double(box["width"]!)!, bh = Double(box["height"]!)!
+            let bx = Double(box["x"]!)!
+            let by = Double(box["y"]!)!
+            let bw = Double(box["width"]!)!
+            let bh = Double(box["height"]!)!
             XCTAssertTrue(x < bx || x > bx + bw || y < by || y > by + bh, "(\(x), \(y)) under the legend \(box)")
             XCTAssertTrue(bx >= 0 && by >= 0 && bx + bw <= 240 && by + bh <= 240, "the legend stays in view: \(box)")
         }
@@ -211,12 +243,14 @@ final class SceneRendererTests: XCTestCase {
     func testTheRegionsOverlayDrawsEveryHitRegion() {
         var slop = Layer(id: "slop", shape: rect(10, 10, 10, 10))
         slop.hitSlop = .insets(top: 1, right: 2, bottom: 3, left: 4)
-        let scene = Scene(id: "r", layers: [
-            Layer(id: "content", shape: rect(0, 0, 100, 100), hitShape: rect(25, 25, 50, 50)),
-            slop,
-            Layer(id: "gone", shape: rect(0, 0, 5, 5), hidden: true),
-            Layer(id: "band", shape: Shape(.circle(cx: 50, cy: 50, r: 30), fill: false, stroke: 6)),
-        ])
+        let scene = Scene(
+            id: "r",
+            layers: [
+                Layer(id: "content", shape: rect(0, 0, 100, 100), hitShape: rect(25, 25, 50, 50)),
+                slop,
+                Layer(id: "gone", shape: rect(0, 0, 5, 5), hidden: true),
+                Layer(id: "band", shape: Shape(.circle(cx: 50, cy: 50, r: 30), fill: false, stroke: 6)),
+            ])
         let all = elements(svg(scene, regions: true))
         let regions = all.filter { $0.attributes["data-region"] != nil }.map { $0.attributes["data-region"]! }
         XCTAssertEqual(regions, ["content", "slop", "band"])
@@ -248,12 +282,15 @@ final class SceneRendererTests: XCTestCase {
 final class MaskRenderTests: XCTestCase {
     /// A mask whose alpha runs over every value, in a 23 × 11 grid.
     func sprite(threshold: Double?) -> (Layer, Mask) {
-        let columns = 23, rows = 11
+        let columns = 23
+        let rows = 11
         let alpha = (0..<(columns * rows)).map { UInt8(truncatingIfNeeded: $0 * 37 % 256) }
-        let mask = Mask(x: 4, y: 6, width: 46, height: 33, threshold: threshold, source: .alpha,
-                        image: AlphaPlane(columns: columns, rows: rows, alpha: alpha)!)
-        let layer = Layer(id: "sprite", action: "sprite.pick", shape: Shape(.mask(mask)),
-                          transform: .parts(TransformParts(translate: Point(10, 20), rotate: 30)), color: "#2f6fde")
+        let mask = Mask(
+            x: 4, y: 6, width: 46, height: 33, threshold: threshold, source: .alpha,
+            image: AlphaPlane(columns: columns, rows: rows, alpha: alpha)!)
+        let layer = Layer(
+            id: "sprite", action: "sprite.pick", shape: Shape(.mask(mask)),
+            transform: .parts(TransformParts(translate: Point(10, 20), rotate: 30)), color: "#2f6fde")
         return (layer, mask)
     }
 
@@ -284,7 +321,8 @@ final class MaskRenderTests: XCTestCase {
             let rect = try XCTUnwrap(all.first { $0.name == "rect" && $0.attributes["mask"] != nil })
             XCTAssertEqual(rect.layer, "sprite")
             XCTAssertEqual(rect.attributes["fill"], "#2f6fde")
-            XCTAssertEqual([rect.attributes["x"], rect.attributes["y"], rect.attributes["width"], rect.attributes["height"]], ["4", "6", "46", "33"])
+            XCTAssertEqual(
+                [rect.attributes["x"], rect.attributes["y"], rect.attributes["width"], rect.attributes["height"]], ["4", "6", "46", "33"])
             let group = try XCTUnwrap(all.first { $0.attributes["data-layer"] == "sprite" && $0.name == "g" })
             XCTAssertNotNil(group.attributes["transform"])
             let maskID = try XCTUnwrap(all.first { $0.name == "mask" }?.attributes["id"])
@@ -317,8 +355,9 @@ final class MaskRenderTests: XCTestCase {
 
     /// The outline's edges: a single counted pixel is a square of four.
     func testOutlineOfOnePixel() {
-        let mask = Mask(x: 0, y: 0, width: 3, height: 3, threshold: nil, source: .alpha,
-                        image: AlphaPlane(columns: 3, rows: 3, alpha: [0, 0, 0, 0, 255, 0, 0, 0, 0])!)
+        let mask = Mask(
+            x: 0, y: 0, width: 3, height: 3, threshold: nil, source: .alpha,
+            image: AlphaPlane(columns: 3, rows: 3, alpha: [0, 0, 0, 0, 255, 0, 0, 0, 0])!)
         let layer = Layer(id: "dot", shape: Shape(.mask(mask)))
         let text = svg(Scene(id: "d", width: 3, height: 3, layers: [layer]), x: 1.5, y: 1.5)
         XCTAssertTrue(text.contains("d=\"M1,1H2 M1,2H2 M1,1V2 M2,1V2\""), text)

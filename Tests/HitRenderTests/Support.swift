@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-import XCTest
 import HitRender
 import HitRouting
+import XCTest
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double? = nil) -> Shape {
     Shape(.rect(x: x, y: y, width: w, height: h, cornerRadius: radius))
@@ -19,13 +20,18 @@ func path(_ d: String, fillRule: FillRule? = nil, fill: Bool? = nil, stroke: Dou
 }
 
 func ringOverButton() -> Scene {
-    Scene(id: "ring-demo", width: 240, height: 240, layers: [
-        Layer(id: "button", action: "below.press", shape: rect(0, 0, 240, 240), color: "#2f6fde"),
-        Layer(id: "ring", action: "ring.select", shape: Shape(
-            .compound([ellipse(120, 120, 120, 120), ellipse(120, 120, 48, 48)]), fillRule: .evenodd), color: "#f28c28"),
-        Layer(id: "frame", shape: Shape(.rect(x: 2, y: 2, width: 236, height: 236, cornerRadius: nil), fill: false, stroke: 4),
-              pointerEvents: PointerEvents.none, color: "#808080"),
-    ])
+    Scene(
+        id: "ring-demo", width: 240, height: 240,
+        layers: [
+            Layer(id: "button", action: "below.press", shape: rect(0, 0, 240, 240), color: "#2f6fde"),
+            Layer(
+                id: "ring", action: "ring.select",
+                shape: Shape(
+                    .compound([ellipse(120, 120, 120, 120), ellipse(120, 120, 48, 48)]), fillRule: .evenodd), color: "#f28c28"),
+            Layer(
+                id: "frame", shape: Shape(.rect(x: 2, y: 2, width: 236, height: 236, cornerRadius: nil), fill: false, stroke: 4),
+                pointerEvents: PointerEvents.none, color: "#808080"),
+        ])
 }
 
 /// The SVG of `scene`, with `x, y` routed when given.
@@ -52,8 +58,10 @@ func elements(_ text: String, file: StaticString = #filePath, line: UInt = #line
         var out: [Element] = []
         var open: [Int] = []
         var layers: [String?] = []
-        func parser(_ p: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ p: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             let layer = attributes["data-layer"] ?? layers.last ?? nil
             out.append(Element(name: name, attributes: attributes, layer: layer))
             open.append(out.count - 1)
@@ -70,6 +78,8 @@ func elements(_ text: String, file: StaticString = #filePath, line: UInt = #line
     let parser = XMLParser(data: Data(text.utf8))
     let collector = Collector()
     parser.delegate = collector
-    XCTAssertTrue(parser.parse(), "not well-formed XML: \(parser.parserError.map(String.init(describing:)) ?? "?")\n\(text.prefix(2000))", file: file, line: line)
+    XCTAssertTrue(
+        parser.parse(), "not well-formed XML: \(parser.parserError.map(String.init(describing:)) ?? "?")\n\(text.prefix(2000))", file: file,
+        line: line)
     return collector.out
 }

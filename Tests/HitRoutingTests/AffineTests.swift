@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitRouting
 
 final class AffineTests: XCTestCase {
@@ -52,8 +53,9 @@ final class AffineTests: XCTestCase {
     }
 
     func testTranslatedGrowsTheTranslationOfEitherForm() {
-        XCTAssertEqual(Transform.parts(TransformParts(rotate: 10)).translated(by: Point(1, 2)),
-                       .parts(TransformParts(translate: Point(1, 2), rotate: 10)))
+        XCTAssertEqual(
+            Transform.parts(TransformParts(rotate: 10)).translated(by: Point(1, 2)),
+            .parts(TransformParts(translate: Point(1, 2), rotate: 10)))
         XCTAssertEqual(Transform.matrix(.identity).translated(by: Point(1, 2)), .matrix(.translation(1, 2)))
     }
 }

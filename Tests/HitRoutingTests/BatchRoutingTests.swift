@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// `CompiledScene.targets(at:into:)` must answer exactly as `target(at:)`
@@ -21,8 +22,9 @@ final class BatchRoutingTests: XCTestCase {
             // The same steps in another order: the same work, to the unit.
             XCTAssertEqual(work, expectedWork, "interleavedFrom \(interleaved), gridOrderFrom \(gridOrder)", file: file, line: line)
             if let i = points.indices.first(where: { answers[$0] != expected[$0] }) {
-                XCTFail("interleavedFrom \(interleaved), gridOrderFrom \(gridOrder): point \(i) of \(points.count), \(points[i]): \(answers[i]), one by one \(expected[i])",
-                        file: file, line: line)
+                XCTFail(
+                    "interleavedFrom \(interleaved), gridOrderFrom \(gridOrder): point \(i) of \(points.count), \(points[i]): \(answers[i]), one by one \(expected[i])",
+                    file: file, line: line)
             }
             XCTAssertEqual(Array(answers.suffix(3)), [-7, -7, -7], "slots past the points are left alone", file: file, line: line)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// `CurvePieces`: a path's fill test through runs of pieces answers as the
@@ -32,8 +33,11 @@ final class CurvePiecesTests: XCTestCase {
         }
         var d = "M \(at(0, 400).0) \(at(0, 400).1)"
         for k in 0..<n {
-            let r1 = 400 + Double.random(in: -depth...depth, using: &rng), r2 = 400 + Double.random(in: -depth...depth, using: &rng)
-            let c1 = at(Double(k) + 0.33, r1), c2 = at(Double(k) + 0.67, r2), e = at(Double(k + 1), 400)
+            let r1 = 400 + Double.random(in: -depth...depth, using: &rng)
+            let r2 = 400 + Double.random(in: -depth...depth, using: &rng)
+            let c1 = at(Double(k) + 0.33, r1)
+            let c2 = at(Double(k) + 0.67, r2)
+            let e = at(Double(k + 1), 400)
             d += " C \(c1.0) \(c1.1) \(c2.0) \(c2.1) \(e.0) \(e.1)"
         }
         return d + " Z"
@@ -60,7 +64,8 @@ final class CurvePiecesTests: XCTestCase {
             XCTAssertFalse(c.runs.isEmpty, "a long contour has runs")
             for i in 0..<600 {
                 // Points anywhere, and on the pieces' end points' lines, where ties fall.
-                let p = i % 3 == 0
+                let p =
+                    i % 3 == 0
                     ? Point(Double(Int.random(in: -10...1010, using: &rng)), c.pieces.randomElement(using: &rng)!.a.y)
                     : Point(Double.random(in: -10...1010, using: &rng), Double.random(in: -10...1010, using: &rng))
                 var work = 0
@@ -76,7 +81,8 @@ final class CurvePiecesTests: XCTestCase {
         var rng = SplitMix64(seed: 9)
         let c = try curves(try path(wavyLoop(2000, depth: 20, using: &rng)))
         XCTAssertGreaterThanOrEqual(c.pieces.count, 2000)
-        let groups = c.runs.groups.count, size = PolylineChunks.size
+        let groups = c.runs.groups.count
+        let size = PolylineChunks.size
         XCTAssertGreaterThan(c.runs.boxes.count, 200)
         for p in [Point(500, 500), Point(880, 510), Point(120, 480), Point(500, 95), Point(990, 990)] {
             var work = 0
@@ -97,7 +103,8 @@ final class CurvePiecesTests: XCTestCase {
         var rng = SplitMix64(seed: 3)
         XCTAssertTrue(try curves(try path(wavyLoop(20, depth: 10, using: &rng))).runs.isEmpty)
         let c = try curves(try path(wavyLoop(500, depth: 10, using: &rng)))
-        let n = c.pieces.count, size = PolylineChunks.size
+        let n = c.pieces.count
+        let size = PolylineChunks.size
         XCTAssertEqual(c.runs.boxes.count, (n + size - 1) / size)
         for (k, piece) in c.pieces.enumerated() {
             let box = c.runs.boxes[k / size]

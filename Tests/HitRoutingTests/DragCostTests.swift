@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// What a drag reads: its subtree, and every layer only when the dragged
@@ -48,7 +49,8 @@ final class DragCostTests: XCTestCase {
         var rng = SplitMix64(seed: 11)
         var layers: [Layer] = []
         for k in 0..<40 {
-            let x = Double.random(in: -50...50, using: &rng), y = Double.random(in: -50...50, using: &rng)
+            let x = Double.random(in: -50...50, using: &rng)
+            let y = Double.random(in: -50...50, using: &rng)
             let child = Layer(id: "c\(k)", shape: rect(x + 1, y + 1, 2, 2))
             layers.append(Layer(id: "g\(k)", shape: rect(x, y, 5, 5), draggable: true, children: k % 3 == 0 ? [child] : nil))
         }

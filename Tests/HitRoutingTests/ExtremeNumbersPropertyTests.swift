@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// Seeded scenes biased to the extremes of the doubles (±1e308, 5e-324,
@@ -20,15 +21,19 @@ final class ExtremeNumbersPropertyTests: XCTestCase {
         let stroke: Double? = Int.random(in: 0..<3, using: &rng) == 0 ? size(&rng) : nil
         let geometry: ShapeGeometry
         switch Int.random(in: 0..<5, using: &rng) {
-        case 0: geometry = .rect(x: value(&rng), y: value(&rng), width: size(&rng), height: size(&rng), cornerRadius: Bool.random(using: &rng) ? size(&rng) : nil)
+        case 0:
+            geometry = .rect(
+                x: value(&rng), y: value(&rng), width: size(&rng), height: size(&rng),
+                cornerRadius: Bool.random(using: &rng) ? size(&rng) : nil)
         case 1: geometry = .ellipse(cx: value(&rng), cy: value(&rng), rx: size(&rng), ry: size(&rng))
         case 2: geometry = .polygon((0..<Int.random(in: 3...6, using: &rng)).map { _ in Point(value(&rng), value(&rng)) })
         case 3: geometry = .polyline((0..<Int.random(in: 2...4, using: &rng)).map { _ in Point(value(&rng), value(&rng)) })
         default:
             let elements: [PathElement] = [
                 .move(Point(value(&rng), value(&rng))),
-                .arc(radii: Point(size(&rng), size(&rng)), rotation: value(&rng), largeArc: Bool.random(using: &rng),
-                     sweep: Bool.random(using: &rng), to: Point(value(&rng), value(&rng))),
+                .arc(
+                    radii: Point(size(&rng), size(&rng)), rotation: value(&rng), largeArc: Bool.random(using: &rng),
+                    sweep: Bool.random(using: &rng), to: Point(value(&rng), value(&rng))),
                 .cubic(c1: Point(value(&rng), value(&rng)), c2: Point(value(&rng), value(&rng)), to: Point(value(&rng), value(&rng))),
                 .quad(c: Point(value(&rng), value(&rng)), to: Point(value(&rng), value(&rng))),
                 .close,
@@ -43,11 +48,12 @@ final class ExtremeNumbersPropertyTests: XCTestCase {
         case 0: return nil
         case 1: return .matrix(Affine(a: value(&rng), b: value(&rng), c: value(&rng), d: value(&rng), e: value(&rng), f: value(&rng)))
         default:
-            return .parts(TransformParts(
-                translate: Bool.random(using: &rng) ? Point(value(&rng), value(&rng)) : nil,
-                rotate: Bool.random(using: &rng) ? value(&rng) : nil,
-                scale: Bool.random(using: &rng) ? .uniform(value(&rng)) : nil,
-                origin: Bool.random(using: &rng) ? Point(value(&rng), value(&rng)) : nil))
+            return .parts(
+                TransformParts(
+                    translate: Bool.random(using: &rng) ? Point(value(&rng), value(&rng)) : nil,
+                    rotate: Bool.random(using: &rng) ? value(&rng) : nil,
+                    scale: Bool.random(using: &rng) ? .uniform(value(&rng)) : nil,
+                    origin: Bool.random(using: &rng) ? Point(value(&rng), value(&rng)) : nil))
         }
     }
 
@@ -57,16 +63,19 @@ final class ExtremeNumbersPropertyTests: XCTestCase {
             next += 1
             let slop: HitSlop? = Int.random(in: 0..<3, using: &rng) == 0 ? .uniform(size(&rng)) : nil
             let kids = depth < 3 && Int.random(in: 0..<3, using: &rng) == 0 ? layers(&rng, depth: depth + 1, next: &next) : nil
-            return Layer(id: "l\(next)", shape: Int.random(in: 0..<5, using: &rng) == 0 ? nil : shape(&rng), hitSlop: slop,
-                         transform: transform(&rng), clipChildren: Int.random(in: 0..<6, using: &rng) == 0, draggable: true,
-                         children: kids)
+            return Layer(
+                id: "l\(next)", shape: Int.random(in: 0..<5, using: &rng) == 0 ? nil : shape(&rng), hitSlop: slop,
+                transform: transform(&rng), clipChildren: Int.random(in: 0..<6, using: &rng) == 0, draggable: true,
+                children: kids)
         }
     }
 
     func testExtremeScenesNeverTrapAndAnswerOnlyFiniteNumbers() {
         var valid = 0
         for seed in UInt64(0)..<40 {
-            if ProcessInfo.processInfo.environment["EXTREME_TRACE"] != nil { FileHandle.standardError.write("seed \(seed)\n".data(using: .utf8)!) }
+            if ProcessInfo.processInfo.environment["EXTREME_TRACE"] != nil {
+                FileHandle.standardError.write("seed \(seed)\n".data(using: .utf8)!)
+            }
             var rng = SplitMix64(seed: seed)
             var next = 0
             let scene = Scene(layers: layers(&rng, depth: 0, next: &next))

@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// Seeded random scenes: boundaries against references built from the
@@ -11,7 +12,8 @@ final class HoverPropertyTests: XCTestCase {
         var counter = 0
         func layer(depth: Int) -> Layer {
             counter += 1
-            let x = Double.random(in: 0...80, using: &rng), y = Double.random(in: 0...80, using: &rng)
+            let x = Double.random(in: 0...80, using: &rng)
+            let y = Double.random(in: 0...80, using: &rng)
             var l = Layer(id: "l\(counter)", shape: Int.random(in: 0..<4, using: &rng) > 0 ? rect(x, y, 40, 40) : nil)
             switch Int.random(in: 0..<4, using: &rng) {
             case 0: l.zIndex = 1
@@ -30,7 +32,8 @@ final class HoverPropertyTests: XCTestCase {
     /// visiting order (SPEC §3: siblings by descending zIndex, the later
     /// entry first among equals; children before their parent).
     func reference(_ scene: Scene) -> (paths: [String: [String]], position: [String: Int]) {
-        var paths: [String: [String]] = [:], position: [String: Int] = [:]
+        var paths: [String: [String]] = [:]
+        var position: [String: Int] = [:]
         func visit(_ layers: [Layer], above: [String]) {
             let order = layers.indices.sorted { a, b in
                 let (za, zb) = (layers[a].zIndex ?? 0, layers[b].zIndex ?? 0)
@@ -61,9 +64,12 @@ final class HoverPropertyTests: XCTestCase {
                 let target = o.result.target.map { live.compiled.ids[$0] }
                 let path = target.map { paths[$0]! } ?? []
                 // pointerout / pointerleave (target first, up) / pointerover / pointerenter (top down).
-                let expected: Boundary? = target == previous.target ? nil : Boundary(
-                    out: previous.target, leave: previous.path.reversed().filter { !path.contains($0) },
-                    over: target, enter: path.filter { !previous.path.contains($0) }, removed: [])
+                let expected: Boundary? =
+                    target == previous.target
+                    ? nil
+                    : Boundary(
+                        out: previous.target, leave: previous.path.reversed().filter { !path.contains($0) },
+                        over: target, enter: path.filter { !previous.path.contains($0) }, removed: [])
                 XCTAssertEqual(o.boundary, expected, "seed \(seed) step \(step) at \(p)")
                 previous = (target, path)
             }
@@ -95,10 +101,13 @@ final class HoverPropertyTests: XCTestCase {
                 for r in plain.receivers { set.formUnion(paths[live.compiled.ids[r]]!) }
                 XCTAssertEqual(sessions.pointers["m"]?.reported.layers, leaveOrder(set), "seed \(seed) step \(step)")
                 let changed = target != previous.target || set != previous.set
-                let expected: Boundary? = !changed ? nil : Boundary(
-                    out: target != previous.target ? previous.target : nil, leave: leaveOrder(previous.set.subtracting(set)),
-                    over: target != previous.target ? target : nil, enter: leaveOrder(set.subtracting(previous.set)).reversed(),
-                    removed: [])
+                let expected: Boundary? =
+                    !changed
+                    ? nil
+                    : Boundary(
+                        out: target != previous.target ? previous.target : nil, leave: leaveOrder(previous.set.subtracting(set)),
+                        over: target != previous.target ? target : nil, enter: leaveOrder(set.subtracting(previous.set)).reversed(),
+                        removed: [])
                 XCTAssertEqual(o.boundary, expected, "seed \(seed) step \(step) at \(p)")
                 previous = (target, set)
             }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitRouting
 
 /// SPEC §11.1: what each pointer is over, and the boundary events between
@@ -11,12 +12,16 @@ final class HoverTests: XCTestCase {
     ///     tooltip 300…350 × 0…50
     static func nested() -> Scene {
         Scene(layers: [
-            Layer(id: "panel", shape: rect(0, 0, 200, 200), children: [
-                Layer(id: "card", shape: rect(10, 10, 100, 100), children: [
-                    Layer(id: "icon", shape: rect(20, 20, 30, 30)),
+            Layer(
+                id: "panel", shape: rect(0, 0, 200, 200),
+                children: [
+                    Layer(
+                        id: "card", shape: rect(10, 10, 100, 100),
+                        children: [
+                            Layer(id: "icon", shape: rect(20, 20, 30, 30))
+                        ]),
+                    Layer(id: "badge", shape: rect(50, 50, 100, 100)),
                 ]),
-                Layer(id: "badge", shape: rect(50, 50, 100, 100)),
-            ]),
             Layer(id: "tooltip", shape: rect(300, 0, 50, 50)),
         ])
     }
@@ -28,10 +33,12 @@ final class HoverTests: XCTestCase {
     static func passThrough() -> Scene {
         Scene(layers: [
             Layer(id: "base", action: "base.press", shape: rect(0, 0, 100, 100)),
-            Layer(id: "group", children: [
-                Layer(id: "glass", shape: rect(0, 0, 100, 100), passThrough: true),
-                Layer(id: "glare", shape: rect(0, 0, 50, 50), passThrough: true),
-            ]),
+            Layer(
+                id: "group",
+                children: [
+                    Layer(id: "glass", shape: rect(0, 0, 100, 100), passThrough: true),
+                    Layer(id: "glare", shape: rect(0, 0, 50, 50), passThrough: true),
+                ]),
             Layer(id: "overlay", shape: rect(0, 0, 100, 100), passThrough: true),
         ])
     }
@@ -193,10 +200,11 @@ final class HoverTests: XCTestCase {
     }
 
     func testADragByAnotherPointerIsReportedToTheStillOne() throws {
-        scene = LiveScene(Scene(layers: [
-            Layer(id: "floor", shape: rect(0, 0, 500, 500)),
-            Layer(id: "box", shape: rect(0, 0, 50, 50), draggable: true),
-        ]))
+        scene = LiveScene(
+            Scene(layers: [
+                Layer(id: "floor", shape: rect(0, 0, 500, 500)),
+                Layer(id: "box", shape: rect(0, 0, 50, 50), draggable: true),
+            ]))
         XCTAssertEqual(try boundary("still", .hover, 40, 40), b(nil, [], "box", ["box"]))
         XCTAssertEqual(try boundary("hand", .down, 10, 10), b(nil, [], "box", ["box"]))
         XCTAssertTrue(try event("hand", .move, 110, 10).moved)  // the box is now at 100…150
@@ -227,8 +235,9 @@ final class HoverTests: XCTestCase {
     func testRemovingAHoveredAncestorListsEveryLayerGoneDeepestFirst() throws {
         try event("m", .hover, 25, 25)
         scene = LiveScene(Scene(layers: [Layer(id: "tooltip", shape: rect(0, 0, 500, 500))]))
-        XCTAssertEqual(try boundary("m", .hover, 25, 25),
-                       b("icon", ["icon", "card", "panel"], "tooltip", ["tooltip"], removed: ["icon", "card", "panel"]))
+        XCTAssertEqual(
+            try boundary("m", .hover, 25, 25),
+            b("icon", ["icon", "card", "panel"], "tooltip", ["tooltip"], removed: ["icon", "card", "panel"]))
     }
 
     func testAReorderOfTheSameSetSaysNothing() throws {
@@ -245,7 +254,9 @@ final class HoverTests: XCTestCase {
     // MARK: - Pushes (refresh) and namespaces
 
     func testRefreshReportsEachChangedPointerOfOneNamespaceOnce() throws {
-        let http = PointerKey("mouse"), a = PointerKey("mouse", namespace: 1), a2 = PointerKey("pen", namespace: 1)
+        let http = PointerKey("mouse")
+        let a = PointerKey("mouse", namespace: 1)
+        let a2 = PointerKey("pen", namespace: 1)
         let other = PointerKey("mouse", namespace: 2)
         for key in [http, a, other] { try event(key, .hover, 60, 60) }
         try event(a2, .hover, 320, 10)
@@ -253,10 +264,13 @@ final class HoverTests: XCTestCase {
         model.layers[0].children!.remove(at: 1)  // the badge
         scene = LiveScene(model)
         let changes = sessions.refresh(namespace: 1, in: scene.compiled, now: 0)
-        XCTAssertEqual(changes, [
-            PointerSessions.Change(pointer: "mouse", target: Int(scene.compiled.indexByID["card"]!),
-                                   boundary: b("badge", ["badge"], "card", ["card"], removed: ["badge"])),
-        ])
+        XCTAssertEqual(
+            changes,
+            [
+                PointerSessions.Change(
+                    pointer: "mouse", target: Int(scene.compiled.indexByID["card"]!),
+                    boundary: b("badge", ["badge"], "card", ["card"], removed: ["badge"]))
+            ])
         XCTAssertEqual(sessions.refresh(namespace: 1, in: scene.compiled, now: 0), [])  // said once
         XCTAssertNil(try boundary(a, .hover, 60, 60))  // nor repeated by the next answer
         // The other namespaces were not refreshed: their next answers say it.
@@ -265,7 +279,8 @@ final class HoverTests: XCTestCase {
     }
 
     func testRefreshKeepsACaptureAndDropsOneWhoseLayerIsGone() throws {
-        let a = PointerKey("f", namespace: 3), c = PointerKey("g", namespace: 3)
+        let a = PointerKey("f", namespace: 3)
+        let c = PointerKey("g", namespace: 3)
         try event(a, .down, 25, 25)  // the icon
         try event(c, .down, 60, 60)  // the badge
         var badge = scene.model.layers[0].children![1]
@@ -275,10 +290,13 @@ final class HoverTests: XCTestCase {
         var model = scene.model
         model.layers[0].children![0].children = []  // the icon goes
         scene = LiveScene(model)
-        XCTAssertEqual(sessions.refresh(namespace: 3, in: scene.compiled, now: 0), [
-            PointerSessions.Change(pointer: "f", target: Int(scene.compiled.indexByID["card"]!),
-                                   boundary: b("icon", ["icon"], "card", [], removed: ["icon"])),
-        ])
+        XCTAssertEqual(
+            sessions.refresh(namespace: 3, in: scene.compiled, now: 0),
+            [
+                PointerSessions.Change(
+                    pointer: "f", target: Int(scene.compiled.indexByID["card"]!),
+                    boundary: b("icon", ["icon"], "card", [], removed: ["icon"]))
+            ])
         XCTAssertNil(sessions.capture(of: a))
         XCTAssertNotNil(sessions.capture(of: c))
     }

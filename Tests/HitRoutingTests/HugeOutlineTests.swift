@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitRouting
 
 /// Outlines whose coordinates are finite but whose cross products are

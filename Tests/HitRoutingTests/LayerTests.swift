@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitRouting
 
 /// `Layer` keeps rarely given fields out of line; it must still behave as a value.

@@ -1,14 +1,18 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// A mask shape over `x, y, width, height` with the given bytes.
-func maskShape(_ x: Double, _ y: Double, _ width: Double, _ height: Double, columns: Int, rows: Int, _ alpha: [UInt8],
-               threshold: Double? = nil, fill: Bool? = nil, stroke: Double? = nil) -> Shape {
+func maskShape(
+    _ x: Double, _ y: Double, _ width: Double, _ height: Double, columns: Int, rows: Int, _ alpha: [UInt8],
+    threshold: Double? = nil, fill: Bool? = nil, stroke: Double? = nil
+) -> Shape {
     let plane = AlphaPlane(columns: columns, rows: rows, alpha: alpha)!
-    return Shape(.mask(Mask(x: x, y: y, width: width, height: height, threshold: threshold, source: .alpha, image: plane)),
-                 fill: fill, stroke: stroke)
+    return Shape(
+        .mask(Mask(x: x, y: y, width: width, height: height, threshold: threshold, source: .alpha, image: plane)),
+        fill: fill, stroke: stroke)
 }
 
 /// Whether `alpha ≥ t × 255` holds exactly (t's double value, no rounding):
@@ -85,7 +89,8 @@ final class MaskRegionTests: XCTestCase {
         alpha[2 * 4 + 2] = 200
         let plain = region(maskShape(0, 0, 40, 40, columns: 4, rows: 4, alpha))
         XCTAssertEqual(plain.bounds, Box(minX: 10, minY: 10, maxX: 30, maxY: 30))
-        let grown = region(maskShape(0, 0, 40, 40, columns: 4, rows: 4, alpha, stroke: 4), slop: SlopEdges(top: 1, right: 2, bottom: 3, left: 4))
+        let grown = region(
+            maskShape(0, 0, 40, 40, columns: 4, rows: 4, alpha, stroke: 4), slop: SlopEdges(top: 1, right: 2, bottom: 3, left: 4))
         XCTAssertEqual(grown.bounds, Box(minX: 10 - 2 - 4, minY: 10 - 2 - 1, maxX: 30 + 2 + 2, maxY: 30 + 2 + 3))
         XCTAssertTrue(region(maskShape(0, 0, 40, 40, columns: 4, rows: 4, [UInt8](repeating: 10, count: 16))).isEmpty)
         XCTAssertTrue(region(maskShape(0, 0, 40, 40, columns: 4, rows: 4, alpha, fill: false)).isEmpty)
@@ -124,25 +129,30 @@ final class MaskRegionTests: XCTestCase {
         func opaque(_ i: Int, _ j: Int) -> Bool { Int(alpha[j * columns + i]) >= minimum }
         var rect: Box { Box(minX: x, minY: y, maxX: x + Double(columns) * pixel, maxY: y + Double(rows) * pixel) }
         func shape(fill: Bool, stroke: Double) -> Shape {
-            maskShape(x, y, Double(columns) * pixel, Double(rows) * pixel, columns: columns, rows: rows, alpha,
-                      threshold: threshold, fill: fill, stroke: stroke)
+            maskShape(
+                x, y, Double(columns) * pixel, Double(rows) * pixel, columns: columns, rows: rows, alpha,
+                threshold: threshold, fill: fill, stroke: stroke)
         }
     }
 
     func randomMask(_ rng: inout SplitMix64) -> RandomMask {
-        let columns = Int.random(in: 1...12, using: &rng), rows = Int.random(in: 1...12, using: &rng)
+        let columns = Int.random(in: 1...12, using: &rng)
+        let rows = Int.random(in: 1...12, using: &rng)
         let density = Double.random(in: 0...1, using: &rng)
         let alpha = (0..<columns * rows).map { _ in
-            Double.random(in: 0...1, using: &rng) < density ? UInt8.random(in: 128...255, using: &rng) : UInt8.random(in: 0...127, using: &rng)
+            Double.random(in: 0...1, using: &rng) < density
+                ? UInt8.random(in: 128...255, using: &rng) : UInt8.random(in: 0...127, using: &rng)
         }
-        return RandomMask(x: Double(Int.random(in: -8...8, using: &rng)), y: Double(Int.random(in: -8...8, using: &rng)),
-                          columns: columns, rows: rows, pixel: [0.5, 1, 2, 4].randomElement(using: &rng)!, alpha: alpha,
-                          threshold: [0.5, 0.3, 0.8].randomElement(using: &rng)!)
+        return RandomMask(
+            x: Double(Int.random(in: -8...8, using: &rng)), y: Double(Int.random(in: -8...8, using: &rng)),
+            columns: columns, rows: rows, pixel: [0.5, 1, 2, 4].randomElement(using: &rng)!, alpha: alpha,
+            threshold: [0.5, 0.3, 0.8].randomElement(using: &rng)!)
     }
 
     /// Closed box-to-box distance.
     func distance(_ a: Box, _ b: Box) -> Double {
-        let dx = max(a.minX - b.maxX, b.minX - a.maxX, 0), dy = max(a.minY - b.maxY, b.minY - a.maxY, 0)
+        let dx = max(a.minX - b.maxX, b.minX - a.maxX, 0)
+        let dy = max(a.minY - b.maxY, b.minY - a.maxY, 0)
         return (dx * dx + dy * dy).squareRoot()
     }
 
@@ -151,8 +161,10 @@ final class MaskRegionTests: XCTestCase {
 
     /// The brute-force answer: does the closed box q (a point when degenerate) meet the region?
     func reference(_ m: RandomMask, _ q: Box, fill: Bool, half: Double) -> Bool {
-        var touchesOpaque = false, touchesClear = false
-        var toOpaque = Double.infinity, toClear = Double.infinity
+        var touchesOpaque = false
+        var touchesClear = false
+        var toOpaque = Double.infinity
+        var toClear = Double.infinity
         for j in 0..<m.rows {
             for i in 0..<m.columns {
                 let b = m.box(i, j)
@@ -182,14 +194,17 @@ final class MaskRegionTests: XCTestCase {
             let m = randomMask(&rng)
             let fill = Bool.random(using: &rng)
             let stroke = Bool.random(using: &rng) ? Double.random(in: 0.1...6, using: &rng) : 0
-            let slop = Bool.random(using: &rng)
-                ? SlopEdges(top: Double.random(in: 0...3, using: &rng), right: Double.random(in: 0...3, using: &rng),
-                            bottom: Double.random(in: 0...3, using: &rng), left: Double.random(in: 0...3, using: &rng))
+            let slop =
+                Bool.random(using: &rng)
+                ? SlopEdges(
+                    top: Double.random(in: 0...3, using: &rng), right: Double.random(in: 0...3, using: &rng),
+                    bottom: Double.random(in: 0...3, using: &rng), left: Double.random(in: 0...3, using: &rng))
                 : .zero
             let r = region(m.shape(fill: fill, stroke: stroke), slop: slop)
             for _ in 0..<300 {
                 // Points on a quarter-unit grid (exactly on pixel edges) and anywhere.
-                let p = Bool.random(using: &rng)
+                let p =
+                    Bool.random(using: &rng)
                     ? Point(Double(Int.random(in: -80...240, using: &rng)) / 4, Double(Int.random(in: -80...240, using: &rng)) / 4)
                     : Point(Double.random(in: -20...60, using: &rng), Double.random(in: -20...60, using: &rng))
                 let atPoint = reference(m, Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), fill: fill, half: stroke / 2)
@@ -206,10 +221,11 @@ final class MaskRegionTests: XCTestCase {
 
     func testUnderRotateAndScale() throws {
         let parts = TransformParts(translate: Point(300, -40), rotate: 30, scale: .xy(2, 0.5), origin: Point(5, 5))
-        let scene = CompiledScene(Scene(layers: [
-            Layer(id: "below", shape: rect(-10_000, -10_000, 20_000, 20_000)),
-            Layer(id: "sprite", shape: maskShape(10, 20, 32, 48, columns: 16, rows: 16, ramp), transform: .parts(parts)),
-        ]))
+        let scene = CompiledScene(
+            Scene(layers: [
+                Layer(id: "below", shape: rect(-10_000, -10_000, 20_000, 20_000)),
+                Layer(id: "sprite", shape: maskShape(10, 20, 32, 48, columns: 16, rows: 16, ramp), transform: .parts(parts)),
+            ]))
         let toScene = parts.affine
         for j in 0..<16 {
             for i in 0..<16 {
@@ -220,9 +236,10 @@ final class MaskRegionTests: XCTestCase {
     }
 
     func testTraceNamesThePixelAndItsAlpha() {
-        let scene = CompiledScene(Scene(layers: [
-            Layer(id: "sprite", shape: maskShape(0, 0, 16, 16, columns: 16, rows: 16, ramp)),
-        ]))
+        let scene = CompiledScene(
+            Scene(layers: [
+                Layer(id: "sprite", shape: maskShape(0, 0, 16, 16, columns: 16, rows: 16, ramp))
+            ]))
         let miss = scene.hit(Point(12.5, 0.5), trace: true).trace
         XCTAssertEqual(miss.map(\.reason), [.outside])
         XCTAssertEqual(miss.first?.detail?.description, "pixel (12, 0) alpha 12 < 128")
@@ -236,11 +253,14 @@ final class MaskRegionTests: XCTestCase {
     func testClipChildrenClipsToTheOpaquePixels() {
         var alpha = [UInt8](repeating: 0, count: 4)
         alpha[0] = 255
-        let scene = CompiledScene(Scene(layers: [
-            Layer(id: "clip", shape: maskShape(0, 0, 20, 20, columns: 2, rows: 2, alpha), clipChildren: true, children: [
-                Layer(id: "child", shape: rect(0, 0, 20, 20)),
-            ]),
-        ]))
+        let scene = CompiledScene(
+            Scene(layers: [
+                Layer(
+                    id: "clip", shape: maskShape(0, 0, 20, 20, columns: 2, rows: 2, alpha), clipChildren: true,
+                    children: [
+                        Layer(id: "child", shape: rect(0, 0, 20, 20))
+                    ])
+            ]))
         XCTAssertEqual(scene.targetID(5, 5), "child")
         XCTAssertEqual(scene.traceSummary(15, 5), ["clip miss clipped"])
         XCTAssertEqual(scene.bounds, Box(minX: 0, minY: 0, maxX: 20, maxY: 20))
@@ -256,8 +276,9 @@ final class MaskRegionTests: XCTestCase {
                 let m = randomMask(&rng)
                 let stroke = Int.random(in: 0..<4, using: &rng) == 0 ? 1.5 : 0
                 let slop: HitSlop? = Int.random(in: 0..<4, using: &rng) == 0 ? .uniform(1) : nil
-                let parts = TransformParts(translate: Point(Double.random(in: 0...400, using: &rng), Double.random(in: 0...400, using: &rng)),
-                                           rotate: Bool.random(using: &rng) ? Double.random(in: 0...360, using: &rng) : nil)
+                let parts = TransformParts(
+                    translate: Point(Double.random(in: 0...400, using: &rng), Double.random(in: 0...400, using: &rng)),
+                    rotate: Bool.random(using: &rng) ? Double.random(in: 0...360, using: &rng) : nil)
                 let shape = m.shape(fill: true, stroke: stroke)
                 layers.append(Layer(id: "m\(k)", shape: shape, hitSlop: slop, transform: .parts(parts)))
                 reference.append((parts.affine.inverse!, region(shape, slop: slop?.edges ?? .zero)))
@@ -278,7 +299,7 @@ final class MaskRegionTests: XCTestCase {
                 XCTAssertEqual(batch[i] >= 0 ? Int(batch[i]) : nil, linear, "batch, seed \(seed) at \(p)")
             }
             #if DEBUG
-            XCTAssertNil(scene.checkIndexes())
+                XCTAssertNil(scene.checkIndexes())
             #endif
         }
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitRouting
 
 /// SPEC §1 in the core: every number a compiled scene holds or answers
@@ -36,16 +37,18 @@ final class NumericProblemTests: XCTestCase {
         let arc = EllipticArc.fromEndpoints(
             from: Point(0, 0), to: Point(10, 0), radii: Point(1e300, 1e300), rotationDegrees: 30, largeArc: false, sweep: true)
         XCTAssertNil(arc)  // the short way round is its chord
-        let long = try XCTUnwrap(EllipticArc.fromEndpoints(
-            from: Point(0, 0), to: Point(10, 0), radii: Point(1e300, 1e300), rotationDegrees: 30, largeArc: true, sweep: true))
+        let long = try XCTUnwrap(
+            EllipticArc.fromEndpoints(
+                from: Point(0, 0), to: Point(10, 0), radii: Point(1e300, 1e300), rotationDegrees: 30, largeArc: true, sweep: true))
         XCTAssertTrue(long.center.isFinite)
         XCTAssertTrue(long.point(at: 0.5).isFinite)
         let r = region(try path("M0 0 A1e300 1e300 0 0 1 10 0 Z", stroke: 1))
         XCTAssertTrue(r.bounds.hasFiniteSize, "\(r.bounds)")
         XCTAssertEqual(r.test(Point(5, 0.25)), .insideStroke)
         // Radii that reach: the usual circle, unchanged by the scaled form.
-        let half = try XCTUnwrap(EllipticArc.fromEndpoints(
-            from: Point(0, 0), to: Point(10, 0), radii: Point(5, 5), rotationDegrees: 0, largeArc: false, sweep: true))
+        let half = try XCTUnwrap(
+            EllipticArc.fromEndpoints(
+                from: Point(0, 0), to: Point(10, 0), radii: Point(5, 5), rotationDegrees: 0, largeArc: false, sweep: true))
         XCTAssertEqual(half.center.x, 5, accuracy: 1e-12)
         XCTAssertEqual(half.center.y, 0, accuracy: 1e-12)
     }
@@ -121,8 +124,9 @@ final class NumericProblemTests: XCTestCase {
 
     func testFirstProblemInDocumentOrderIsNamed() {
         let bad = Layer(id: "b", shape: Shape(.rect(x: 1e308, y: 0, width: 1e308, height: 1, cornerRadius: nil)))
-        let worse = Layer(id: "c", transform: .parts(TransformParts(scale: .uniform(1e300))),
-                          children: [Layer(id: "d", transform: .parts(TransformParts(scale: .uniform(1e300))))])
+        let worse = Layer(
+            id: "c", transform: .parts(TransformParts(scale: .uniform(1e300))),
+            children: [Layer(id: "d", transform: .parts(TransformParts(scale: .uniform(1e300))))])
         let scene = CompiledScene(Scene(layers: [Layer(id: "a"), Layer(id: "p", children: [Layer(id: "q"), bad]), worse]))
         XCTAssertEqual(scene.numericProblem?.layerPath, [1, 1])
         XCTAssertEqual(scene.numericProblem?.field, [.key("shape"), .key("width")])
@@ -133,8 +137,9 @@ final class NumericProblemTests: XCTestCase {
     }
 
     func testHitAt1e308ThroughAMatrixStretching1e300IsAMissWithFiniteTrace() {
-        let thin = Layer(id: "thin", shape: Shape(.rect(x: 0, y: 0, width: 1, height: 1, cornerRadius: nil)),
-                         transform: .matrix(Affine(a: 1e-300, b: 0, c: 0, d: 1e300, e: 0, f: 0)))
+        let thin = Layer(
+            id: "thin", shape: Shape(.rect(x: 0, y: 0, width: 1, height: 1, cornerRadius: nil)),
+            transform: .matrix(Affine(a: 1e-300, b: 0, c: 0, d: 1e300, e: 0, f: 0)))
         let scene = CompiledScene(Scene(layers: [thin]))
         XCTAssertNil(scene.numericProblem)
         let result = scene.hit(Point(1e308, 1e308), trace: true, all: true)
@@ -152,7 +157,9 @@ final class NumericProblemTests: XCTestCase {
         let first = try sessions.apply(pointer: "f", phase: .move, at: Point(1e308, 5), to: &live, trace: false, all: false, now: 0)
         XCTAssertTrue(first.moved)
         let before = live.compiled.bounds
-        XCTAssertThrowsError(try sessions.apply(pointer: "f", phase: .move, at: Point(-1e308, 5), to: &live, trace: false, all: false, now: 0)) { error in
+        XCTAssertThrowsError(
+            try sessions.apply(pointer: "f", phase: .move, at: Point(-1e308, 5), to: &live, trace: false, all: false, now: 0)
+        ) { error in
             guard case PointerSessions.Refusal.moveOverflows(let id, _)? = error as? PointerSessions.Refusal else {
                 return XCTFail("\(error)")
             }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitRouting
 
 final class PointerSessionsTests: XCTestCase {
@@ -6,9 +7,12 @@ final class PointerSessionsTests: XCTestCase {
     var sessions = PointerSessions(maxPointers: 2, idleTimeout: 30)
 
     @discardableResult
-    func event(_ pointer: String, _ phase: PointerSessions.Phase, _ x: Double, _ y: Double, now: Double = 0,
-               trace: Bool = true) throws -> (id: String?, captured: Bool, outcome: PointerSessions.Outcome) {
-        let o = try sessions.apply(pointer: PointerKey(pointer), phase: phase, at: Point(x, y), to: &scene, trace: trace, all: false, now: now)
+    func event(
+        _ pointer: String, _ phase: PointerSessions.Phase, _ x: Double, _ y: Double, now: Double = 0,
+        trace: Bool = true
+    ) throws -> (id: String?, captured: Bool, outcome: PointerSessions.Outcome) {
+        let o = try sessions.apply(
+            pointer: PointerKey(pointer), phase: phase, at: Point(x, y), to: &scene, trace: trace, all: false, now: now)
         return (o.result.target.map { scene.compiled.ids[$0] }, o.captured, o)
     }
 
@@ -88,11 +92,14 @@ final class PointerSessionsTests: XCTestCase {
     }
 
     func testDragInsideARotatedParentMovesTheLayerUnderTheFinger() throws {
-        scene = LiveScene(Scene(layers: [
-            Layer(id: "turntable", transform: .parts(TransformParts(translate: Point(500, 0), rotate: 90)), children: [
-                Layer(id: "puck", shape: rect(0, 0, 20, 20), draggable: true),
-            ]),
-        ]))
+        scene = LiveScene(
+            Scene(layers: [
+                Layer(
+                    id: "turntable", transform: .parts(TransformParts(translate: Point(500, 0), rotate: 90)),
+                    children: [
+                        Layer(id: "puck", shape: rect(0, 0, 20, 20), draggable: true)
+                    ])
+            ]))
         // puck local (10, 10) → scene rotate (−10, 10) → + (500, 0) = (490, 10)
         XCTAssertEqual(try event("a", .down, 490, 10).id, "puck")
         try event("a", .up, 540, 10)  // +50 on screen x is −50 along the parent's y
@@ -127,8 +134,10 @@ final class PointerSessionsTests: XCTestCase {
         XCTAssertFalse(next.captured)
         let note = try XCTUnwrap(next.outcome.result.trace.first)
         XCTAssertEqual(note.detail, .captureDropped(pointer: "a", layer: "square2", why: .replicaLost))
-        XCTAssertEqual(note.detail?.description,
-                       "capture of pointer \"a\" by layer \"square2\" was dropped: it was held by another replica, which is gone (or no longer receives this scene)")
+        XCTAssertEqual(
+            note.detail?.description,
+            "capture of pointer \"a\" by layer \"square2\" was dropped: it was held by another replica, which is gone (or no longer receives this scene)"
+        )
         XCTAssertEqual(try event("a", .move, 100, 100).outcome.result.trace.count, 1)  // said once
     }
 }

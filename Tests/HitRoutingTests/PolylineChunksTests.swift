@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// `PolylineChunks`: the queries that skip runs of a long outline answer as
@@ -10,7 +11,8 @@ final class PolylineChunksTests: XCTestCase {
     /// points and boxes on and off the lattice: the same answers, closed
     /// and open.
     func testChunkedQueriesAnswerAsThePlainLoops() {
-        var rng = SplitMix64(seed: 14), work = 0
+        var rng = SplitMix64(seed: 14)
+        var work = 0
         for ring in 0..<30 {
             let n = Int.random(in: ring % 5 == 0 ? 1100...2500 : 65...400, using: &rng)
             var points: [Point] = []
@@ -18,14 +20,16 @@ final class PolylineChunksTests: XCTestCase {
                 if !points.isEmpty, Int.random(in: 0..<8, using: &rng) == 0 {
                     points.append(points.randomElement(using: &rng)!)  // retrace an earlier vertex
                 } else {
-                    points.append(Point(Double(Int.random(in: -20...20, using: &rng)) * 5, Double(Int.random(in: -20...20, using: &rng)) * 5))
+                    points.append(
+                        Point(Double(Int.random(in: -20...20, using: &rng)) * 5, Double(Int.random(in: -20...20, using: &rng)) * 5))
                 }
             }
             let chunks = PolylineChunks(points)
             XCTAssertFalse(chunks.isEmpty)
             for _ in 0..<120 {
                 let onLattice = Bool.random(using: &rng)
-                let p = onLattice
+                let p =
+                    onLattice
                     ? Point(Double(Int.random(in: -22...22, using: &rng)) * 5, Double(Int.random(in: -22...22, using: &rng)) * 5)
                     : Point(Double.random(in: -110...110, using: &rng), Double.random(in: -110...110, using: &rng))
                 XCTAssertEqual(Polyline.winding(points, chunks, p, work: &work), Polyline.winding(points, p), "winding at \(p)")
@@ -33,12 +37,15 @@ final class PolylineChunksTests: XCTestCase {
                 let half = Double.random(in: 0...8, using: &rng)
                 let q = Box(minX: p.x - half, minY: p.y - half / 2, maxX: p.x + half / 3, maxY: p.y + half)
                 for closed in [true, false] {
-                    XCTAssertEqual(Polyline.isWithin(limit, of: points, closed: closed, chunks, p, work: &work),
-                                   Polyline.distance(points, closed: closed, to: p) <= limit, "point \(p) within \(limit)")
-                    XCTAssertEqual(Polyline.intersects(points, closed: closed, chunks, q, work: &work),
-                                   Polyline.intersects(points, closed: closed, q), "box \(q)")
-                    XCTAssertEqual(Polyline.isWithin(limit, of: points, closed: closed, chunks, q, work: &work),
-                                   Polyline.distance(points, closed: closed, to: q) <= limit, "box \(q) within \(limit)")
+                    XCTAssertEqual(
+                        Polyline.isWithin(limit, of: points, closed: closed, chunks, p, work: &work),
+                        Polyline.distance(points, closed: closed, to: p) <= limit, "point \(p) within \(limit)")
+                    XCTAssertEqual(
+                        Polyline.intersects(points, closed: closed, chunks, q, work: &work),
+                        Polyline.intersects(points, closed: closed, q), "box \(q)")
+                    XCTAssertEqual(
+                        Polyline.isWithin(limit, of: points, closed: closed, chunks, q, work: &work),
+                        Polyline.distance(points, closed: closed, to: q) <= limit, "box \(q) within \(limit)")
                 }
             }
         }
@@ -75,7 +82,8 @@ final class PolylineChunksTests: XCTestCase {
             return points
         }
         let p = Point(0, 0)
-        let long = ring(40), chunks = PolylineChunks(long)
+        let long = ring(40)
+        let chunks = PolylineChunks(long)
         XCTAssertFalse(chunks.isEmpty)
         var work = 0
         XCTAssertEqual(Polyline.winding(long, p), 0)
@@ -92,7 +100,8 @@ final class PolylineChunksTests: XCTestCase {
         var rng = SplitMix64(seed: 100)
         let n = 100_000
         let ring = (0..<n).map { k -> Point in
-            let a = Double(k) / Double(n) * 2 * .pi, r = 400 + Double.random(in: -3...3, using: &rng)
+            let a = Double(k) / Double(n) * 2 * .pi
+            let r = 400 + Double.random(in: -3...3, using: &rng)
             return Point(500 + r * cos(a), 500 + r * sin(a))
         }
         let chunks = PolylineChunks(ring)
@@ -127,7 +136,8 @@ final class PolylineChunksTests: XCTestCase {
         XCTAssertEqual(r.test(Point(1e16, -40)), .outside)
         // At a vertex of the flattening: a few runs of the thousands;
         // and around the vertices the runs answer as every edge does.
-        let outline = contour.outline, chunks = contour.outlineChunks
+        let outline = contour.outline
+        let chunks = contour.outlineChunks
         let v = outline[0]
         let atV = Box(minX: v.x - 1e-9, minY: v.y - 1e-9, maxX: v.x + 1e-9, maxY: v.y + 1e-9)
         XCTAssertGreaterThan(chunks.boxes.count, 100)
@@ -137,9 +147,11 @@ final class PolylineChunksTests: XCTestCase {
             for offset in [Point(0, 30), Point(-20, -40)] {
                 let p = outline[k] + offset
                 let q = Box(minX: p.x - 1e-9, minY: p.y - 1e-9, maxX: p.x + 1e-9, maxY: p.y + 1e-9)
-                XCTAssertEqual(Polyline.isWithin(r.halfStroke, of: outline, closed: contour.closed, chunks, q, work: &work),
-                               Polyline.distance(outline, closed: contour.closed, to: q) <= r.halfStroke, "near vertex \(k)")
-                XCTAssertEqual(Polyline.intersects(outline, closed: true, chunks, q, work: &work), Polyline.intersects(outline, closed: true, q))
+                XCTAssertEqual(
+                    Polyline.isWithin(r.halfStroke, of: outline, closed: contour.closed, chunks, q, work: &work),
+                    Polyline.distance(outline, closed: contour.closed, to: q) <= r.halfStroke, "near vertex \(k)")
+                XCTAssertEqual(
+                    Polyline.intersects(outline, closed: true, chunks, q, work: &work), Polyline.intersects(outline, closed: true, q))
             }
         }
     }
@@ -149,7 +161,8 @@ final class PolylineChunksTests: XCTestCase {
     func testLongPolygonIsTestedThroughItsRuns() {
         let n = 1000
         let star = (0..<n).map { k -> Point in
-            let a = Double(k) / Double(n) * 2 * .pi, d = k % 2 == 0 ? 100.0 : 60
+            let a = Double(k) / Double(n) * 2 * .pi
+            let d = k % 2 == 0 ? 100.0 : 60
             return Point(d * cos(a), d * sin(a))
         }
         let r = region(Shape(.polygon(star)))

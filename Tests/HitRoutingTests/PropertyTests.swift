@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// Seeded property tests: each prints its seed on failure and is repeatable.
@@ -16,10 +17,16 @@ final class PropertyTests: XCTestCase {
             // A star-shaped polygon: vertices sorted by angle around the origin.
             let n = Int.random(in: 3...12, using: &rng)
             let angles = (0..<n).map { _ in r(0, 2 * .pi) }.sorted()
-            return Shape(.polygon(angles.map { a in let d = r(5, 100); return Point(d * cos(a), d * sin(a)) }))
+            return Shape(
+                .polygon(
+                    angles.map { a in
+                        let d = r(5, 100)
+                        return Point(d * cos(a), d * sin(a))
+                    }))
         default:
             // A path with a cubic and an arc bulging out of a triangle-like outline.
-            let d = "M\(r(-90, -60)) \(r(-10, 10)) C\(r(-60, -30)) \(r(-90, -60)) \(r(30, 60)) \(r(-90, -60)) \(r(60, 90)) \(r(-10, 10)) A\(r(60, 100)) \(r(60, 100)) \(r(0, 90)) 0 1 \(r(-90, -60)) \(r(-10, 10)) Z"
+            let d =
+                "M\(r(-90, -60)) \(r(-10, 10)) C\(r(-60, -30)) \(r(-90, -60)) \(r(30, 60)) \(r(-90, -60)) \(r(60, 90)) \(r(-10, 10)) A\(r(60, 100)) \(r(60, 100)) \(r(0, 90)) 0 1 \(r(-90, -60)) \(r(-10, 10)) Z"
             return Shape(.path(d: d, elements: try! SVGPathParser.parse(d)))
         }
     }
@@ -39,8 +46,9 @@ final class PropertyTests: XCTestCase {
             let parts = TransformParts(
                 translate: Point(Double.random(in: -500...500, using: &rng), Double.random(in: -500...500, using: &rng)),
                 rotate: Double.random(in: -360...360, using: &rng),
-                scale: .xy(Double.random(in: 0.2...5, using: &rng) * (Bool.random(using: &rng) ? 1 : -1),
-                           Double.random(in: 0.2...5, using: &rng)),
+                scale: .xy(
+                    Double.random(in: 0.2...5, using: &rng) * (Bool.random(using: &rng) ? 1 : -1),
+                    Double.random(in: 0.2...5, using: &rng)),
                 origin: Point(Double.random(in: -50...50, using: &rng), Double.random(in: -50...50, using: &rng)))
             let plain = CompiledScene(Scene(layers: [Layer(id: "l", shape: shape)]))
             let moved = CompiledScene(Scene(layers: [Layer(id: "l", shape: shape, transform: .parts(parts))]))
@@ -48,7 +56,8 @@ final class PropertyTests: XCTestCase {
             let band = outlineBand(shape)
             for _ in 0..<200 {
                 let p = Point(Double.random(in: -120...120, using: &rng), Double.random(in: -120...120, using: &rng))
-                let a = plain.hit(p).target, b = moved.hit(t.apply(p)).target
+                let a = plain.hit(p).target
+                let b = moved.hit(t.apply(p)).target
                 if a != b && !band.test(p).isHit {
                     XCTFail("seed \(seed), p \(p): \(String(describing: a)) vs \(String(describing: b))")
                     return

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 final class RegionTests: XCTestCase {
@@ -65,7 +66,8 @@ final class RegionTests: XCTestCase {
     }
 
     func testOppositeDirectionsCutAHoleUnderNonzero() throws {
-        let cw = "M0 0 H100 V100 H0 Z", ccw = "M25 25 V75 H75 V25 Z"
+        let cw = "M0 0 H100 V100 H0 Z"
+        let ccw = "M25 25 V75 H75 V25 Z"
         let r = region(try path(cw + " " + ccw))
         XCTAssertEqual(r.test(Point(50, 50)), .inHole(contours: 2, winding: 0))
         XCTAssertEqual(r.test(Point(10, 50)), .inside)

@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// `Walk.work`, the measure a batch is bounded by: it counts what routing
@@ -21,7 +22,8 @@ final class RoutingWorkTests: XCTestCase {
 
     func testWorkCountsWhatAPointReads() throws {
         let scene = try randomCurves(500, seed: 1)
-        var outside = 0, inside = 0
+        var outside = 0
+        var inside = 0
         XCTAssertNil(scene.target(at: Point(-5, -5), work: &outside))
         XCTAssertEqual(outside, 1, "outside every bound: one layer looked at, no region read")
         _ = scene.target(at: Point(500, 501), work: &inside)
@@ -144,7 +146,9 @@ final class RoutingWorkTests: XCTestCase {
         let total = perPoint.reduce(0, +)
         var answers = [Int32](repeating: -1, count: points.count)
         func batch(limit: Int) -> Int {
-            points.withUnsafeBufferPointer { p in answers.withUnsafeMutableBufferPointer { scene.targets(at: p, into: $0, workLimit: limit) } }
+            points.withUnsafeBufferPointer { p in
+                answers.withUnsafeMutableBufferPointer { scene.targets(at: p, into: $0, workLimit: limit) }
+            }
         }
         XCTAssertEqual(batch(limit: .max), total)
         XCTAssertEqual(batch(limit: total), total, "a limit the batch reaches exactly is not over it")
@@ -154,7 +158,10 @@ final class RoutingWorkTests: XCTestCase {
         XCTAssertLessThanOrEqual(stopped, limit + perPoint.max()!)
         // Where it stopped: the first point whose work crosses the limit.
         var sum = 0
-        let crossing = perPoint.firstIndex { sum += $0; return sum > limit }!
+        let crossing = perPoint.firstIndex {
+            sum += $0
+            return sum > limit
+        }!
         XCTAssertEqual(stopped, perPoint[...crossing].reduce(0, +))
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HitRouting
 
 final class SVGPathParserTests: XCTestCase {
@@ -11,9 +12,11 @@ final class SVGPathParserTests: XCTestCase {
     }
 
     func testAbsoluteAndRelativeCommandsBecomeAbsolute() throws {
-        XCTAssertEqual(try parse("M10 20 l5 5 h-5 V0 z"), [
-            .move(Point(10, 20)), .line(Point(15, 25)), .line(Point(10, 25)), .line(Point(10, 0)), .close,
-        ])
+        XCTAssertEqual(
+            try parse("M10 20 l5 5 h-5 V0 z"),
+            [
+                .move(Point(10, 20)), .line(Point(15, 25)), .line(Point(10, 25)), .line(Point(10, 0)), .close,
+            ])
     }
 
     func testImplicitLinetoAfterMoveto() throws {
@@ -31,9 +34,11 @@ final class SVGPathParserTests: XCTestCase {
     }
 
     func testRepeatedImplicitCommandsAndSeparators() throws {
-        XCTAssertEqual(try parse("M0,0L1,1,2,2 , 3 3"), [
-            .move(.zero), .line(Point(1, 1)), .line(Point(2, 2)), .line(Point(3, 3)),
-        ])
+        XCTAssertEqual(
+            try parse("M0,0L1,1,2,2 , 3 3"),
+            [
+                .move(.zero), .line(Point(1, 1)), .line(Point(2, 2)), .line(Point(3, 3)),
+            ])
     }
 
     func testSmoothCurvesReflectTheirControlPoints() throws {
@@ -52,17 +57,22 @@ final class SVGPathParserTests: XCTestCase {
     }
 
     func testArcFlagsMayBeCompactAndRadiiAreAbsolute() throws {
-        XCTAssertEqual(try parse("M0 0a-5 5 30 1010 0"), [
-            .move(.zero), .arc(radii: Point(5, 5), rotation: 30, largeArc: true, sweep: false, to: Point(10, 0)),
-        ])
-        XCTAssertEqual(try parse("M0 0 A5,5,0,0,1,10,0")[1],
-                       .arc(radii: Point(5, 5), rotation: 0, largeArc: false, sweep: true, to: Point(10, 0)))
+        XCTAssertEqual(
+            try parse("M0 0a-5 5 30 1010 0"),
+            [
+                .move(.zero), .arc(radii: Point(5, 5), rotation: 30, largeArc: true, sweep: false, to: Point(10, 0)),
+            ])
+        XCTAssertEqual(
+            try parse("M0 0 A5,5,0,0,1,10,0")[1],
+            .arc(radii: Point(5, 5), rotation: 0, largeArc: false, sweep: true, to: Point(10, 0)))
     }
 
     func testSubpathsAndCurrentPointAfterClose() throws {
-        XCTAssertEqual(try parse("M0 0 L10 0 Z l5 5 M20 20 z"), [
-            .move(.zero), .line(Point(10, 0)), .close, .line(Point(5, 5)), .move(Point(20, 20)), .close,
-        ])
+        XCTAssertEqual(
+            try parse("M0 0 L10 0 Z l5 5 M20 20 z"),
+            [
+                .move(.zero), .line(Point(10, 0)), .close, .line(Point(5, 5)), .move(Point(20, 20)), .close,
+            ])
     }
 
     func testErrorsNameTheOffsetWhereParsingStopped() {

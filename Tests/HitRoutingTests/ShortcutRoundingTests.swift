@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// The shortcuts of an untraced hit (sibling indexes, covers, batches)
@@ -44,9 +45,12 @@ final class ShortcutRoundingTests: XCTestCase {
     /// and its box skipped y = −0.2, which rounds onto the top edge.
     func testAnLAt2To52RoutesAlikeEitherWay() {
         let t = 4503599627370496.0
-        var l = Layer(id: "L", shape: Shape(.polygon([
-            Point(0, t), Point(512, t), Point(512, t + 194), Point(256, t + 194), Point(256, t + 517), Point(0, t + 517),
-        ])))
+        var l = Layer(
+            id: "L",
+            shape: Shape(
+                .polygon([
+                    Point(0, t), Point(512, t), Point(512, t + 194), Point(256, t + 194), Point(256, t + 517), Point(0, t + 517),
+                ])))
         l.transform = .matrix(Affine(a: 1, b: 0, c: 0, d: 1, e: 0, f: -t))
         let scene = indexed(l)
         XCTAssertNil(agreed(scene, Point(384, 193.75)))
@@ -75,9 +79,12 @@ final class ShortcutRoundingTests: XCTestCase {
     /// A polygon 4e-308 wide: 8 / width is infinite, so it gets no cover
     /// (one would call every point outside).
     func testAPolygonTooSmallForItsPartsScaleGetsNoCover() {
-        let tiny = Layer(id: "T", shape: Shape(.polygon([
-            Point(0, 0), Point(4e-308, 0), Point(4e-308, 4e-308), Point(0, 4e-308), Point(0, 2e-308),
-        ])))
+        let tiny = Layer(
+            id: "T",
+            shape: Shape(
+                .polygon([
+                    Point(0, 0), Point(4e-308, 0), Point(4e-308, 4e-308), Point(0, 4e-308), Point(0, 2e-308),
+                ])))
         let scene = indexed(tiny)
         XCTAssertEqual(scene.nodes[7].cover.kx, 0, "no cover")
         XCTAssertEqual(agreed(scene, Point(2e-308, 1e-308)), 7)
@@ -101,8 +108,9 @@ final class ShortcutRoundingTests: XCTestCase {
     /// its own box; and so for the group's own siblings' index.
     func testAGroupHoldingANearSingularShearIsNeverSkippedEither() {
         let far = (0..<7).map { Layer(id: "g\($0)", shape: rect(-10_000, 0, 10, 10)) }
-        let group = Layer(id: "G", transform: .parts(TransformParts(translate: Point(5, 0))),
-                          children: far + [nearSingularShear()])
+        let group = Layer(
+            id: "G", transform: .parts(TransformParts(translate: Point(5, 0))),
+            children: far + [nearSingularShear()])
         let scene = indexed(group)
         XCTAssertGreaterThanOrEqual(scene.nodes[7].childIndex, 0, "the group's children are indexed")
         XCTAssertEqual(scene.ids[agreed(scene, Point(2404.982, 799.99400000999990)) ?? 0], "S")
@@ -196,10 +204,18 @@ final class ShortcutRoundingTests: XCTestCase {
             for k in 0..<12 {
                 let n = Int.random(in: 3...8, using: &rng)
                 var points = (0..<n).map { _ in Point(r(-1, 1) * magnitude, r(-1, 1) * magnitude) }
-                if k % 3 == 0 { points = [points[0], Point(points[0].x + magnitude, points[0].y), Point(points[0].x + magnitude, points[0].y + magnitude), Point(points[0].x, points[0].y + magnitude)] }
-                var layer = Layer(id: "l\(k)", shape: k % 4 == 1 ? rect(points[0].x, points[0].y, magnitude / 3, magnitude / 7) : Shape(.polygon(points)))
+                if k % 3 == 0 {
+                    points = [
+                        points[0], Point(points[0].x + magnitude, points[0].y), Point(points[0].x + magnitude, points[0].y + magnitude),
+                        Point(points[0].x, points[0].y + magnitude),
+                    ]
+                }
+                var layer = Layer(
+                    id: "l\(k)", shape: k % 4 == 1 ? rect(points[0].x, points[0].y, magnitude / 3, magnitude / 7) : Shape(.polygon(points)))
                 switch k % 4 {
-                case 0: layer.transform = .matrix(Affine(a: r(0.1, 5), b: r(-1, 1), c: r(-1, 1), d: r(0.1, 5), e: r(-1, 1) * magnitude, f: r(-1, 1) * magnitude))
+                case 0:
+                    layer.transform = .matrix(
+                        Affine(a: r(0.1, 5), b: r(-1, 1), c: r(-1, 1), d: r(0.1, 5), e: r(-1, 1) * magnitude, f: r(-1, 1) * magnitude))
                 case 1: layer.transform = .parts(TransformParts(translate: Point(r(-1, 1) * magnitude, 0), scale: .xy(3, 1.0 / 3)))
                 case 2: layer.transform = .parts(TransformParts(rotate: r(-180, 180)))
                 default: break

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// A cover may only say "outside" where the region test misses and
@@ -11,25 +12,31 @@ final class SiblingCoverTests: XCTestCase {
     func testCoversAgreeWithTheRegionTest() {
         var rng = SplitMix64(seed: 5)
         func r(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo...hi, using: &rng) }
-        var decided = 0, total = 0
+        var decided = 0
+        var total = 0
         for round in 0..<300 {
-            let n = Int.random(in: 3...40, using: &rng), radius = r(0.5, 200)
+            let n = Int.random(in: 3...40, using: &rng)
+            let radius = r(0.5, 200)
             let star = round % 3 != 0
             let points = (0..<n).map { k -> Point in
-                let a = star ? Double(k) / Double(n) * 2 * .pi : r(0, 2 * .pi), d = radius * (star ? r(0.3, 1) : r(0, 1))
+                let a = star ? Double(k) / Double(n) * 2 * .pi : r(0, 2 * .pi)
+                let d = radius * (star ? r(0.3, 1) : r(0, 1))
                 return Point(d * cos(a), d * sin(a))
             }
             var layer = Layer(id: "p", shape: Shape(.polygon(points), fillRule: round % 2 == 0 ? .evenodd : .nonzero))
-            layer.transform = .parts(TransformParts(
-                translate: Point(r(-1e4, 1e4), r(-1e4, 1e4)), rotate: round % 4 == 0 ? r(-180, 180) : nil,
-                scale: round % 5 == 0 ? .xy(r(0.2, 3), r(0.2, 3)) : nil))
+            layer.transform = .parts(
+                TransformParts(
+                    translate: Point(r(-1e4, 1e4), r(-1e4, 1e4)), rotate: round % 4 == 0 ? r(-180, 180) : nil,
+                    scale: round % 5 == 0 ? .xy(r(0.2, 3), r(0.2, 3)) : nil))
             let scene = CompiledScene(Scene(layers: [layer]))
-            let cover = scene.nodes[0].cover, node = scene.nodes[0]
+            let cover = scene.nodes[0].cover
+            let node = scene.nodes[0]
             XCTAssertNotEqual(cover.kx, 0, "round \(round): a plain polygon leaf gets a cover")
             let box = node.toParent.apply(scene.regions[0].bounds)
             for _ in 0..<400 {
-                let p = Point(r(box.minX - box.width * 0.1, box.maxX + box.width * 0.1),
-                              r(box.minY - box.height * 0.1, box.maxY + box.height * 0.1))
+                let p = Point(
+                    r(box.minX - box.width * 0.1, box.maxX + box.width * 0.1),
+                    r(box.minY - box.height * 0.1, box.maxY + box.height * 0.1))
                 let hit = scene.regions[0].test(node.toLocal.apply(p)).isHit
                 let bit = cover.bit(p)
                 total += 1
@@ -49,12 +56,15 @@ final class SiblingCoverTests: XCTestCase {
     /// A polygon that winds twice round its middle: filled there under
     /// nonzero, a hole under even-odd. The cover must probe, not assume.
     func testEnclosedPartsFollowTheFillRule() {
-        let outline = [Point(0, 0), Point(100, 0), Point(100, 100), Point(0, 100), Point(0, 0),
-                       Point(30, 30), Point(70, 30), Point(70, 70), Point(30, 70), Point(30, 30)]
+        let outline = [
+            Point(0, 0), Point(100, 0), Point(100, 100), Point(0, 100), Point(0, 0),
+            Point(30, 30), Point(70, 30), Point(70, 70), Point(30, 70), Point(30, 30),
+        ]
         let middle = Point(50, 50)
         for (rule, filled) in [(FillRule.nonzero, true), (.evenodd, false)] {
             let scene = CompiledScene(Scene(layers: [Layer(id: "p", shape: Shape(.polygon(outline), fillRule: rule))]))
-            let cover = scene.nodes[0].cover, bit = cover.bit(middle)
+            let cover = scene.nodes[0].cover
+            let bit = cover.bit(middle)
             XCTAssertEqual(cover.filled & bit != 0, filled, "\(rule)")
             XCTAssertEqual(cover.maybe & bit != 0, filled, "\(rule): a hole the outline does not enter is outside")
             XCTAssertEqual(scene.hit(middle).target != nil, filled, "\(rule)")

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// The spatial index must never change an answer: routing through it (no
@@ -19,7 +20,9 @@ final class SiblingIndexTests: XCTestCase {
             var shape: Shape?
             switch Int.random(in: 0..<6, using: &rng) {
             case 0: shape = rect(r(-size, size), r(-size, size), r(1, size), r(1, size))
-            case 1: shape = Shape(.circle(cx: r(-size, size), cy: r(-size, size), r: r(1, size / 2)), fill: Bool.random(using: &rng), stroke: r(0, 6))
+            case 1:
+                shape = Shape(
+                    .circle(cx: r(-size, size), cy: r(-size, size), r: r(1, size / 2)), fill: Bool.random(using: &rng), stroke: r(0, 6))
             case 2:
                 let n = Int.random(in: 3...8, using: &rng)
                 shape = Shape(.polygon((0..<n).map { _ in Point(r(-size, size), r(-size, size)) }), fillRule: .evenodd)
@@ -29,10 +32,11 @@ final class SiblingIndexTests: XCTestCase {
             }
             var l = Layer(id: id, shape: shape)
             if Int.random(in: 0..<5, using: &rng) == 0 { l.hitSlop = .insets(top: r(0, 9), right: r(0, 9), bottom: nil, left: r(0, 9)) }
-            l.transform = .parts(TransformParts(
-                translate: Point(r(-world / 2, world / 2) / Double(depth + 1), r(-world / 2, world / 2) / Double(depth + 1)),
-                rotate: Bool.random(using: &rng) ? r(-180, 180) : nil,
-                scale: Int.random(in: 0..<4, using: &rng) == 0 ? .xy(r(0.5, 2), r(0.5, 2)) : nil))
+            l.transform = .parts(
+                TransformParts(
+                    translate: Point(r(-world / 2, world / 2) / Double(depth + 1), r(-world / 2, world / 2) / Double(depth + 1)),
+                    rotate: Bool.random(using: &rng) ? r(-180, 180) : nil,
+                    scale: Int.random(in: 0..<4, using: &rng) == 0 ? .xy(r(0.5, 2), r(0.5, 2)) : nil))
             l.zIndex = Int.random(in: 0..<4, using: &rng) == 0 ? r(-3, 3).rounded() : nil
             switch Int.random(in: 0..<20, using: &rng) {
             case 0: l.hidden = true
@@ -55,15 +59,19 @@ final class SiblingIndexTests: XCTestCase {
         return Scene(layers: layers)
     }
 
-    func assertIndexMatchesLinear(_ scene: CompiledScene, seed: UInt64, points: Int, world: Double = 2000,
-                                  file: StaticString = #filePath, line: UInt = #line) {
+    func assertIndexMatchesLinear(
+        _ scene: CompiledScene, seed: UInt64, points: Int, world: Double = 2000,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         var rng = SplitMix64(seed: seed &+ 1000)
         for _ in 0..<points {
             let p = Point(Double.random(in: -world...world, using: &rng), Double.random(in: -world...world, using: &rng))
-            let indexed = scene.hit(p), linear = scene.hit(p, trace: true)
+            let indexed = scene.hit(p)
+            let linear = scene.hit(p, trace: true)
             if indexed.target != linear.target || indexed.local != linear.local || scene.target(at: p) != linear.target {
-                XCTFail("seed \(seed), point \(p): index \(String(describing: indexed.target)) vs linear \(String(describing: linear.target))",
-                        file: file, line: line)
+                XCTFail(
+                    "seed \(seed), point \(p): index \(String(describing: indexed.target)) vs linear \(String(describing: linear.target))",
+                    file: file, line: line)
                 return
             }
         }
@@ -74,7 +82,7 @@ final class SiblingIndexTests: XCTestCase {
             let scene = CompiledScene(Self.randomScene(seed: seed, count: 4000))
             XCTAssertFalse(scene.indexes.isEmpty)
             #if DEBUG
-            XCTAssertNil(scene.checkIndexes())
+                XCTAssertNil(scene.checkIndexes())
             #endif
             assertIndexMatchesLinear(scene, seed: seed, points: 2000)
         }
@@ -94,14 +102,15 @@ final class SiblingIndexTests: XCTestCase {
     /// scratch, and its index like its own linear walk.
     func assertMatchesAFreshCompile(_ live: LiveScene, seed: UInt64, file: StaticString = #filePath, line: UInt = #line) {
         #if DEBUG
-        XCTAssertNil(live.compiled.checkIndexes(), file: file, line: line)
+            XCTAssertNil(live.compiled.checkIndexes(), file: file, line: line)
         #endif
         assertIndexMatchesLinear(live.compiled, seed: seed, points: 2000, file: file, line: line)
         let fresh = CompiledScene(live.model)
         var rng = SplitMix64(seed: seed &+ 7)
         for _ in 0..<2000 {
             let p = Point(Double.random(in: -2000...2000, using: &rng), Double.random(in: -2000...2000, using: &rng))
-            let a = live.compiled.hit(p), b = fresh.hit(p)
+            let a = live.compiled.hit(p)
+            let b = fresh.hit(p)
             XCTAssertEqual(a.target, b.target, "\(p)", file: file, line: line)
             XCTAssertEqual(a.local, b.local, "\(p)", file: file, line: line)
         }
@@ -117,17 +126,25 @@ final class SiblingIndexTests: XCTestCase {
             if round % 2 == 0 { while live.compiled.nodes[n].childCount == 0 { n = (n + 1) % live.compiled.layerCount } }
             var layer = live.model.layer(at: live.compiled.modelPath(of: n))
             switch round % 6 {
-            case 0: layer.transform = .parts(TransformParts(translate: Point(r(-500, 500), r(-500, 500)), rotate: r(-90, 90), scale: .uniform(r(0.5, 3))))
+            case 0:
+                layer.transform = .parts(
+                    TransformParts(translate: Point(r(-500, 500), r(-500, 500)), rotate: r(-90, 90), scale: .uniform(r(0.5, 3))))
             case 1: layer.zIndex = r(-3, 3).rounded()
             case 2: layer.hidden = !(layer.hidden ?? false)
             case 3:
                 // A rect, or a plain polygon (whose vertices the node reads in place).
-                layer.shape = round % 12 == 3
+                layer.shape =
+                    round % 12 == 3
                     ? rect(r(-100, 0), r(-100, 0), r(1, 300), r(1, 300))
                     : Shape(.polygon((0..<5).map { _ in Point(r(-300, 300), r(-300, 300)) }))
                 layer.hitShape = nil
-            case 4: layer.pointerEvents = [PointerEvents.auto, PointerEvents.none, .childrenOnly, .selfOnly][Int.random(in: 0..<4, using: &rng)]
-            default: layer.shape = nil; layer.hitShape = nil; layer.clipChildren = nil
+            case 4:
+                layer.pointerEvents =
+                    [PointerEvents.auto, PointerEvents.none, .childrenOnly, .selfOnly][Int.random(in: 0..<4, using: &rng)]
+            default:
+                layer.shape = nil
+                layer.hitShape = nil
+                layer.clipChildren = nil
             }
             live.replaceLayer(n, with: layer)
         }
@@ -169,8 +186,10 @@ final class SiblingIndexTests: XCTestCase {
     func testGridFindsPointsOnBoxEdgesAndCellLines() {
         var rng = SplitMix64(seed: 31)
         let layers: [Layer] = (0..<300).map { i in
-            let x = Double(Int.random(in: 0..<60, using: &rng)), y = Double(Int.random(in: 0..<60, using: &rng))
-            let w = Double(Int.random(in: 1...6, using: &rng)), h = Double(Int.random(in: 1...6, using: &rng))
+            let x = Double(Int.random(in: 0..<60, using: &rng))
+            let y = Double(Int.random(in: 0..<60, using: &rng))
+            let w = Double(Int.random(in: 1...6, using: &rng))
+            let h = Double(Int.random(in: 1...6, using: &rng))
             // Rects are half-open; ellipses and triangles include points on their right and bottom edges.
             switch i % 3 {
             case 0: return Layer(id: "r\(i)", shape: rect(x, y, w, h))

@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 /// SPEC §2.1: slop grows the region (fill area ∪ stroke band) by its
@@ -70,11 +71,15 @@ final class SlopOfZeroAreaTests: XCTestCase {
     /// a hair to either side of every outline edge where it crosses q.
     func touchesFill(_ plain: Region, _ outline: [Point], _ q: Box) -> Bool {
         var probes = q.corners + [Point((q.minX + q.maxX) / 2, (q.minY + q.maxY) / 2)]
-        for i in 0...16 { for j in 0...16 {
-            probes.append(Point(q.minX + q.width * Double(i) / 16, q.minY + q.height * Double(j) / 16))
-        } }
+        for i in 0...16 {
+            for j in 0...16 {
+                probes.append(Point(q.minX + q.width * Double(i) / 16, q.minY + q.height * Double(j) / 16))
+            }
+        }
         for k in outline.indices {
-            let a = outline[k], b = outline[(k + 1) % outline.count], before = outline[(k + outline.count - 1) % outline.count]
+            let a = outline[k]
+            let b = outline[(k + 1) % outline.count]
+            let before = outline[(k + outline.count - 1) % outline.count]
             let d = b - a
             guard d.lengthSquared > 0 else { continue }
             let e = before - a
@@ -96,7 +101,8 @@ final class SlopOfZeroAreaTests: XCTestCase {
 
     /// The parameters of the part of segment `a b` inside `q` (Liang–Barsky), or nil.
     func clip(_ a: Point, _ b: Point, _ q: Box) -> (Double, Double)? {
-        var t0 = 0.0, t1 = 1.0
+        var t0 = 0.0
+        var t1 = 1.0
         let d = b - a
         for (p, r) in [(-d.x, a.x - q.minX), (d.x, q.maxX - a.x), (-d.y, a.y - q.minY), (d.y, q.maxY - a.y)] {
             if p == 0 {
@@ -113,14 +119,17 @@ final class SlopOfZeroAreaTests: XCTestCase {
     /// A polygon on a coarse grid with spikes (runs out along a line and
     /// back) put in at random vertices, and sometimes a flat one.
     func spikyPolygon(_ rng: inout SplitMix64) -> [Point] {
-        let cx = Double(Int.random(in: 0...60, using: &rng)), cy = Double(Int.random(in: 0...60, using: &rng))
+        let cx = Double(Int.random(in: 0...60, using: &rng))
+        let cy = Double(Int.random(in: 0...60, using: &rng))
         if Int.random(in: 0..<6, using: &rng) == 0 {
-            let a = Point(cx, cy), b = Point(cx + Double(Int.random(in: -20...20, using: &rng)), cy + Double(Int.random(in: -20...20, using: &rng)))
+            let a = Point(cx, cy)
+            let b = Point(cx + Double(Int.random(in: -20...20, using: &rng)), cy + Double(Int.random(in: -20...20, using: &rng)))
             return [a, b, a.lerp(b, 0.5)]  // no area at all
         }
         let n = Int.random(in: 3...7, using: &rng)
         var points: [Point] = (0..<n).map { k in
-            let angle = Double(k) / Double(n) * 2 * .pi, r = Double(Int.random(in: 4...20, using: &rng))
+            let angle = Double(k) / Double(n) * 2 * .pi
+            let r = Double(Int.random(in: 4...20, using: &rng))
             return Point((cx + r * cos(angle)).rounded(), (cy + r * sin(angle)).rounded())
         }
         for _ in 0..<Int.random(in: 0...2, using: &rng) {
@@ -138,9 +147,11 @@ final class SlopOfZeroAreaTests: XCTestCase {
             var rng = SplitMix64(seed: seed)
             let outline = spikyPolygon(&rng)
             let shape = Shape(.polygon(outline), fillRule: Bool.random(using: &rng) ? .evenodd : .nonzero)
-            let s = SlopEdges(top: Double(Int.random(in: 0...6, using: &rng)), right: Double(Int.random(in: 0...6, using: &rng)),
-                              bottom: Double(Int.random(in: 0...6, using: &rng)), left: Double(Int.random(in: 0...6, using: &rng)))
-            let grown = region(shape, slop: s), plain = region(shape)
+            let s = SlopEdges(
+                top: Double(Int.random(in: 0...6, using: &rng)), right: Double(Int.random(in: 0...6, using: &rng)),
+                bottom: Double(Int.random(in: 0...6, using: &rng)), left: Double(Int.random(in: 0...6, using: &rng)))
+            let grown = region(shape, slop: s)
+            let plain = region(shape)
             for _ in 0..<200 {
                 let p = Point(Double.random(in: -30...100, using: &rng), Double.random(in: -30...100, using: &rng))
                 let q = Box(minX: p.x - s.right, minY: p.y - s.bottom, maxX: p.x + s.left, maxY: p.y + s.top)
@@ -164,9 +175,11 @@ final class SlopOfZeroAreaTests: XCTestCase {
             for k in 0..<80 {  // enough for the sibling grid or tree
                 let offset = Point(Double(k % 10) * 50, Double(k / 10) * 50)
                 let outline = spikyPolygon(&rng).map { $0 + offset }
-                layers.append(Layer(id: "l\(k)", shape: Shape(.polygon(outline)),
-                                    hitSlop: Bool.random(using: &rng) ? .uniform(Double(Int.random(in: 1...6, using: &rng))) : nil,
-                                    zIndex: Double(Int.random(in: 0...2, using: &rng))))
+                layers.append(
+                    Layer(
+                        id: "l\(k)", shape: Shape(.polygon(outline)),
+                        hitSlop: Bool.random(using: &rng) ? .uniform(Double(Int.random(in: 1...6, using: &rng))) : nil,
+                        zIndex: Double(Int.random(in: 0...2, using: &rng))))
             }
             let scene = CompiledScene(Scene(layers: layers))
             XCTAssertNil(scene.numericProblem)

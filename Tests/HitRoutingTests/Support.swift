@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import HitRouting
 
 func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double? = nil) -> Shape {
@@ -18,14 +19,21 @@ func path(_ d: String, fillRule: FillRule? = nil, fill: Bool? = nil, stroke: Dou
 /// The SPEC's reference scene: a button, an even-odd ring over it and a
 /// decorative frame on top.
 func ringOverButton(ringRule: FillRule = .evenodd) -> Scene {
-    Scene(id: "ring-demo", width: 240, height: 240, layers: [
-        Layer(id: "button", action: "below.press", shape: rect(0, 0, 240, 240)),
-        Layer(id: "ring", action: "ring.select", shape: Shape(
-            .compound([ellipse(120, 120, 120, 120), ellipse(120, 120, 48, 48)]), fillRule: ringRule)),
-        Layer(id: "frame", shape: Shape(.rect(x: 0, y: 0, width: 240, height: 240, cornerRadius: nil),
-                                        fill: false, stroke: 4),
-              pointerEvents: PointerEvents.none),
-    ])
+    Scene(
+        id: "ring-demo", width: 240, height: 240,
+        layers: [
+            Layer(id: "button", action: "below.press", shape: rect(0, 0, 240, 240)),
+            Layer(
+                id: "ring", action: "ring.select",
+                shape: Shape(
+                    .compound([ellipse(120, 120, 120, 120), ellipse(120, 120, 48, 48)]), fillRule: ringRule)),
+            Layer(
+                id: "frame",
+                shape: Shape(
+                    .rect(x: 0, y: 0, width: 240, height: 240, cornerRadius: nil),
+                    fill: false, stroke: 4),
+                pointerEvents: PointerEvents.none),
+        ])
 }
 
 extension CompiledScene {
@@ -48,13 +56,17 @@ func region(_ shape: Shape, slop: SlopEdges = .zero) -> Region {
 /// around a center in `0...extent` squared, with a vertex count in
 /// `corners` at even angles, each vertex at a radius of 5–40 times a
 /// random share in `spread`.
-func polygonMap(count: Int, extent: Double, corners: ClosedRange<Int>, spread: ClosedRange<Double>,
-                using rng: inout SplitMix64) -> [[Point]] {
+func polygonMap(
+    count: Int, extent: Double, corners: ClosedRange<Int>, spread: ClosedRange<Double>,
+    using rng: inout SplitMix64
+) -> [[Point]] {
     (0..<count).map { _ in
         let center = Point(Double.random(in: 0...extent, using: &rng), Double.random(in: 0...extent, using: &rng))
-        let n = Int.random(in: corners, using: &rng), radius = Double.random(in: 5...40, using: &rng)
+        let n = Int.random(in: corners, using: &rng)
+        let radius = Double.random(in: 5...40, using: &rng)
         return (0..<n).map { k in
-            let a = Double(k) / Double(n) * 2 * .pi, d = radius * Double.random(in: spread, using: &rng)
+            let a = Double(k) / Double(n) * 2 * .pi
+            let d = radius * Double.random(in: spread, using: &rng)
             return Point(center.x + d * cos(a), center.y + d * sin(a))
         }
     }

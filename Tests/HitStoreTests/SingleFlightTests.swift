@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import TestSupport
 import XCTest
+
 @testable import HitStore
 
 final class SingleFlightTests: XCTestCase {

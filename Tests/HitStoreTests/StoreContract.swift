@@ -72,7 +72,8 @@ struct StoreContract {
         defer { store.close() }
         _ = try store.create(upload(Self.squares, id: "s"))
         assertThrows(try store.create(upload(Self.squares, id: "s"))) { if case .conflict = $0 { return true } else { return false } }
-        let a = try store.create(upload(Self.squares)), b = try store.create(upload(Self.squares))
+        let a = try store.create(upload(Self.squares))
+        let b = try store.create(upload(Self.squares))
         XCTAssertFalse(a.id.isEmpty)
         XCTAssertNotEqual(a.id, b.id)
     }
@@ -88,8 +89,12 @@ struct StoreContract {
         assertThrows(try store.patch("s", patch("b", #"{"action": "x"}"#, ifMatch: #""1""#))) {
             if case .preconditionFailed = $0 { return true } else { return false }
         }
-        assertThrows(try store.patch("s", patch("nope", #"{"action": "x"}"#))) { if case .notFound = $0 { return true } else { return false } }
-        assertThrows(try store.patch("none", patch("b", #"{"action": "x"}"#))) { if case .notFound = $0 { return true } else { return false } }
+        assertThrows(try store.patch("s", patch("nope", #"{"action": "x"}"#))) {
+            if case .notFound = $0 { return true } else { return false }
+        }
+        assertThrows(try store.patch("none", patch("b", #"{"action": "x"}"#))) {
+            if case .notFound = $0 { return true } else { return false }
+        }
         XCTAssertEqual(try store.snapshot("s")?.version, 2, "refusals changed nothing")
     }
 
@@ -110,7 +115,8 @@ struct StoreContract {
         let (up, _) = try event(.up, 80)
         XCTAssertTrue(up.captured)
         XCTAssertEqual(try store.snapshot("s")?.version, 2)
-        assertThrows(try store.pointerEvent("none", PointerEvent(pointer: "p", phase: .down, point: Point(1, 1), trace: false, all: false))) {
+        assertThrows(try store.pointerEvent("none", PointerEvent(pointer: "p", phase: .down, point: Point(1, 1), trace: false, all: false)))
+        {
             if case .notFound = $0 { return true } else { return false }
         }
     }

@@ -4,7 +4,8 @@ import XCTest
 
 final class RESPParserTests: XCTestCase {
     /// Every kind of value, nested, as one reply.
-    static let sample: [UInt8] = Array("*7\r\n+OK\r\n-ERR no such key\r\n:-42\r\n$5\r\nh\r\nl\u{0}\r\n$-1\r\n*-1\r\n*2\r\n$0\r\n\r\n*1\r\n:9223372036854775807\r\n".utf8)
+    static let sample: [UInt8] = Array(
+        "*7\r\n+OK\r\n-ERR no such key\r\n:-42\r\n$5\r\nh\r\nl\u{0}\r\n$-1\r\n*-1\r\n*2\r\n$0\r\n\r\n*1\r\n:9223372036854775807\r\n".utf8)
     static let sampleValue: RESPValue = .array([
         .simple("OK"), .error("ERR no such key"), .integer(-42), .bulk(Array("h\r\nl\u{0}".utf8)), .bulk(nil), .array(nil),
         .array([.bulk([]), .array([.integer(Int.max)])]),

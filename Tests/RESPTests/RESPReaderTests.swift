@@ -8,7 +8,9 @@ final class RESPReaderTests: XCTestCase {
     /// consumed is dropped, the rest is passed again with the next piece.
     /// Returns the replies and the error, with the largest number of bytes
     /// ever held unconsumed after a call that returned no reply.
-    func feed(_ bytes: [UInt8], pieces: [Int], limits: RESPLimits = RESPLimits()) -> (values: [RESPValue], error: RESPParseError?, held: Int) {
+    func feed(_ bytes: [UInt8], pieces: [Int], limits: RESPLimits = RESPLimits()) -> (
+        values: [RESPValue], error: RESPParseError?, held: Int
+    ) {
         var reader = RESPReader(limits: limits)
         var buffer: [UInt8] = []
         var values: [RESPValue] = []
@@ -41,7 +43,9 @@ final class RESPReaderTests: XCTestCase {
     func testEverySplitGivesTheSameReplies() throws {
         let stream = RESPParserTests.sample + Array(":1\r\n*2\r\n*0\r\n$3\r\nabc\r\n".utf8) + RESPParserTests.sample
         let whole = feed(stream, pieces: [stream.count])
-        XCTAssertEqual(whole.values, [RESPParserTests.sampleValue, .integer(1), .array([.array([]), .bulk(Array("abc".utf8))]), RESPParserTests.sampleValue])
+        XCTAssertEqual(
+            whole.values,
+            [RESPParserTests.sampleValue, .integer(1), .array([.array([]), .bulk(Array("abc".utf8))]), RESPParserTests.sampleValue])
         XCTAssertNil(whole.error)
         XCTAssertEqual(feed(stream, pieces: Array(repeating: 1, count: stream.count)).values, whole.values)
         var rng = SplitMix64(seed: 7)
@@ -86,7 +90,8 @@ final class RESPReaderTests: XCTestCase {
     func testAReplyPastItsByteLimitIsRefusedAsSoonAsItIsLonger() {
         var limits = RESPLimits()
         limits.maxReplyBytes = 100
-        let nested = Array(("*3\r\n" + String(repeating: "*10\r\n" + String(repeating: ":1\r\n", count: 10), count: 3)).utf8)  // 4 + 3 × 45 bytes
+        // 4 + 3 × 45 bytes.
+        let nested = Array(("*3\r\n" + String(repeating: "*10\r\n" + String(repeating: ":1\r\n", count: 10), count: 3)).utf8)
         let expected = RESPParseError(.replyTooLong, at: 100)
         XCTAssertThrowsError(try RESPParser.parse(nested, limits: limits)) { XCTAssertEqual($0 as? RESPParseError, expected) }
         XCTAssertEqual(feed(nested, pieces: Array(repeating: 1, count: nested.count), limits: limits).error, expected)

@@ -3,10 +3,11 @@ import Foundation
 import Glibc
 import HitBase
 import RESP
-@testable import RESPClient
 import Synchronization
 import TestSupport
 import XCTest
+
+@testable import RESPClient
 
 /// The client against a real `redis-server` on a free loopback port.
 final class RedisClientTests: XCTestCase {
@@ -72,7 +73,9 @@ final class RedisClientTests: XCTestCase {
 
     func testAuth() throws {
         redis.shutdown()
-        guard let r = try RedisServerProcess.start(arguments: ["--requirepass", "s3cret-s3cret-s3cret"]) else { throw XCTSkip(RedisServerProcess.skipMessage) }
+        guard let r = try RedisServerProcess.start(arguments: ["--requirepass", "s3cret-s3cret-s3cret"]) else {
+            throw XCTSkip(RedisServerProcess.skipMessage)
+        }
         redis = r
         XCTAssertNotNil(try RedisClient(endpoint).send("GET", "k").errorMessage)  // NOAUTH
         var good = endpoint
@@ -93,7 +96,9 @@ final class RedisClientTests: XCTestCase {
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        _ = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         listen(listener, 4)
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
@@ -213,7 +218,9 @@ final class RedisClientTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: 8) { t in
             for i in 0..<200 {
                 let key = "k\(t)"
-                let r = try? client.pipeline([[Array("SET".utf8), Array(key.utf8), Array("\(i)".utf8)], [Array("GET".utf8), Array(key.utf8)]])
+                let r = try? client.pipeline([
+                    [Array("SET".utf8), Array(key.utf8), Array("\(i)".utf8)], [Array("GET".utf8), Array(key.utf8)],
+                ])
                 if r?[1].string != "\(i)" { failures.add(1, ordering: .relaxed) }
             }
         }
@@ -225,8 +232,10 @@ final class RedisClientTests: XCTestCase {
     func testSubscriberReceivesAndResubscribes() throws {
         let got = Mutex<[String]>([])
         let connects = Atomic<Int>(0)
-        let sub = RedisSubscriber(endpoint, channels: ["ch"], timeout: 1, minBackoff: 0.01, maxBackoff: 0.05,
-                                  onConnect: { connects.add(1, ordering: .relaxed) }) { channel, payload in
+        let sub = RedisSubscriber(
+            endpoint, channels: ["ch"], timeout: 1, minBackoff: 0.01, maxBackoff: 0.05,
+            onConnect: { connects.add(1, ordering: .relaxed) }
+        ) { channel, payload in
             got.withLock { $0.append("\(channel):\(String(decoding: payload, as: UTF8.self))") }
         }
         sub.start()

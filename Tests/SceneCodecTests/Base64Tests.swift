@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import SceneCodec
 
 /// Strict base64 against Foundation's decoder (an independent oracle):
@@ -20,8 +21,10 @@ final class Base64Tests: XCTestCase {
 
     func testKnownVectors() {
         // RFC 4648 §10.
-        for (plain, encoded) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
-                                 ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")] {
+        for (plain, encoded) in [
+            ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
+        ] {
             XCTAssertEqual(try Base64.decode(encoded), Array(plain.utf8))
             XCTAssertEqual(Base64.encode(Array(plain.utf8)), encoded)
         }
@@ -30,16 +33,22 @@ final class Base64Tests: XCTestCase {
 
     func testRejectionsNameTheOffset() {
         func failure(_ s: String) -> Base64.Failure? {
-            do { _ = try Base64.decode(s); return nil } catch { return error }
+            do {
+                _ = try Base64.decode(s)
+                return nil
+            } catch { return error }
         }
-        XCTAssertEqual(failure("Zm9"), Base64.Failure(offset: 3, message: "the length 3 is not a multiple of 4 (padding with = is required)"))
+        XCTAssertEqual(
+            failure("Zm9"), Base64.Failure(offset: 3, message: "the length 3 is not a multiple of 4 (padding with = is required)"))
         XCTAssertEqual(failure("Zm 9"), Base64.Failure(offset: 2, message: "whitespace is not allowed in base64 here"))
         XCTAssertEqual(failure("Zm9v\nYmFy")?.offset, 4)
         XCTAssertEqual(failure("Zm=v"), Base64.Failure(offset: 2, message: "= may only pad the end (one or two of it)"))
         XCTAssertEqual(failure("Z==="), Base64.Failure(offset: 1, message: "= may only pad the end (one or two of it)"))
         XCTAssertEqual(failure("Zg==Zg==")?.offset, 2)
-        XCTAssertEqual(failure("Zh=="), Base64.Failure(offset: 1, message: "the bits before the padding must be 0 (the encoding is not canonical)"))
-        XCTAssertEqual(failure("Zm9="), Base64.Failure(offset: 2, message: "the bits before the padding must be 0 (the encoding is not canonical)"))
+        XCTAssertEqual(
+            failure("Zh=="), Base64.Failure(offset: 1, message: "the bits before the padding must be 0 (the encoding is not canonical)"))
+        XCTAssertEqual(
+            failure("Zm9="), Base64.Failure(offset: 2, message: "the bits before the padding must be 0 (the encoding is not canonical)"))
         XCTAssertEqual(failure("ab-_"), Base64.Failure(offset: 2, message: "'-' is base64url, not base64 (use + and /)"))
         XCTAssertEqual(failure("ab*c"), Base64.Failure(offset: 2, message: "'*' is not a base64 character"))
         XCTAssertEqual(failure("abc\u{e9}")?.message, "byte 0xC3 is not a base64 character")

@@ -8,8 +8,9 @@ extension EventLoop {
     /// ``ServerConfiguration/maxStreams``, or shutting down. Nil: go ahead.
     func refusalOfUpgrade(requestID: RequestID?) -> HTTPResponse? {
         if draining || context.shuttingDown.load(ordering: .relaxed) {
-            return .problem(status: 503, slug: "shutting-down", title: "Shutting down",
-                            detail: "the service is draining and opens no new stream", requestID: requestID)
+            return .problem(
+                status: 503, slug: "shutting-down", title: "Shutting down",
+                detail: "the service is draining and opens no new stream", requestID: requestID)
         }
         let open = context.openStreams.wrappingAdd(1, ordering: .relaxed).newValue
         if open > context.configuration.maxStreams {
@@ -64,7 +65,7 @@ extension EventLoop {
             queueFrame(connection, .pong, payload)
         case .sendPing:
             queueFrame(connection, .ping, UnsafeRawBufferPointer(start: nil, count: 0))
-        case let .sendClose(code, reason, thenClose):
+        case .sendClose(let code, let reason, let thenClose):
             WebSocketFrameEncoder.closePayload(code, reason: reason).withUnsafeBytes { queueFrame(connection, .close, $0) }
             if thenClose { connection.closeAfterWrite = true }
             streamEnded(stream, code: stream.machine.closeCode ?? code)
@@ -106,7 +107,7 @@ extension EventLoop {
     /// The stream a message from another thread names, if it is still there.
     private func liveStream(fd: Int32, serial: UInt32) -> (Connection, WebSocketStream)? {
         guard Int(fd) < connections.count, let connection = connections[Int(fd)], connection.serial == serial,
-              let stream = connection.stream
+            let stream = connection.stream
         else { return nil }
         return (connection, stream)
     }

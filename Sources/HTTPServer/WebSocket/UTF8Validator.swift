@@ -35,13 +35,34 @@ struct UTF8Validator {
                 k += 1
                 switch b {
                 case 0x00...0x7F: continue
-                case 0xC2...0xDF: pending = 1; low = 0x80; high = 0xBF
-                case 0xE0: pending = 2; low = 0xA0; high = 0xBF
-                case 0xE1...0xEC, 0xEE...0xEF: pending = 2; low = 0x80; high = 0xBF
-                case 0xED: pending = 2; low = 0x80; high = 0x9F
-                case 0xF0: pending = 3; low = 0x90; high = 0xBF
-                case 0xF1...0xF3: pending = 3; low = 0x80; high = 0xBF
-                case 0xF4: pending = 3; low = 0x80; high = 0x8F
+                case 0xC2...0xDF:
+                    pending = 1
+                    low = 0x80
+                    high = 0xBF
+                case 0xE0:
+                    pending = 2
+                    low = 0xA0
+                    high = 0xBF
+                case 0xE1...0xEC, 0xEE...0xEF:
+                    pending = 2
+                    low = 0x80
+                    high = 0xBF
+                case 0xED:
+                    pending = 2
+                    low = 0x80
+                    high = 0x9F
+                case 0xF0:
+                    pending = 3
+                    low = 0x90
+                    high = 0xBF
+                case 0xF1...0xF3:
+                    pending = 3
+                    low = 0x80
+                    high = 0xBF
+                case 0xF4:
+                    pending = 3
+                    low = 0x80
+                    high = 0x8F
                 default: return false
                 }
             } else {

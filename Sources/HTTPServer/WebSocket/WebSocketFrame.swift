@@ -53,7 +53,9 @@ enum WebSocketFrameEncoder {
             out.append(contentsOf: payload)
             return
         }
-        let key = [UInt8(mask >> 24), UInt8(truncatingIfNeeded: mask >> 16), UInt8(truncatingIfNeeded: mask >> 8), UInt8(truncatingIfNeeded: mask)]
+        let key = [
+            UInt8(mask >> 24), UInt8(truncatingIfNeeded: mask >> 16), UInt8(truncatingIfNeeded: mask >> 8), UInt8(truncatingIfNeeded: mask),
+        ]
         out.append(contentsOf: key)
         for (k, byte) in payload.enumerated() { out.append(byte ^ key[k & 3]) }
     }

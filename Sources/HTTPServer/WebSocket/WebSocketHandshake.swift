@@ -43,8 +43,10 @@ public struct WebSocketHandshake: Sendable, Equatable {
     /// - Complexity: O(header bytes).
     public static func check(_ request: HTTPRequest) -> Outcome {
         func malformed(_ detail: String) -> Outcome {
-            .refused(.problem(status: 400, slug: "bad-handshake", title: "Malformed WebSocket handshake",
-                              detail: detail, requestID: request.requestID))
+            .refused(
+                .problem(
+                    status: 400, slug: "bad-handshake", title: "Malformed WebSocket handshake",
+                    detail: detail, requestID: request.requestID))
         }
         guard request.method == "GET" else { return malformed("a WebSocket handshake is a GET, not \(request.method)") }
         guard request.version != .http1_0 else { return malformed("a WebSocket handshake needs HTTP/1.1") }

@@ -27,9 +27,9 @@ struct WebSocketMessageAssembler {
         static func == (a: Event, b: Event) -> Bool {
             switch (a, b) {
             case (.none, .none): return true
-            case let (.text(x), .text(y)), let (.ping(x), .ping(y)): return x.elementsEqual(y)
-            case let (.close(c1, r1), .close(c2, r2)): return c1 == c2 && r1 == r2
-            case let (.fail(c1, r1), .fail(c2, r2)): return c1 == c2 && r1 == r2
+            case (.text(let x), .text(let y)), (.ping(let x), .ping(let y)): return x.elementsEqual(y)
+            case (.close(let c1, let r1), .close(let c2, let r2)): return c1 == c2 && r1 == r2
+            case (.fail(let c1, let r1), .fail(let c2, let r2)): return c1 == c2 && r1 == r2
             default: return false
             }
         }

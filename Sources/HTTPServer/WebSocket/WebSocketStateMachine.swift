@@ -46,8 +46,8 @@ struct WebSocketStateMachine {
         static func == (a: Action, b: Action) -> Bool {
             switch (a, b) {
             case (.needMoreData, .needMoreData), (.sendPing, .sendPing), (.closeSocket, .closeSocket): return true
-            case let (.message(x), .message(y)), let (.sendPong(x), .sendPong(y)): return x.elementsEqual(y)
-            case let (.sendClose(c1, r1, t1), .sendClose(c2, r2, t2)): return c1 == c2 && r1 == r2 && t1 == t2
+            case (.message(let x), .message(let y)), (.sendPong(let x), .sendPong(let y)): return x.elementsEqual(y)
+            case (.sendClose(let c1, let r1, let t1), .sendClose(let c2, let r2, let t2)): return c1 == c2 && r1 == r2 && t1 == t2
             default: return false
             }
         }
@@ -101,7 +101,7 @@ struct WebSocketStateMachine {
                 case .ping(let payload):
                     guard state == .open else { continue }
                     return (used, .sendPong(payload))
-                case let .close(code, _):
+                case .close(let code, _):
                     if state == .open {
                         state = .closed
                         closeCode = code ?? .noStatus
@@ -110,7 +110,7 @@ struct WebSocketStateMachine {
                     }
                     state = .closed
                     return (input.count, .closeSocket)
-                case let .fail(code, reason):
+                case .fail(let code, let reason):
                     return (input.count, fail(code, reason))
                 }
             }

@@ -51,7 +51,8 @@ public struct APIKeys: Sendable {
             guard let first = line.first, !first.hasPrefix("#") else { continue }
             let lineNumber = number + 1
             guard line.count == 2 || line.count == 3 else {
-                throw KeyFileError(message: "line \(lineNumber): expected `<scope> <key> [scenes=<prefix>]` (scopes: read, interact, write)")
+                throw KeyFileError(
+                    message: "line \(lineNumber): expected `<scope> <key> [scenes=<prefix>]` (scopes: read, interact, write)")
             }
             guard let scope = Scope(name: String(first)) else {
                 throw KeyFileError(message: "line \(lineNumber): unknown scope \"\(first.prefix(32))\" (scopes: read, interact, write)")
@@ -74,7 +75,8 @@ public struct APIKeys: Sendable {
                 }
                 let value = String(option.dropFirst("scenes=".count))
                 guard !value.isEmpty, value.utf8.count <= APIKeys.maximumPrefixLength, value.utf8.allSatisfy(APIKeys.isIDByte) else {
-                    throw KeyFileError(message: "line \(lineNumber): a scenes= prefix is 1 to \(APIKeys.maximumPrefixLength) of A-Z a-z 0-9 . _ -")
+                    throw KeyFileError(
+                        message: "line \(lineNumber): a scenes= prefix is 1 to \(APIKeys.maximumPrefixLength) of A-Z a-z 0-9 . _ -")
                 }
                 prefix = value
             }

@@ -128,8 +128,9 @@ public final class AccessControl: Sendable {
     /// 403 unless `held` covers `needed`.
     static func require(_ needed: Scope, held: Scope) throws(Problem) {
         guard held < needed else { return }
-        var p = Problem(403, "insufficient-scope", "Insufficient scope",
-                        "this needs a key of scope \(needed.name) (or larger); the key given has scope \(held.name)")
+        var p = Problem(
+            403, "insufficient-scope", "Insufficient scope",
+            "this needs a key of scope \(needed.name) (or larger); the key given has scope \(held.name)")
         p.headers.set("WWW-Authenticate", "Bearer realm=\"hitroute\", error=\"insufficient_scope\", scope=\"\(needed.name)\"")
         throw p
     }
@@ -147,7 +148,8 @@ public final class AccessControl: Sendable {
         let scheme = Array("bearer".utf8)
         guard value.count > scheme.count, value[scheme.count] == UInt8(ascii: " ") else { return nil }
         for i in 0..<scheme.count where value[i] | 0x20 != scheme[i] { return nil }
-        var lo = scheme.count, hi = value.count
+        var lo = scheme.count
+        var hi = value.count
         while lo < hi, value[lo] == UInt8(ascii: " ") { lo += 1 }
         while hi > lo, value[hi - 1] == UInt8(ascii: " ") { hi -= 1 }
         return UnsafeBufferPointer(rebasing: value[lo..<hi])
@@ -163,8 +165,9 @@ public final class AccessControl: Sendable {
             p.headers.set("WWW-Authenticate", "Bearer realm=\"hitroute\", error=\"invalid_token\"")
             return p
         }
-        var p = Problem(401, "unauthorized", "Unauthorized",
-                        "this request needs an API key: send Authorization: Bearer <key>")
+        var p = Problem(
+            401, "unauthorized", "Unauthorized",
+            "this request needs an API key: send Authorization: Bearer <key>")
         p.headers.set("WWW-Authenticate", "Bearer realm=\"hitroute\"")
         return p
     }

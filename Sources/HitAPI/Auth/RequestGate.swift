@@ -60,7 +60,8 @@ extension Application {
         if let host = request.headers["Host"], BrowserOrigin.isSameAuthority(origin, host: host) { return }
         throw Problem(
             403, "foreign-origin", "Foreign origin",
-            "a page on \(origin.prefix(200)) may not change scenes of an open service: name the origin in --cors-origin, or give the service an --api-keys-file")
+            "a page on \(origin.prefix(200)) may not change scenes of an open service: name the origin in --cors-origin, or give the service an --api-keys-file"
+        )
     }
 
     /// The snapshot of `id` when `grant` reaches it, else 404 as if absent:
@@ -82,8 +83,9 @@ extension Application {
 
     /// 403: this key creates only scenes of its prefix.
     static func outsideTenant(_ grant: Grant) -> Problem {
-        Problem(403, "outside-key-scenes", "Outside this key's scenes",
-                "this key creates and replaces only scenes whose id starts with \"\(grant.scenePrefix ?? "")\"")
+        Problem(
+            403, "outside-key-scenes", "Outside this key's scenes",
+            "this key creates and replaces only scenes whose id starts with \"\(grant.scenePrefix ?? "")\"")
     }
 }
 
@@ -94,7 +96,8 @@ enum BrowserOrigin {
     /// http, 443 for https) written or not.
     static func isSameAuthority(_ origin: String, host: String) -> Bool {
         let o = origin.lowercased()
-        let scheme: String, defaultPort: String
+        let scheme: String
+        let defaultPort: String
         if o.hasPrefix("http://") {
             (scheme, defaultPort) = ("http://", ":80")
         } else if o.hasPrefix("https://") {

@@ -43,8 +43,9 @@ enum AnalysisQueryDecoder {
             return v
         }
         var q = AnalysisQuery()
-        q.grid = GridRequest(x: number("x"), y: number("y"), width: number("width"), height: number("height"),
-                             resolution: number("resolution"))
+        q.grid = GridRequest(
+            x: number("x"), y: number("y"), width: number("width"), height: number("height"),
+            resolution: number("resolution"))
         if let name = values["standard"] {
             if let standard = Standard(rawValue: name) {
                 q.minSize = standard.minSize
@@ -55,12 +56,20 @@ enum AnalysisQueryDecoder {
             }
         }
         if let m = number("minSize") {
-            if m >= 0 { q.minSize = m } else { issues.append(ValidationIssue(pointer: "/minSize", message: "must be a finite number >= 0")) }
+            if m >= 0 {
+                q.minSize = m
+            } else {
+                issues.append(ValidationIssue(pointer: "/minSize", message: "must be a finite number >= 0"))
+            }
         }
         if values["spacing"] == "none" {
             q.spacing = nil
         } else if let s = number("spacing") {
-            if s >= 0 { q.spacing = s } else { issues.append(ValidationIssue(pointer: "/spacing", message: "must be a finite number >= 0, or none")) }
+            if s >= 0 {
+                q.spacing = s
+            } else {
+                issues.append(ValidationIssue(pointer: "/spacing", message: "must be a finite number >= 0, or none"))
+            }
         }
         if kind == .diff {
             if let other = values["against"], !other.isEmpty {

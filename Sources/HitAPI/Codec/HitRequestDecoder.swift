@@ -73,14 +73,15 @@ public enum HitRequestDecoder {
         var d = DocumentDecoder(bytes)
         return try d.run { d in
             var query = HitQuery(point: PointQuery(x: 0, y: 0))
-            query.point = try d.pointQuery { d, key in
-                switch key {
-                case "trace": query.trace = try d.bool() ?? true
-                case "all": query.all = try d.bool() ?? false
-                default: return false
-                }
-                return true
-            } ?? query.point
+            query.point =
+                try d.pointQuery { d, key in
+                    switch key {
+                    case "trace": query.trace = try d.bool() ?? true
+                    case "all": query.all = try d.bool() ?? false
+                    default: return false
+                    }
+                    return true
+                } ?? query.point
             return query
         }
     }
@@ -197,8 +198,9 @@ public enum HitRequestDecoder {
         // GET and HEAD change nothing (RFC 9110 §9.2.1): pointer phases,
         // which capture and drag, come with POST.
         for name in ["pointer", "phase", "pointerType"] where values[name] != nil {
-            issues.append(ValidationIssue(
-                pointer: "/\(name)", message: "pointer phases change the scene: send them with POST …/hit, not GET or HEAD"))
+            issues.append(
+                ValidationIssue(
+                    pointer: "/\(name)", message: "pointer phases change the scene: send them with POST …/hit, not GET or HEAD"))
         }
         guard issues.isEmpty else { throw .invalid(issues) }
         return hit

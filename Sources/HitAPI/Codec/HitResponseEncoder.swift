@@ -10,16 +10,35 @@ enum HitResponseEncoder {
         scene: CompiledScene, to w: inout JSONWriter
     ) {
         w.beginObject()
-        w.field("scene"); w.string(sceneID)
-        w.field("version"); w.int(version)
-        w.field("x"); w.number(query.point.x)
-        w.field("y"); w.number(query.point.y)
+        w.field("scene")
+        w.string(sceneID)
+        w.field("version")
+        w.int(version)
+        w.field("x")
+        w.number(query.point.x)
+        w.field("y")
+        w.number(query.point.y)
         writeTarget(result, scene: scene, path: true, to: &w)
-        if !result.receivers.isEmpty { w.field("receivers"); writeReceivers(result.receivers, scene: scene, to: &w) }
-        if query.trace { w.field("trace"); writeTrace(result.trace, scene: scene, to: &w) }
-        if let stack = result.stack { w.field("stack"); writeIDs(stack, scene: scene, to: &w) }
-        if let captured { w.field("captured"); w.bool(captured) }
-        if let boundary { w.field("boundary"); writeBoundary(boundary, to: &w) }
+        if !result.receivers.isEmpty {
+            w.field("receivers")
+            writeReceivers(result.receivers, scene: scene, to: &w)
+        }
+        if query.trace {
+            w.field("trace")
+            writeTrace(result.trace, scene: scene, to: &w)
+        }
+        if let stack = result.stack {
+            w.field("stack")
+            writeIDs(stack, scene: scene, to: &w)
+        }
+        if let captured {
+            w.field("captured")
+            w.bool(captured)
+        }
+        if let boundary {
+            w.field("boundary")
+            writeBoundary(boundary, to: &w)
+        }
         w.endObject()
     }
 
@@ -29,11 +48,26 @@ enum HitResponseEncoder {
     static func writeBatchExtras(
         _ result: HitResult, trace: Bool, captured: Bool?, boundary: Boundary?, scene: CompiledScene, to w: inout JSONWriter
     ) {
-        if !result.receivers.isEmpty { w.field("receivers"); writeReceivers(result.receivers, scene: scene, to: &w) }
-        if trace { w.field("trace"); writeTrace(result.trace, scene: scene, to: &w) }
-        if let stack = result.stack { w.field("stack"); writeIDs(stack, scene: scene, to: &w) }
-        if let captured { w.field("captured"); w.bool(captured) }
-        if let boundary { w.field("boundary"); writeBoundary(boundary, to: &w) }
+        if !result.receivers.isEmpty {
+            w.field("receivers")
+            writeReceivers(result.receivers, scene: scene, to: &w)
+        }
+        if trace {
+            w.field("trace")
+            writeTrace(result.trace, scene: scene, to: &w)
+        }
+        if let stack = result.stack {
+            w.field("stack")
+            writeIDs(stack, scene: scene, to: &w)
+        }
+        if let captured {
+            w.field("captured")
+            w.bool(captured)
+        }
+        if let boundary {
+            w.field("boundary")
+            writeBoundary(boundary, to: &w)
+        }
     }
 
     /// `{"out", "leave", "over", "enter", "removed"}` (SPEC §11.1), every
@@ -46,11 +80,16 @@ enum HitResponseEncoder {
             w.endArray()
         }
         w.beginObject()
-        w.field("out"); id(b.out)
-        w.field("leave"); ids(b.leave)
-        w.field("over"); id(b.over)
-        w.field("enter"); ids(b.enter)
-        w.field("removed"); ids(b.removed)
+        w.field("out")
+        id(b.out)
+        w.field("leave")
+        ids(b.leave)
+        w.field("over")
+        id(b.over)
+        w.field("enter")
+        ids(b.enter)
+        w.field("removed")
+        ids(b.removed)
         w.endObject()
     }
 
@@ -60,26 +99,40 @@ enum HitResponseEncoder {
     /// nothing), in `scene` at `version`.
     static func writeBoundaryPush(_ change: PointerSessions.Change, version: Int, scene: CompiledScene, to w: inout JSONWriter) {
         w.beginObject()
-        w.field("type"); w.string("boundary")
-        w.field("pointer"); w.string(change.pointer)
-        w.field("version"); w.int(version)
+        w.field("type")
+        w.string("boundary")
+        w.field("pointer")
+        w.string(change.pointer)
+        w.field("version")
+        w.int(version)
         w.field("layer")
         if let target = change.target { w.string(scene.ids[target]) } else { w.null() }
-        w.field("boundary"); writeBoundary(change.boundary, to: &w)
+        w.field("boundary")
+        writeBoundary(change.boundary, to: &w)
         w.endObject()
     }
 
     /// `layer`, (`path`,) `action`, `actionLayer` (and `local` with `path`).
     static func writeTarget(_ result: HitResult, scene: CompiledScene, path: Bool, to w: inout JSONWriter) {
         guard let target = result.target else {
-            w.field("layer"); w.null()
-            if path { w.field("path"); w.null() }
-            w.field("action"); w.null()
-            w.field("actionLayer"); w.null()
-            if path { w.field("local"); w.null() }
+            w.field("layer")
+            w.null()
+            if path {
+                w.field("path")
+                w.null()
+            }
+            w.field("action")
+            w.null()
+            w.field("actionLayer")
+            w.null()
+            if path {
+                w.field("local")
+                w.null()
+            }
             return
         }
-        w.field("layer"); w.string(scene.ids[target])
+        w.field("layer")
+        w.string(scene.ids[target])
         if path {
             w.field("path")
             w.beginArray()
@@ -87,11 +140,15 @@ enum HitResponseEncoder {
             w.endArray()
         }
         if let (action, layer) = scene.action(for: target) {
-            w.field("action"); w.string(action)
-            w.field("actionLayer"); w.string(scene.ids[layer])
+            w.field("action")
+            w.string(action)
+            w.field("actionLayer")
+            w.string(scene.ids[layer])
         } else {
-            w.field("action"); w.null()
-            w.field("actionLayer"); w.null()
+            w.field("action")
+            w.null()
+            w.field("actionLayer")
+            w.null()
         }
         if path {
             w.field("local")

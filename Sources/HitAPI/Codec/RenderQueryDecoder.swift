@@ -31,12 +31,15 @@ enum RenderQueryDecoder {
             return v
         }
         var q = RenderQuery()
-        let x = number("x"), y = number("y")
+        let x = number("x")
+        let y = number("y")
         if let x, let y {
             q.point = Point(x, y)
         } else if (values["x"] == nil) != (values["y"] == nil) {
             let missing = values["x"] == nil ? "x" : "y"
-            if !issues.contains(where: { $0.pointer == "/\(missing)" }) { issues.append(ValidationIssue(pointer: "/\(missing)", message: "x and y go together: \(missing) is missing")) }
+            if !issues.contains(where: { $0.pointer == "/\(missing)" }) {
+                issues.append(ValidationIssue(pointer: "/\(missing)", message: "x and y go together: \(missing) is missing"))
+            }
         }
         switch values["regions"] {
         case nil, "0", "false": q.regions = false
@@ -49,7 +52,11 @@ enum RenderQueryDecoder {
         default: issues.append(ValidationIssue(pointer: "/audit", message: "must be 0, 1, true or false"))
         }
         if let other = values["diff"] {
-            if other.isEmpty { issues.append(ValidationIssue(pointer: "/diff", message: "names the scene to compare with")) } else { q.diff = other }
+            if other.isEmpty {
+                issues.append(ValidationIssue(pointer: "/diff", message: "names the scene to compare with"))
+            } else {
+                q.diff = other
+            }
         }
         if let width = number("width") {
             if width >= 1 && width <= RenderOptions.maxPixelWidth {

@@ -31,7 +31,10 @@ enum TraceWriter {
                     w.field("detail")
                     writeDetail(detail, to: &w)
                 }
-                if let local = entries[i].local { w.field("local"); SceneEncoder.writeXY(local, to: &w) }
+                if let local = entries[i].local {
+                    w.field("local")
+                    SceneEncoder.writeXY(local, to: &w)
+                }
                 w.endObject()
             }
         }
@@ -51,11 +54,16 @@ enum TraceWriter {
         }
         switch detail {
         case .opacity(let o):
-            w.stringText("opacity "); w.stringShort(o); w.stringText(" is below 0.01")
+            w.stringText("opacity ")
+            w.stringShort(o)
+            w.stringText(" is below 0.01")
         case .determinant(let d):
-            w.stringText("transform is not invertible (determinant "); w.stringShort(d); w.stringText(")")
+            w.stringText("transform is not invertible (determinant ")
+            w.stringShort(d)
+            w.stringText(")")
         case .clippedDescendants(let n):
-            w.stringText("outside its hit region with clipChildren; "); w.stringInt(n)
+            w.stringText("outside its hit region with clipChildren; ")
+            w.stringInt(n)
             w.stringText(n == 1 ? " descendant not visited" : " descendants not visited")
         case .noShape:
             w.stringText("no shape or hitShape: a container is never a target itself")
@@ -65,22 +73,36 @@ enum TraceWriter {
             if rule == .evenodd {
                 w.stringText("even-odd: inside ")
             } else {
-                w.stringText("nonzero: winding "); w.stringInt(winding); w.stringText(" inside ")
+                w.stringText("nonzero: winding ")
+                w.stringInt(winding)
+                w.stringText(" inside ")
             }
-            w.stringInt(contours); w.stringText(contours == 1 ? " contour" : " contours")
+            w.stringInt(contours)
+            w.stringText(contours == 1 ? " contour" : " contours")
         case .withinStroke(let half):
-            w.stringText("within "); w.stringShort(half); w.stringText(" of the outline (stroke / 2)")
+            w.stringText("within ")
+            w.stringShort(half)
+            w.stringText(" of the outline (stroke / 2)")
         case .withinSlop:
             w.stringText("outside the region but within its hitSlop")
         case .maskPixel(let column, let row, let alpha, let minimum):
-            w.stringText("pixel ("); w.stringInt(column); w.stringText(", "); w.stringInt(row)
-            w.stringText(") alpha "); w.stringInt(alpha); w.stringText(alpha >= minimum ? " >= " : " < ")
+            w.stringText("pixel (")
+            w.stringInt(column)
+            w.stringText(", ")
+            w.stringInt(row)
+            w.stringText(") alpha ")
+            w.stringInt(alpha)
+            w.stringText(alpha >= minimum ? " >= " : " < ")
             w.stringInt(minimum)
         case .outsideMask(let columns, let rows):
-            w.stringText("outside the mask's "); w.stringInt(columns); w.stringText(" x "); w.stringInt(rows)
+            w.stringText("outside the mask's ")
+            w.stringInt(columns)
+            w.stringText(" x ")
+            w.stringInt(rows)
             w.stringText(" pixels")
         case .passedThrough(let reason):
-            w.stringText(reasonText(reason)); w.stringText("; passThrough lets the point go on to the layers below")
+            w.stringText(reasonText(reason))
+            w.stringText("; passThrough lets the point go on to the layers below")
         case .capturedBy, .captureDropped:
             break  // written above
         }

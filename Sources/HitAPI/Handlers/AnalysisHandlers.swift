@@ -77,8 +77,9 @@ extension Application {
             throw analysisProblem(error, samples: grid.count)
         }
         return json(200, capacity: 512 + report.groups.count * 300) { w in
-            AnalysisEncoder.diff(report, id: snapshot.id, version: snapshot.version, scene: a, against: other.id,
-                                 againstVersion: other.version, other: b, &w)
+            AnalysisEncoder.diff(
+                report, id: snapshot.id, version: snapshot.version, scene: a, against: other.id,
+                againstVersion: other.version, other: b, &w)
         }
     }
 
@@ -105,11 +106,13 @@ extension Application {
     func analysisProblem(_ error: AnalysisError, samples: Int) -> Problem {
         switch error {
         case .invalid(let parameter, let message):
-            let detail = parameter == "resolution"
+            let detail =
+                parameter == "resolution"
                 ? "the sample grid is refused (at most --max-analysis-samples = \(configuration.maxAnalysisSamples) samples, with finite cells): \(message)"
                 : "the region is refused: \(message)"
-            return Problem(422, "invalid-request", "Invalid request", detail,
-                           issues: [ValidationIssue(pointer: "/\(parameter)", message: message)])
+            return Problem(
+                422, "invalid-request", "Invalid request", detail,
+                issues: [ValidationIssue(pointer: "/\(parameter)", message: message)])
         case .tooMuchWork(let limit):
             return Problem(
                 422, "invalid-request", "Invalid request",

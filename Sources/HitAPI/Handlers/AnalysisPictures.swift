@@ -12,13 +12,15 @@ extension Application {
         let grid = try analysisGrid(AnalysisQuery(), defaultRegion: scene.bounds)
         let report: AuditReport
         do {
-            report = try Audit.run(scene, grid: grid, minSize: Standard.wcag258.minSize, spacing: Standard.wcag258.spacing,
-                                   workLimit: configuration.maxBatchWork, keepCells: true)
+            report = try Audit.run(
+                scene, grid: grid, minSize: Standard.wcag258.minSize, spacing: Standard.wcag258.spacing,
+                workLimit: configuration.maxBatchWork, keepCells: true)
         } catch {
             throw analysisProblem(error, samples: grid.count)
         }
-        var picture = CellPicture(x: grid.x, y: grid.y, resolution: grid.resolution, columns: grid.columns, rows: grid.rows,
-                                  labels: report.labels ?? [], hatched: report.blocked ?? [], kind: "audit")
+        var picture = CellPicture(
+            x: grid.x, y: grid.y, resolution: grid.resolution, columns: grid.columns, rows: grid.rows,
+            labels: report.labels ?? [], hatched: report.blocked ?? [], kind: "audit")
         for t in report.targets {
             let failing = t.verdict != .pass
             let title = "\(scene.ids[t.layer]): \(t.verdict.rawValue)"
@@ -37,7 +39,8 @@ extension Application {
         } catch {
             throw analysisProblem(error, samples: grid.count)
         }
-        return CellPicture(x: grid.x, y: grid.y, resolution: grid.resolution, columns: grid.columns, rows: grid.rows,
-                           labels: report.cellGroups ?? [], kind: "diff")
+        return CellPicture(
+            x: grid.x, y: grid.y, resolution: grid.resolution, columns: grid.columns, rows: grid.rows,
+            labels: report.cellGroups ?? [], kind: "diff")
     }
 }

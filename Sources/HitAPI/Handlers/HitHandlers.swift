@@ -84,7 +84,8 @@ extension Application {
         }
         if !batch.pointerEvents.isEmpty { try requirePointerPhases(hoverOnly: !batch.needsInteract, granted, request) }
         // As for a single hit: with pointer events, the snapshot is let go.
-        let here: Bool, held: SceneSnapshot?
+        let here: Bool
+        let held: SceneSnapshot?
         do {
             let snapshot = store.residentSnapshot(id)
             here = placement == .worker || batchRunsHere(batch, snapshot)
@@ -106,9 +107,11 @@ extension Application {
     private func batchRunsHere(_ batch: BatchQuery, _ held: SceneSnapshot?) -> Bool {
         var estimate = 0
         if let s = held, batch.pointerEvents.isEmpty, !s.isCostly(.batches), !s.isCostly(.points) {
-            let points = batch.points, n = points.count
+            let points = batch.points
+            let n = points.count
             let probes = n <= 4 ? Array(0..<n) : [0, n / 3, 2 * n / 3, n - 1]
-            var most = 0, sum = 0
+            var most = 0
+            var sum = 0
             s.withCompiled { scene in
                 for i in probes {
                     var work = 0
@@ -131,7 +134,9 @@ extension Application {
     /// Routes a decoded batch where the decision put it. On a loop, a batch
     /// that reads more than the loop's share (the estimate was short) is
     /// still answered there, and its version's later batches run on a worker.
-    private func answerBatch(_ id: String, _ batch: BatchQuery, held: SceneSnapshot?, _ request: HTTPRequest, _ placement: Placement) throws(Problem) -> HTTPResponse {
+    private func answerBatch(_ id: String, _ batch: BatchQuery, held: SceneSnapshot?, _ request: HTTPRequest, _ placement: Placement)
+        throws(Problem) -> HTTPResponse
+    {
         let limit = configuration.maxBatchWork
         var snapshot = try self.snapshot(id, held: held)
         try checkLayerVisits(batch, layers: snapshot.compiled.layerCount)
@@ -180,7 +185,8 @@ extension Application {
                 snapshot = SceneSnapshot(id: id, version: snapshot.version, live: SceneSnapshot.vacant)
                 entries.rescene(SceneSnapshot.vacant.compiled)
                 let pointerEvent = PointerEvent(
-                    pointer: PointerKey(event.pointer), phase: event.phase, type: event.type, point: point, trace: batch.trace, all: batch.all)
+                    pointer: PointerKey(event.pointer), phase: event.phase, type: event.type, point: point, trace: batch.trace,
+                    all: batch.all)
                 let (outcome, after) = try stored { () throws(StoreError) in try store.pointerEvent(id, pointerEvent) }
                 snapshot = after
                 if outcome.moved { streams.sceneChanged(id) }
@@ -190,7 +196,8 @@ extension Application {
                 entries.write(outcome.result, trace: batch.trace, captured: outcome.captured, boundary: outcome.boundary, to: &results)
             } else {
                 // A batch entry has no `local`: without trace, stack or receivers, only the target is routed.
-                let result = batch.trace || batch.all || entries.scene.hasPassThrough
+                let result =
+                    batch.trace || batch.all || entries.scene.hasPassThrough
                     ? entries.scene.hit(point, trace: batch.trace, all: batch.all, work: &work)
                     : HitResult(target: entries.scene.target(at: point, work: &work), local: nil)
                 if result.target == nil { unrouted &+= 1 }
@@ -217,8 +224,10 @@ extension Application {
     /// A batch answer up to its results: `{"scene":…,"version":…,"results":`.
     private func beginBatchResponse(_ snapshot: SceneSnapshot, _ w: inout JSONWriter) {
         w.beginObject()
-        w.field("scene"); w.string(snapshot.id)
-        w.field("version"); w.int(snapshot.version)
+        w.field("scene")
+        w.string(snapshot.id)
+        w.field("version")
+        w.int(snapshot.version)
         w.field("results")
     }
 
@@ -235,7 +244,8 @@ extension Application {
     /// refused though it would fit. (Where the batch runs was decided
     /// before, by `RunWhere`: see ``batchRunsHere(_:_:)``.)
     private func estimateWork(_ points: [Point], _ snapshot: SceneSnapshot, limit: Int) throws(Problem) {
-        let n = points.count, s = Application.workSample
+        let n = points.count
+        let s = Application.workSample
         guard n >= Application.workSampleFrom else { return }
         let (doubled, overflow) = limit.multipliedReportingOverflow(by: 2)
         let sampleLimit = overflow ? Int.max : doubled / n * s + (doubled % n) * s / n

@@ -35,7 +35,8 @@ extension Application {
         if query.audit { options.cells = try auditPicture(snapshot.compiled) }
         if let other { options.cells = try diffPicture(snapshot.compiled, other.compiled) }
         let maxBytes = configuration.renderByteLimit
-        guard let body = SceneRenderer.render(snapshot.live, id: snapshot.id, version: snapshot.version, options: options, maxBytes: maxBytes)
+        guard
+            let body = SceneRenderer.render(snapshot.live, id: snapshot.id, version: snapshot.version, options: options, maxBytes: maxBytes)
         else {
             throw Problem(
                 422, "invalid-request", "Invalid request",
@@ -65,10 +66,14 @@ extension Application {
         h.set("Vary", "Accept")
         return json(200, headers: h, capacity: 1024) { w in
             w.beginObject()
-            w.field("service"); w.string("hitroute")
-            w.field("openapi"); w.string("/openapi.yaml")
-            w.field("playground"); w.string("/ (with Accept: text/html)")
-            w.field("module"); w.string("/hitroute.js")
+            w.field("service")
+            w.string("hitroute")
+            w.field("openapi")
+            w.string("/openapi.yaml")
+            w.field("playground")
+            w.string("/ (with Accept: text/html)")
+            w.field("module")
+            w.string("/hitroute.js")
             w.field("routes")
             w.beginArray()
             for route in Application.indexRoutes { w.string(route) }

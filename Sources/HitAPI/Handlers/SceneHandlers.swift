@@ -64,12 +64,14 @@ extension Application {
 
     private func putScene(_ id: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         guard Route.isSceneID(id) else {
-            throw Problem(422, "invalid-scene", "Invalid scene", "the scene id in the path must match [A-Za-z0-9._-]{1,128} and not be . or ..")
+            throw Problem(
+                422, "invalid-scene", "Invalid scene", "the scene id in the path must match [A-Za-z0-9._-]{1,128} and not be . or ..")
         }
         let upload = try upload(request)
         if let bodyID = upload.scene.id, bodyID != id {
-            throw Problem(422, "invalid-scene", "Invalid scene", "the body's id differs from the path's",
-                          issues: [ValidationIssue(pointer: "/id", message: "is \"\(bodyID)\" but the path says \"\(id)\"")])
+            throw Problem(
+                422, "invalid-scene", "Invalid scene", "the body's id differs from the path's",
+                issues: [ValidationIssue(pointer: "/id", message: "is \"\(bodyID)\" but the path says \"\(id)\"")])
         }
         let (snapshot, created) = try stored { () throws(StoreError) in try store.put(upload, id: id) }
         if !created { streams.sceneChanged(id) }
@@ -123,7 +125,8 @@ extension Application {
     }
 
     private func patchLayer(_ id: String, _ layerID: String, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let limits = configuration.scene, maxSceneBytes = configuration.server.limits.maxBodyBytes
+        let limits = configuration.scene
+        let maxSceneBytes = configuration.server.limits.maxBodyBytes
         let patch = try stored { () throws(StoreError) in
             try LayerPatch(
                 layerID: layerID, json: request.body, ifMatch: request.headers["If-Match"], limits: limits,

@@ -22,8 +22,9 @@ extension Application {
             return response
         case .accepted(let handshake):
             guard handshake.offeredProtocols.contains(Application.streamProtocol) else {
-                throw Problem(400, "bad-handshake", "Malformed WebSocket handshake",
-                              "offer the subprotocol \(Application.streamProtocol) (Sec-WebSocket-Protocol)")
+                throw Problem(
+                    400, "bad-handshake", "Malformed WebSocket handshake",
+                    "offer the subprotocol \(Application.streamProtocol) (Sec-WebSocket-Protocol)")
             }
             let namespace = streams.newNamespace()
             let version = snapshot.version
@@ -33,8 +34,9 @@ extension Application {
             let handshakeRequest = stripped
             let app = self
             return .webSocketUpgrade(handshake, subprotocol: Application.streamProtocol) { stream in
-                StreamSession(app: app, stream: stream, sceneID: id, version: version, granted: scope,
-                              handshake: handshakeRequest, namespace: namespace)
+                StreamSession(
+                    app: app, stream: stream, sceneID: id, version: version, granted: scope,
+                    handshake: handshakeRequest, namespace: namespace)
             }
         }
     }
@@ -60,7 +62,7 @@ extension Application {
         guard !text.contains("+"), !text.contains("/"), !text.contains("=") else { return nil }  // not base64url
         while standard.utf8.count % 4 != 0 { standard += "=" }
         guard let bytes = try? Base64.decode(standard), !bytes.isEmpty,
-              bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+            bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -29,15 +29,16 @@ enum StreamMessage {
         var d = DocumentDecoder(bytes)
         let query = try d.run { d in
             var query = HitQuery(point: PointQuery(x: 0, y: 0))
-            query.point = try d.pointQuery { d, key in
-                switch key {
-                case "trace": query.trace = try d.bool() ?? true
-                case "all": query.all = try d.bool() ?? false
-                case "seq": seq = try d.seq()
-                default: return false
-                }
-                return true
-            } ?? query.point
+            query.point =
+                try d.pointQuery { d, key in
+                    switch key {
+                    case "trace": query.trace = try d.bool() ?? true
+                    case "all": query.all = try d.bool() ?? false
+                    case "seq": seq = try d.seq()
+                    default: return false
+                    }
+                    return true
+                } ?? query.point
             return query
         }
         return (query, seq)

@@ -55,7 +55,9 @@ final class StreamSession: WebSocketSession {
     /// A message's answer is being computed on a worker.
     private var busy = false
 
-    init(app: Application, stream: WebSocketStream, sceneID: String, version: Int, granted: Scope, handshake: HTTPRequest, namespace: UInt64) {
+    init(
+        app: Application, stream: WebSocketStream, sceneID: String, version: Int, granted: Scope, handshake: HTTPRequest, namespace: UInt64
+    ) {
         self.app = app
         self.sceneID = sceneID
         self.version = version
@@ -137,7 +139,8 @@ final class StreamSession: WebSocketSession {
         let (here, held) = app.placeHit(query, in: sceneID, .loop)
         if here {
             do throws(Problem) {
-                let answer = try app.answerHit(query, in: sceneID, held: held, granted: granted, request: handshake, namespace: namespace, .loop)
+                let answer = try app.answerHit(
+                    query, in: sceneID, held: held, granted: granted, request: handshake, namespace: namespace, .loop)
                 stream.send(text: Self.message(answer, seq: item.seq, coalesced: item.coalesced))
             } catch {
                 stream.send(text: Self.error(error, seq: item.seq))
@@ -148,7 +151,8 @@ final class StreamSession: WebSocketSession {
             let (app, id, granted, request, namespace) = (self.app, sceneID, self.granted, handshake, self.namespace)
             stream.offload({ () -> [UInt8] in
                 do throws(Problem) {
-                    let answer = try app.answerHit(query, in: id, held: held, granted: granted, request: request, namespace: namespace, .worker)
+                    let answer = try app.answerHit(
+                        query, in: id, held: held, granted: granted, request: request, namespace: namespace, .worker)
                     return Self.message(answer, seq: item.seq, coalesced: item.coalesced)
                 } catch {
                     return Self.error(error, seq: item.seq)
@@ -178,9 +182,11 @@ final class StreamSession: WebSocketSession {
         }
         var w = JSONWriter(capacity: 48)
         w.beginObject()
-        w.field("type"); w.string("scene")
+        w.field("type")
+        w.string("scene")
         guard let snapshot else {
-            w.field("deleted"); w.bool(true)
+            w.field("deleted")
+            w.bool(true)
             w.endObject()
             stream.send(text: w.finish())
             app.streams.pushes.wrappingAdd(1, ordering: .relaxed)
@@ -189,7 +195,8 @@ final class StreamSession: WebSocketSession {
         }
         guard snapshot.version != version else { return }
         version = snapshot.version
-        w.field("version"); w.int(snapshot.version)
+        w.field("version")
+        w.int(snapshot.version)
         w.endObject()
         stream.send(text: w.finish())
         app.streams.pushes.wrappingAdd(1, ordering: .relaxed)
@@ -228,8 +235,14 @@ final class StreamSession: WebSocketSession {
         bytes.removeLast()
         var tail = JSONWriter(capacity: 64)
         tail.beginObject()
-        if let seq { tail.field("seq"); seq.write(to: &tail) }
-        if coalesced > 0 { tail.field("coalesced"); tail.int(coalesced) }
+        if let seq {
+            tail.field("seq")
+            seq.write(to: &tail)
+        }
+        if coalesced > 0 {
+            tail.field("coalesced")
+            tail.int(coalesced)
+        }
         tail.endObject()
         var extra = tail.finish()
         extra[0] = UInt8(ascii: ",")  // the members after the answer's own
@@ -241,19 +254,29 @@ final class StreamSession: WebSocketSession {
     static func error(_ problem: Problem, seq: StreamSeq?) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
         w.beginObject()
-        w.field("type"); w.string("error")
-        if let seq { w.field("seq"); seq.write(to: &w) }
-        w.field("problem"); w.string("/problems/\(problem.slug)")
-        w.field("title"); w.string(problem.title)
-        w.field("status"); w.int(problem.status)
-        w.field("detail"); w.string(problem.detail)
+        w.field("type")
+        w.string("error")
+        if let seq {
+            w.field("seq")
+            seq.write(to: &w)
+        }
+        w.field("problem")
+        w.string("/problems/\(problem.slug)")
+        w.field("title")
+        w.string(problem.title)
+        w.field("status")
+        w.int(problem.status)
+        w.field("detail")
+        w.string(problem.detail)
         if !problem.issues.isEmpty {
             w.field("errors")
             w.beginArray()
             for issue in problem.issues {
                 w.beginObject()
-                w.field("pointer"); w.string(issue.pointer)
-                w.field("message"); w.string(issue.message)
+                w.field("pointer")
+                w.string(issue.pointer)
+                w.field("message")
+                w.string(issue.message)
                 w.endObject()
             }
             w.endArray()

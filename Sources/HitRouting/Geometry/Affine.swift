@@ -109,7 +109,10 @@ public struct Affine: Hashable, Sendable {
     var scaledInverse: Affine? {
         let s = Swift.max(abs(a), abs(b), abs(c), abs(d))
         guard s > 0, s.isFinite, e.isFinite, f.isFinite else { return nil }
-        let na = a / s, nb = b / s, nc = c / s, nd = d / s
+        let na = a / s
+        let nb = b / s
+        let nc = c / s
+        let nd = d / s
         let nDet = na * nd - nb * nc
         guard abs(nDet) * s * s >= Affine.singularDeterminant else { return nil }
         let k = nDet * s
@@ -145,7 +148,8 @@ public struct Affine: Hashable, Sendable {
     /// in opposite signs where their exact sum is finite.
     /// - Complexity: O(1).
     public func appliesFinitely(within box: Box) -> Bool {
-        let x = Swift.max(abs(box.minX), abs(box.maxX)), y = Swift.max(abs(box.minY), abs(box.maxY))
+        let x = Swift.max(abs(box.minX), abs(box.maxX))
+        let y = Swift.max(abs(box.minY), abs(box.maxY))
         return (2 * (abs(a) * x + abs(c) * y + abs(e))).isFinite && (2 * (abs(b) * x + abs(d) * y + abs(f))).isFinite
     }
 
@@ -158,7 +162,9 @@ public struct Affine: Hashable, Sendable {
             return Affine(a: a / m, b: b / m, c: c / m, d: d / m, e: 0, f: 0).maxScale * m
         }
         // Singular values of [[a c] [b d]]: sqrt of the eigenvalues of MᵀM.
-        let p = a * a + b * b, q = c * c + d * d, r = a * c + b * d
+        let p = a * a + b * b
+        let q = c * c + d * d
+        let r = a * c + b * d
         let mean = (p + q) / 2
         let spread = (((p - q) / 2) * ((p - q) / 2) + r * r).squareRoot()
         return (mean + spread).squareRoot()

@@ -17,8 +17,9 @@ public struct Box: Hashable, Sendable {
     /// The box with no points; the identity of `union`.
     public static let empty = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
     /// Every finite point: the box of what no bound is known for.
-    static let finitePlane = Box(minX: -.greatestFiniteMagnitude, minY: -.greatestFiniteMagnitude,
-                                 maxX: .greatestFiniteMagnitude, maxY: .greatestFiniteMagnitude)
+    static let finitePlane = Box(
+        minX: -.greatestFiniteMagnitude, minY: -.greatestFiniteMagnitude,
+        maxX: .greatestFiniteMagnitude, maxY: .greatestFiniteMagnitude)
 
     /// The smallest box holding every point given.
     @inlinable
@@ -34,7 +35,8 @@ public struct Box: Hashable, Sendable {
     /// Whether the box is empty, or has finite corners and a finite width
     /// and height (SPEC §1: every computed quantity is finite).
     @inlinable public var hasFiniteSize: Bool {
-        isEmpty ? !minX.isNaN && !minY.isNaN && !maxX.isNaN && !maxY.isNaN
+        isEmpty
+            ? !minX.isNaN && !minY.isNaN && !maxX.isNaN && !maxY.isNaN
             : minX.isFinite && minY.isFinite && maxX.isFinite && maxY.isFinite && width.isFinite && height.isFinite
     }
 
@@ -80,8 +82,9 @@ public struct Box: Hashable, Sendable {
     public func outset(dx: Double, dy: Double) -> Box {
         guard !isEmpty else { return self }
         let big = Double.greatestFiniteMagnitude
-        return Box(minX: Swift.max(minX - dx, -big), minY: Swift.max(minY - dy, -big),
-                   maxX: Swift.min(maxX + dx, big), maxY: Swift.min(maxY + dy, big))
+        return Box(
+            minX: Swift.max(minX - dx, -big), minY: Swift.max(minY - dy, -big),
+            maxX: Swift.min(maxX + dx, big), maxY: Swift.min(maxY + dy, big))
     }
 
     /// Closed containment: points on the edges are inside.
@@ -98,7 +101,9 @@ public struct Box: Hashable, Sendable {
         let d = (dx * dx + dy * dy).squareRoot()
         guard !d.isFinite, dx.isFinite, dy.isFinite else { return d }
         // The squares overflowed: the same length, scaled by the larger side.
-        let m = Swift.max(dx, dy), u = dx / m, v = dy / m
+        let m = Swift.max(dx, dy)
+        let u = dx / m
+        let v = dy / m
         return m * (u * u + v * v).squareRoot()
     }
 }

@@ -77,9 +77,15 @@ public enum Scale: Sendable, Equatable {
     case xy(Double, Double)
 
     public var x: Double {
-        switch self { case .uniform(let s): return s; case .xy(let sx, _): return sx }
+        switch self {
+        case .uniform(let s): return s
+        case .xy(let sx, _): return sx
+        }
     }
     public var y: Double {
-        switch self { case .uniform(let s): return s; case .xy(_, let sy): return sy }
+        switch self {
+        case .uniform(let s): return s
+        case .xy(_, let sy): return sy
+        }
     }
 }

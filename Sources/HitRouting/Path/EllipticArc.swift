@@ -19,7 +19,8 @@ public struct EllipticArc: Sendable, Equatable {
     @inlinable
     public func point(at t: Double) -> Point {
         let th = theta0 + t * deltaTheta
-        let x = rx * cos(th), y = ry * sin(th)
+        let x = rx * cos(th)
+        let y = ry * sin(th)
         return Point(center.x + cosPhi * x - sinPhi * y, center.y + sinPhi * x + cosPhi * y)
     }
 
@@ -31,7 +32,8 @@ public struct EllipticArc: Sendable, Equatable {
         guard deltaTheta != 0 else { return ts }
         for base in bases {
             // Every θ = base + kπ inside the sweep.
-            let lo = min(theta0, theta0 + deltaTheta), hi = max(theta0, theta0 + deltaTheta)
+            let lo = min(theta0, theta0 + deltaTheta)
+            let hi = max(theta0, theta0 + deltaTheta)
             var th = base + (((lo - base) / .pi).rounded(.up)) * .pi
             while th < hi {
                 let t = (th - theta0) / deltaTheta
@@ -57,17 +59,22 @@ public struct EllipticArc: Sendable, Equatable {
     public static func fromEndpoints(
         from p1: Point, to p2: Point, radii: Point, rotationDegrees: Double, largeArc: Bool, sweep: Bool
     ) -> EllipticArc? {
-        var rx = abs(radii.x), ry = abs(radii.y)
+        var rx = abs(radii.x)
+        var ry = abs(radii.y)
         guard p1 != p2, rx > 0, ry > 0 else { return nil }
         let phi = rotationDegrees.truncatingRemainder(dividingBy: 360) * .pi / 180
-        let cp = cos(phi), sp = sin(phi)
-        let dx = p1.x / 2 - p2.x / 2, dy = p1.y / 2 - p2.y / 2
+        let cp = cos(phi)
+        let sp = sin(phi)
+        let dx = p1.x / 2 - p2.x / 2
+        let dy = p1.y / 2 - p2.y / 2
         let x1 = cp * dx + sp * dy
         let y1 = -sp * dx + cp * dy
-        var X = x1 / rx, Y = y1 / ry
+        var X = x1 / rx
+        var Y = y1 / ry
         guard X.isFinite, Y.isFinite else { return nil }
         // λ = X² + Y², taken as its root `hypot(X, Y)` without squaring X or Y.
-        let big = max(abs(X), abs(Y)), small = min(abs(X), abs(Y))
+        let big = max(abs(X), abs(Y))
+        let small = min(abs(X), abs(Y))
         guard big > 0 else { return nil }
         let root = big * (1 + (small / big) * (small / big)).squareRoot()
         var coef = 0.0
@@ -90,8 +97,10 @@ public struct EllipticArc: Sendable, Equatable {
         let cyp = -coef * X * ry
         let center = Point(cp * cxp - sp * cyp + (p1.x / 2 + p2.x / 2), sp * cxp + cp * cyp + (p1.y / 2 + p2.y / 2))
         guard center.isFinite else { return nil }
-        let ux = X - coef * Y, uy = Y + coef * X
-        let vx = -X - coef * Y, vy = -Y + coef * X
+        let ux = X - coef * Y
+        let uy = Y + coef * X
+        let vx = -X - coef * Y
+        let vy = -Y + coef * X
         let theta0 = atan2(uy, ux)
         var delta = atan2(ux * vy - uy * vx, ux * vx + uy * vy)
         if !sweep && delta > 0 { delta -= 2 * .pi }

@@ -197,8 +197,12 @@ public struct SVGPathParser {
         skipSeparator()
         guard i < s.count else { throw error("truncated command: the data ends where a number was expected") }
         switch s[i] {
-        case UInt8(ascii: "0"): i += 1; return false
-        case UInt8(ascii: "1"): i += 1; return true
+        case UInt8(ascii: "0"):
+            i += 1
+            return false
+        case UInt8(ascii: "1"):
+            i += 1
+            return true
         default: throw error("expected an arc flag (0 or 1)")
         }
     }
@@ -212,10 +216,16 @@ public struct SVGPathParser {
         var k = i
         if s[k] == UInt8(ascii: "+") || s[k] == UInt8(ascii: "-") { k += 1 }
         var mantissaDigits = 0
-        while digit(k) { k += 1; mantissaDigits += 1 }
+        while digit(k) {
+            k += 1
+            mantissaDigits += 1
+        }
         if k < s.count && s[k] == UInt8(ascii: ".") {
             k += 1
-            while digit(k) { k += 1; mantissaDigits += 1 }
+            while digit(k) {
+                k += 1
+                mantissaDigits += 1
+            }
         }
         guard mantissaDigits > 0 else {
             throw error(isCommand(s[i]) ? "truncated command: expected a number before the next command" : "expected a number")

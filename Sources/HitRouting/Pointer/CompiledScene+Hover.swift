@@ -21,8 +21,12 @@ extension CompiledScene {
             }
         }
         for i in layers.indices {
-            var depth: Int32 = 0, k = nodes[Int(layers[i].n)].parent
-            while k >= 0 { depth += 1; k = nodes[Int(k)].parent }
+            var depth: Int32 = 0
+            var k = nodes[Int(layers[i].n)].parent
+            while k >= 0 {
+                depth += 1
+                k = nodes[Int(k)].parent
+            }
             layers[i].depth = depth
         }
         layers.sort { a, b in a.depth != b.depth ? a.depth > b.depth : isInFront(a.n, of: b.n) }

@@ -53,11 +53,13 @@ public struct Boundary: Sendable, Equatable {
     public static func between(_ before: Hover, _ after: Hover, in scene: borrowing CompiledScene) -> Boundary? {
         let targetChanged = before.target != after.target
         if !targetChanged && before.layers == after.layers { return nil }
-        let leave: [String], enter: [String]
+        let leave: [String]
+        let enter: [String]
         if before.layers.isEmpty || after.layers.isEmpty {
             (leave, enter) = (before.layers, after.layers.reversed())
         } else {
-            let was = Set(before.layers), now = Set(after.layers)
+            let was = Set(before.layers)
+            let now = Set(after.layers)
             leave = before.layers.filter { !now.contains($0) }
             enter = after.layers.reversed().filter { !was.contains($0) }
         }

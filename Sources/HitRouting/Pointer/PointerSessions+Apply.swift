@@ -45,9 +45,10 @@ extension PointerSessions {
 
         var notes: [TraceEntry] = []
         if let (layer, why) = dropped.removeValue(forKey: key), trace {
-            notes.append(TraceEntry(
-                layer: -1, decision: .skip, reason: .captured,
-                detail: .captureDropped(pointer: key.id, layer: layer, why: why), local: nil))
+            notes.append(
+                TraceEntry(
+                    layer: -1, decision: .skip, reason: .captured,
+                    detail: .captureDropped(pointer: key.id, layer: layer, why: why), local: nil))
         }
         var state = previous ?? Pointer(capture: nil, type: type, pressed: false, last: point, lastActive: now, reported: .nothing)
         // No button is pressed: a capture the pointer still holds is let go.
@@ -62,9 +63,11 @@ extension PointerSessions {
                 // began leaves the move no size in the parent's space: refused
                 // like a move past the finite range, not silently dropped.
                 guard let toParent = compiled.parentToScene(layer).inverse else {
-                    throw .moveOverflows(layer: compiled.ids[layer], NumericProblem(
-                        layerPath: [], field: [.key("transform")],
-                        message: "the layer's parent transform is not invertible: the move has no finite size in its space"))
+                    throw .moveOverflows(
+                        layer: compiled.ids[layer],
+                        NumericProblem(
+                            layerPath: [], field: [.key("transform")],
+                            message: "the layer's parent transform is not invertible: the move has no finite size in its space"))
                 }
                 let delta = toParent.applyLinear(point - state.last)
                 if let problem = scene.numericProblem(translatingLayer: layer, by: delta, work: &work) {
@@ -77,9 +80,10 @@ extension PointerSessions {
             // An image beyond the finite range is no point at all (SPEC §1).
             let local = scene.compiled.sceneToLocal(layer)?.apply(point).finiteOrNil
             if trace {
-                notes.append(TraceEntry(
-                    layer: layer, decision: .captured, reason: .captured,
-                    detail: .capturedBy(pointer: key.id, down: capture.down), local: local))
+                notes.append(
+                    TraceEntry(
+                        layer: layer, decision: .captured, reason: .captured,
+                        detail: .capturedBy(pointer: key.id, down: capture.down), local: local))
             }
             let stack = all ? scene.compiled.hit(point, all: true, work: &work).stack : nil
             outcome = Outcome(

@@ -46,7 +46,8 @@ struct Contour: Sendable {
         work &+= Contour.windingWork
         switch kind {
         case .ellipse(let c, let rx, let ry):
-            let dx = (p.x - c.x) / rx, dy = (p.y - c.y) / ry
+            let dx = (p.x - c.x) / rx
+            let dy = (p.y - c.y) / ry
             return dx * dx + dy * dy < 1 ? 1 : 0
         case .roundedRect(let box, let r):
             return roundedRectSignedDistance(box, r, p) < 0 ? 1 : 0
@@ -87,9 +88,11 @@ struct Contour: Sendable {
 
 /// Signed distance to a rounded rectangle's outline: negative inside.
 func roundedRectSignedDistance(_ box: Box, _ r: Double, _ p: Point) -> Double {
-    let hx = box.width / 2 - r, hy = box.height / 2 - r
+    let hx = box.width / 2 - r
+    let hy = box.height / 2 - r
     let qx = abs(p.x - (box.minX + box.maxX) / 2) - hx
     let qy = abs(p.y - (box.minY + box.maxY) / 2) - hy
-    let ox = max(qx, 0), oy = max(qy, 0)
+    let ox = max(qx, 0)
+    let oy = max(qy, 0)
     return (ox * ox + oy * oy).squareRoot() + min(max(qx, qy), 0) - r
 }

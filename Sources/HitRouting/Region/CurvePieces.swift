@@ -87,7 +87,8 @@ struct MonotonePiece: Sendable {
         let s = segments[Int(segment)]
         if case .line(let la, let lb) = s { return Polyline.crossing(la, lb, p) }
         // Bisect for y(t) = p.y: y is monotonic on [t0, t1].
-        var lo = t0, hi = t1
+        var lo = t0
+        var hi = t1
         let rising = b.y > a.y
         var steps = 0
         defer { work &+= steps }

@@ -20,24 +20,30 @@ func ellipseOutlineDistance(rx: Double, ry: Double, _ p: Point) -> Double {
     if rx == ry { return abs(p.length - rx) }
     // Work in the first quadrant with e0 ≥ e1.
     let swap = rx < ry
-    let e0 = swap ? ry : rx, e1 = swap ? rx : ry
-    let y0 = abs(swap ? p.y : p.x), y1 = abs(swap ? p.x : p.y)
+    let e0 = swap ? ry : rx
+    let e1 = swap ? rx : ry
+    let y0 = abs(swap ? p.y : p.x)
+    let y1 = abs(swap ? p.x : p.y)
     if y1 > 0 {
         if y0 > 0 {
-            let z0 = y0 / e0, z1 = y1 / e1
+            let z0 = y0 / e0
+            let z1 = y1 / e1
             let g = z0 * z0 + z1 * z1 - 1
             if g == 0 { return 0 }
             let r0 = (e0 / e1) * (e0 / e1)
             let sbar = ellipseRoot(r0, z0, z1, g)
-            let x0 = r0 * y0 / (sbar + r0), x1 = y1 / (sbar + 1)
+            let x0 = r0 * y0 / (sbar + r0)
+            let x1 = y1 / (sbar + 1)
             return ((x0 - y0) * (x0 - y0) + (x1 - y1) * (x1 - y1)).squareRoot()
         }
         return abs(y1 - e1)
     }
-    let numer0 = e0 * y0, denom0 = e0 * e0 - e1 * e1
+    let numer0 = e0 * y0
+    let denom0 = e0 * e0 - e1 * e1
     if numer0 < denom0 {
         let xde0 = numer0 / denom0
-        let x0 = e0 * xde0, x1 = e1 * max(0, 1 - xde0 * xde0).squareRoot()
+        let x0 = e0 * xde0
+        let x1 = e1 * max(0, 1 - xde0 * xde0).squareRoot()
         return ((x0 - y0) * (x0 - y0) + x1 * x1).squareRoot()
     }
     return abs(y0 - e0)
@@ -51,7 +57,8 @@ private func ellipseRoot(_ r0: Double, _ z0: Double, _ z1: Double, _ gStart: Dou
     for _ in 0..<1100 {
         s = (s0 + s1) / 2
         if s == s0 || s == s1 { break }
-        let ratio0 = n0 / (s + r0), ratio1 = z1 / (s + 1)
+        let ratio0 = n0 / (s + r0)
+        let ratio1 = z1 / (s + 1)
         let g = ratio0 * ratio0 + ratio1 * ratio1 - 1
         if g > 0 { s0 = s } else if g < 0 { s1 = s } else { break }
     }

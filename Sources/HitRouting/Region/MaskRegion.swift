@@ -70,7 +70,10 @@ public final class MaskRegion: Sendable {
         let (c, r) = (columns, rows)
         if needsTable { table = [UInt32](repeating: 0, count: (c + 1) * (r + 1)) }
         alpha.withUnsafeBufferPointer { a in
-            var minC = c, minR = r, maxC = -1, maxR = -1
+            var minC = c
+            var minR = r
+            var maxC = -1
+            var maxR = -1
             for j in 0..<r {
                 var rowCount: UInt32 = 0
                 for i in 0..<c {
@@ -103,7 +106,8 @@ public final class MaskRegion: Sendable {
     /// The local box of pixels `c0...c1 × r0...r1`.
     @inline(__always)
     func pixelBox(_ c0: Int, _ r0: Int, _ c1: Int, _ r1: Int) -> Box {
-        Box(minX: x + Double(c0) * pixelWidth, minY: y + Double(r0) * pixelHeight,
+        Box(
+            minX: x + Double(c0) * pixelWidth, minY: y + Double(r0) * pixelHeight,
             maxX: x + Double(c1 + 1) * pixelWidth, maxY: y + Double(r1 + 1) * pixelHeight)
     }
 
@@ -125,7 +129,8 @@ public final class MaskRegion: Sendable {
 
     /// The pixel holding `p` (local), or nil outside the mask.
     public func pixel(at p: Point) -> (column: Int, row: Int)? {
-        let i = column(p.x), j = row(p.y)
+        let i = column(p.x)
+        let j = row(p.y)
         guard i >= 0, i < columns, j >= 0, j < rows else { return nil }
         return (i, j)
     }
@@ -183,7 +188,10 @@ public final class MaskRegion: Sendable {
     /// and whether `q` reaches outside the mask; nil when it meets no pixel.
     @inline(__always)
     private func pixelRange(_ q: Box) -> (c0: Int, r0: Int, c1: Int, r1: Int, beyond: Bool)? {
-        let c0 = column(q.minX), c1 = column(q.maxX), r0 = row(q.minY), r1 = row(q.maxY)
+        let c0 = column(q.minX)
+        let c1 = column(q.maxX)
+        let r0 = row(q.minY)
+        let r1 = row(q.maxY)
         let beyond = c0 < 0 || r0 < 0 || c1 >= columns || r1 >= rows || !(q.maxX < x + width) || !(q.maxY < y + height)
         guard c1 >= 0, r1 >= 0, c0 < columns, r0 < rows else { return nil }
         return (max(c0, 0), max(r0, 0), min(c1, columns - 1), min(r1, rows - 1), beyond)
@@ -225,15 +233,18 @@ public final class MaskRegion: Sendable {
     /// - Complexity: O(rows scanned).
     private func scanRows(_ q: Box, opaque: Bool, within d: Double, _ r0: Int, _ r1: Int) -> Bool {
         for j in r0...r1 {
-            let top = y + Double(j) * pixelHeight, bottom = y + Double(j + 1) * pixelHeight
+            let top = y + Double(j) * pixelHeight
+            let bottom = y + Double(j + 1) * pixelHeight
             let dy = max(top - q.maxY, q.minY - bottom, 0)
             guard dy <= d else { continue }
             let w = (d * d - dy * dy).squareRoot()
-            let a = q.minX - w, b = q.maxX + w
+            let a = q.minX - w
+            let b = q.maxX + w
             var c0 = column(a)
             // The pixel that ends exactly at `a` is within reach too.
             if c0 > 0 && c0 <= columns && x + Double(c0) * pixelWidth >= a { c0 -= 1 }
-            let lo = max(c0, 0), hi = min(column(b), columns - 1)
+            let lo = max(c0, 0)
+            let hi = min(column(b), columns - 1)
             guard lo <= hi else { continue }
             let count = opaqueCount(lo, j, hi, j)
             if opaque ? count > 0 : count < hi - lo + 1 { return true }
@@ -244,14 +255,17 @@ public final class MaskRegion: Sendable {
     /// `scanRows` with the axes exchanged.
     private func scanColumns(_ q: Box, opaque: Bool, within d: Double, _ c0: Int, _ c1: Int) -> Bool {
         for i in c0...c1 {
-            let left = x + Double(i) * pixelWidth, right = x + Double(i + 1) * pixelWidth
+            let left = x + Double(i) * pixelWidth
+            let right = x + Double(i + 1) * pixelWidth
             let dx = max(left - q.maxX, q.minX - right, 0)
             guard dx <= d else { continue }
             let h = (d * d - dx * dx).squareRoot()
-            let a = q.minY - h, b = q.maxY + h
+            let a = q.minY - h
+            let b = q.maxY + h
             var r0 = row(a)
             if r0 > 0 && r0 <= rows && y + Double(r0) * pixelHeight >= a { r0 -= 1 }
-            let lo = max(r0, 0), hi = min(row(b), rows - 1)
+            let lo = max(r0, 0)
+            let hi = min(row(b), rows - 1)
             guard lo <= hi else { continue }
             let count = opaqueCount(i, lo, i, hi)
             if opaque ? count > 0 : count < hi - lo + 1 { return true }

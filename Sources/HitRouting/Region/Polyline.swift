@@ -15,7 +15,8 @@ enum Polyline {
     /// the two always agree), and exactly where the cross product's terms
     /// would overflow. Only the rest need the cross product.
     static func crossing(_ a: Point, _ b: Point, _ p: Point) -> Int {
-        let down = a.y <= p.y && b.y > p.y, up = a.y > p.y && b.y <= p.y
+        let down = a.y <= p.y && b.y > p.y
+        let up = a.y > p.y && b.y <= p.y
         guard down || up, p.x < max(a.x, b.x) else { return 0 }
         if p.x < min(a.x, b.x) { return down ? 1 : -1 }
         let cross = cross(a.x, a.y, b.x, b.y, p.x, p.y)
@@ -52,13 +53,17 @@ enum Polyline {
         guard let base = pts.baseAddress, pts.count > 0 else { return 0 }
         // `crossing(a, b, p)` summed over the edges, with each vertex's
         // side of the ray computed once and no checks in the loop.
-        let n = pts.count, px = p.x, py = p.y
-        var ax = base[n &- 1].x, ay = base[n &- 1].y
+        let n = pts.count
+        let px = p.x
+        let py = p.y
+        var ax = base[n &- 1].x
+        var ay = base[n &- 1].y
         var aBelow = ay <= py
         var w = 0
         var i = 0
         while i < n {
-            let bx = base[i].x, by = base[i].y
+            let bx = base[i].x
+            let by = base[i].y
             let bBelow = by <= py
             if aBelow != bBelow && px < max(ax, bx) {  // as `crossing`: decided from the ends where they are on one side
                 if px < min(ax, bx) {
@@ -127,8 +132,10 @@ enum Polyline {
     /// Squared distance from `p` to the segment `a b`; +infinity when a
     /// squared length on the way overflows (then see `scaledSegmentDistance`).
     static func segmentDistanceSquared(_ a: Point, _ b: Point, _ p: Point) -> Double {
-        let ab = b - a, ap = p - a
-        let len2 = ab.lengthSquared, dot = ap.dot(ab)
+        let ab = b - a
+        let ap = p - a
+        let len2 = ab.lengthSquared
+        let dot = ap.dot(ab)
         guard len2.isFinite, dot.isFinite else { return .infinity }
         let t = len2 > 0 ? min(1, max(0, dot / len2)) : 0
         let d2 = (a + ab * t - p).lengthSquared
@@ -143,7 +150,8 @@ enum Polyline {
         guard s.isFinite, s > 0 else { return .infinity }
         let k = 1 / s
         let (a, b, p) = (a * k, b * k, p * k)  // coordinates within ±1: no overflow
-        let ab = b - a, ap = p - a
+        let ab = b - a
+        let ap = p - a
         let len2 = ab.lengthSquared
         let t = len2 > 0 ? min(1, max(0, ap.dot(ab) / len2)) : 0
         guard t > 0 && t < 1 else { return (t == 0 ? ap : p - b).length * s }
@@ -154,7 +162,8 @@ enum Polyline {
 
     /// Whether the segment `a b` touches the closed box (Liang–Barsky clipping).
     static func segmentIntersects(_ a: Point, _ b: Point, _ box: Box) -> Bool {
-        var t0 = 0.0, t1 = 1.0
+        var t0 = 0.0
+        var t1 = 1.0
         let d = b - a
         for (p, q) in [(-d.x, a.x - box.minX), (d.x, box.maxX - a.x), (-d.y, a.y - box.minY), (d.y, box.maxY - a.y)] {
             if p == 0 {

@@ -124,8 +124,10 @@ struct PolylineChunks: Sendable {
     /// - Complexity: O(n / size²) plus O(size) per group and per run
     ///   straddling `p`.
     @inline(__always)
-    func winding(_ p: Point, count n: Int, work: inout Int,
-                 ends: (Range<Int>) -> (first: Point, last: Point), crossings: (Range<Int>) -> Int) -> Int {
+    func winding(
+        _ p: Point, count n: Int, work: inout Int,
+        ends: (Range<Int>) -> (first: Point, last: Point), crossings: (Range<Int>) -> Int
+    ) -> Int {
         func misses(_ b: Box) -> Bool { b.maxY <= p.y || b.minY > p.y || b.maxX < p.x }
         func telescoped(_ r: Range<Int>) -> Int {
             let (first, last) = ends(r)
@@ -155,7 +157,8 @@ struct PolylineChunks: Sendable {
 
     /// The number of runs `forEachRun(near:within:count:_:)` visits (for tests).
     func runsVisited(near q: Box, within limit: Double, count n: Int) -> Int {
-        var visited = 0, work = 0
+        var visited = 0
+        var work = 0
         forEachRun(near: q, within: limit, count: n, work: &work) { _ in
             visited += 1
             return true
@@ -195,8 +198,10 @@ extension Polyline {
             work &+= points.count
             return distance(points, closed: closed, to: p) <= limit
         }
-        return chunks.anyEdge(of: points, closed: closed, near: Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y),
-                              within: limit, work: &work) { a, b in
+        return chunks.anyEdge(
+            of: points, closed: closed, near: Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y),
+            within: limit, work: &work
+        ) { a, b in
             let d2 = segmentDistanceSquared(a, b, p)
             // As `distance` measures: squared, or scaled where the square overflows.
             return d2.isFinite ? d2.squareRoot() <= limit : scaledSegmentDistance(a, b, p) <= limit
@@ -233,8 +238,10 @@ extension PolylineChunks {
     /// `limit` of `q` (`forEachRun`); the closing edge counts only when
     /// `closed`. Stops at the first.
     @inline(__always)
-    func anyEdge(of points: [Point], closed: Bool, near q: Box, within limit: Double, work: inout Int,
-                 _ test: (Point, Point) -> Bool) -> Bool {
+    func anyEdge(
+        of points: [Point], closed: Bool, near q: Box, within limit: Double, work: inout Int,
+        _ test: (Point, Point) -> Bool
+    ) -> Bool {
         let n = points.count
         var found = false
         forEachRun(near: q, within: limit, count: n, work: &work) { run in

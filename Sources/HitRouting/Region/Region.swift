@@ -46,7 +46,8 @@ public struct Region: @unchecked Sendable {
         // What slop grows (SPEC §2.1: the region, fill area ∪ stroke band):
         // the stroked outline, and the fill's boundary without its parts
         // of zero area (a mask's pixels all have area). An empty region stays empty.
-        var outline = mask?.outlineBounds ?? .empty, grown = fill ? (mask?.outlineBounds ?? .empty) : .empty
+        var outline = mask?.outlineBounds ?? .empty
+        var grown = fill ? (mask?.outlineBounds ?? .empty) : .empty
         for k in contours.indices {
             outline.formUnion(contours[k].bounds)
             if fill && !slop.isZero {
@@ -57,7 +58,8 @@ public struct Region: @unchecked Sendable {
                 if !contours[k].fillBoundary.isEmpty { grown.formUnion(Box(covering: contours[k].fillBoundary)) }
             }
             contours[k].outlineChunks = PolylineChunks(contours[k].outline)
-            contours[k].fillBoundaryChunks = contours[k].fillBoundary == contours[k].outline
+            contours[k].fillBoundaryChunks =
+                contours[k].fillBoundary == contours[k].outline
                 ? contours[k].outlineChunks : PolylineChunks(contours[k].fillBoundary)
         }
         if stroke > 0 { grown.formUnion(outline) }
@@ -129,7 +131,9 @@ public struct Region: @unchecked Sendable {
             return r.pointee.fillRule.plainTest(polygon, p)
         }
         if r.pointee.mask != nil { return maskTest(r, p, work: &work) }
-        let contours = r.pointee.contourView, fill = r.pointee.fill, halfStroke = r.pointee.halfStroke
+        let contours = r.pointee.contourView
+        let fill = r.pointee.fill
+        let halfStroke = r.pointee.halfStroke
         var containing = 0
         var winding = 0
         if fill {
@@ -211,7 +215,8 @@ private func axisAlignedRect(_ q: [Point]) -> Box? {
     for p in q where (p.x != box.minX && p.x != box.maxX) || (p.y != box.minY && p.y != box.maxY) { return nil }
     // Each edge must be horizontal or vertical.
     for k in 0..<4 {
-        let a = q[k], b = q[(k + 1) % 4]
+        let a = q[k]
+        let b = q[(k + 1) % 4]
         if a.x != b.x && a.y != b.y { return nil }
     }
     return box

@@ -67,8 +67,10 @@ extension RegionBuilder {
             for (k, p) in points.enumerated() {
                 b.formUnion(p)
                 if !b.hasFiniteSize {
-                    return .failure(Failure(field: base + [.key("points"), .index(k)],
-                                            message: "is so far from the points before it that the bounds' size overflows"))
+                    return .failure(
+                        Failure(
+                            field: base + [.key("points"), .index(k)],
+                            message: "is so far from the points before it that the bounds' size overflows"))
                 }
             }
             return .success(b)
@@ -88,8 +90,10 @@ extension RegionBuilder {
                 case .success(let mb):
                     b.formUnion(mb)
                     if !b.hasFiniteSize {
-                        return .failure(Failure(field: base + [.key("shapes"), .index(k)],
-                                                message: "is so far from the members before it that the bounds' size overflows"))
+                        return .failure(
+                            Failure(
+                                field: base + [.key("shapes"), .index(k)],
+                                message: "is so far from the members before it that the bounds' size overflows"))
                     }
                 }
             }

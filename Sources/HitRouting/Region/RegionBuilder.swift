@@ -80,8 +80,7 @@ public enum RegionBuilder {
 
     private static func ellipse(
         _ c: Point, _ rx: Double, _ ry: Double, needsOutline: Bool, tolerance: Double, budget: inout FlatteningBudget
-    ) -> [Contour]
-    {
+    ) -> [Contour] {
         guard rx > 0, ry > 0 else { return [] }
         let bounds = Box(minX: c.x - rx, minY: c.y - ry, maxX: c.x + rx, maxY: c.y + ry)
         var contour = Contour(kind: .ellipse(center: c, rx: rx, ry: ry), outline: [], closed: true, bounds: bounds)

@@ -71,8 +71,9 @@ extension CompiledScene {
             for corner in grown.corners {
                 let q = nodes[Int(k)].toParent.apply(corner)
                 guard q.isFinite else {
-                    return problem(layer.transform != nil ? transformField : shapeField,
-                                   "takes an ancestor's reach beyond the finite range")
+                    return problem(
+                        layer.transform != nil ? transformField : shapeField,
+                        "takes an ancestor's reach beyond the finite range")
                 }
                 box.formUnion(q)
             }
@@ -88,8 +89,9 @@ extension CompiledScene {
         union = subtreeBounds
         for i in nodes.indices where i < n || i > n + descendants { union.formUnion(nodes[i].sceneBounds) }
         if !union.hasFiniteSize {
-            return problem(layer.transform != nil ? transformField : shapeField,
-                           "takes the scene's bounds beyond the finite range")
+            return problem(
+                layer.transform != nil ? transformField : shapeField,
+                "takes the scene's bounds beyond the finite range")
         }
         return nil
     }

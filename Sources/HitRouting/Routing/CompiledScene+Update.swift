@@ -136,7 +136,8 @@ extension CompiledScene {
             guard parent >= 0, nodes[parent].skip == nil, nodes[parent].pointerEvents != .selfOnly else { break }
             nodes[parent].reach.formUnion(reachInParent(k))  // in the parent's coordinates
             // Its children's flags other than `k`'s have not changed: no rescan.
-            nodes[parent].reachUnbounded = nodes[parent].reachUnbounded || nodes[k].reachUnbounded
+            nodes[parent].reachUnbounded =
+                nodes[parent].reachUnbounded || nodes[k].reachUnbounded
                 || mapIsUnbounded(parent)
             k = parent
         }

@@ -182,17 +182,17 @@ public struct CompiledScene: Sendable {
     }
 
     #if DEBUG
-    /// `SiblingIndex.checkInvariants` of every index, with its siblings;
-    /// names the first problem.
-    func checkIndexes() -> String? {
-        if rootIndex >= 0, let problem = indexes[Int(rootIndex)].checkInvariants(layers: roots[...]) { return problem }
-        for (n, node) in nodes.enumerated() where node.childIndex >= 0 {
-            if let problem = indexes[Int(node.childIndex)].checkInvariants(layers: children(of: Int32(n))) {
-                return "layer \(n)'s children: \(problem)"
+        /// `SiblingIndex.checkInvariants` of every index, with its siblings;
+        /// names the first problem.
+        func checkIndexes() -> String? {
+            if rootIndex >= 0, let problem = indexes[Int(rootIndex)].checkInvariants(layers: roots[...]) { return problem }
+            for (n, node) in nodes.enumerated() where node.childIndex >= 0 {
+                if let problem = indexes[Int(node.childIndex)].checkInvariants(layers: children(of: Int32(n))) {
+                    return "layer \(n)'s children: \(problem)"
+                }
             }
+            return nil
         }
-        return nil
-    }
     #endif
 
     /// Where layer `n`'s subtree might accept points, in its parent's
@@ -259,8 +259,9 @@ public struct CompiledScene: Sendable {
         actions.append(layer.action)
         indexByID[layer.id] = index
         if numericProblem == nil {
-            note(NumericProblem.check(layer, toParent: node.toParent, toScene: parentToScene * node.toParent, region: region),
-                 at: index)
+            note(
+                NumericProblem.check(layer, toParent: node.toParent, toScene: parentToScene * node.toParent, region: region),
+                at: index)
         }
         let children = layer.children ?? []
         if !children.isEmpty {
@@ -283,9 +284,10 @@ public struct CompiledScene: Sendable {
         if numericProblem == nil, layer.transform != nil, !nodes[Int(index)].reach.isEmpty,
             !nodes[Int(index)].reach.corners.allSatisfy({ nodes[Int(index)].toParent.apply($0).isFinite })
         {
-            note(NumericProblem(
-                layerPath: [], field: NumericProblem.transformField(layer.transform),
-                message: "maps the layer's reach (its region and its children's) beyond the finite range"), at: index)
+            note(
+                NumericProblem(
+                    layerPath: [], field: NumericProblem.transformField(layer.transform),
+                    message: "maps the layer's reach (its region and its children's) beyond the finite range"), at: index)
         }
         return index
     }
@@ -307,7 +309,8 @@ public struct CompiledScene: Sendable {
             skip = .singularTransform
         }
         return Node(
-            cover: .none, toLocal: inverse ?? .identity, reach: .empty, plainPolygon: nil, region: -1, childStart: 0, childCount: 0, childIndex: -1,
+            cover: .none, toLocal: inverse ?? .identity, reach: .empty, plainPolygon: nil, region: -1, childStart: 0, childCount: 0,
+            childIndex: -1,
             skip: skip, pointerEvents: pe, clipChildren: layer.clipChildren ?? false,
             passThrough: layer.passThrough ?? false, fillRule: .nonzero,
             hasShape: layer.effectiveHitShape != nil, draggable: layer.draggable ?? false, reachUnbounded: false,
@@ -383,7 +386,8 @@ public struct CompiledScene: Sendable {
     /// Siblings front to back: descending zIndex, later array entries first on ties.
     func visitingOrder(_ siblings: [Int32]) -> [Int32] {
         siblings.sorted { i, j in
-            let zi = nodes[Int(i)].zIndex, zj = nodes[Int(j)].zIndex
+            let zi = nodes[Int(i)].zIndex
+            let zj = nodes[Int(j)].zIndex
             return zi != zj ? zi > zj : nodes[Int(i)].position > nodes[Int(j)].position
         }
     }
@@ -402,8 +406,9 @@ public struct CompiledScene: Sendable {
         if node.clipChildren {
             guard node.region >= 0 else { return .empty }
             let clip = regions[Int(node.region)].bounds
-            box = Box(minX: max(box.minX, clip.minX), minY: max(box.minY, clip.minY),
-                      maxX: min(box.maxX, clip.maxX), maxY: min(box.maxY, clip.maxY))
+            box = Box(
+                minX: max(box.minX, clip.minX), minY: max(box.minY, clip.minY),
+                maxX: min(box.maxX, clip.maxX), maxY: min(box.maxY, clip.maxY))
         }
         return box.isEmpty ? .empty : box
     }

@@ -14,15 +14,19 @@ enum GridOrder {
 
     /// Calls `route` with `points` in grid order and a buffer for their
     /// answers, then puts each answer in `answers` at its point's place.
-    static func apply(_ grid: SiblingGrid.View, _ points: UnsafeBufferPointer<Point>,
-                      _ answers: UnsafeMutableBufferPointer<Int32>,
-                      route: (UnsafeBufferPointer<Point>, UnsafeMutableBufferPointer<Int32>) -> Void) {
-        let n = points.count, cells = grid.columns * grid.rows
+    static func apply(
+        _ grid: SiblingGrid.View, _ points: UnsafeBufferPointer<Point>,
+        _ answers: UnsafeMutableBufferPointer<Int32>,
+        route: (UnsafeBufferPointer<Point>, UnsafeMutableBufferPointer<Int32>) -> Void
+    ) {
+        let n = points.count
+        let cells = grid.columns * grid.rows
         var shift = 0
         while cells >> shift > n { shift += 1 }
         let buckets = cells >> shift + 2  // the last one for points outside the grid
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * n) { scratch in
-            let keys = UnsafeMutableBufferPointer(rebasing: scratch[..<n]), places = UnsafeMutableBufferPointer(rebasing: scratch[n...])
+            let keys = UnsafeMutableBufferPointer(rebasing: scratch[..<n])
+            let places = UnsafeMutableBufferPointer(rebasing: scratch[n...])
             withUnsafeTemporaryAllocation(of: Point.self, capacity: n) { sorted in
                 var starts = [Int32](repeating: 0, count: buckets + 1)
                 for (i, p) in points.enumerated() {

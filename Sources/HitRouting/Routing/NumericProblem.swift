@@ -75,17 +75,20 @@ extension NumericProblem {
                 return problem([.key("transform"), .key("origin")], "translate + origin is not finite")
             }
             let linear = !toParent.isLinearFinite
-            return problem(transformField(layer.transform, linear: linear),
-                           "the transform's \(linear ? "scale" : "translation") is not finite once its parts are composed")
+            return problem(
+                transformField(layer.transform, linear: linear),
+                "the transform's \(linear ? "scale" : "translation") is not finite once its parts are composed")
         }
         if let inverse = toParent.inverse, !inverse.isFinite {
-            return problem(transformField(layer.transform, linear: !inverse.isLinearFinite),
-                           "the transform's inverse is not finite")
+            return problem(
+                transformField(layer.transform, linear: !inverse.isLinearFinite),
+                "the transform's inverse is not finite")
         }
         if !toScene.isFinite {
             let linear = !toScene.isLinearFinite
-            return problem(transformField(layer.transform, linear: linear),
-                           "composed with the ancestors' transforms, the \(linear ? "scale" : "translation") is not finite")
+            return problem(
+                transformField(layer.transform, linear: linear),
+                "composed with the ancestors' transforms, the \(linear ? "scale" : "translation") is not finite")
         }
         guard let region, let shape = layer.effectiveHitShape else { return nil }
         let shapeKey = layer.hitShape != nil ? "hitShape" : "shape"

@@ -42,9 +42,11 @@ extension CompiledScene {
     /// `minimumPoints` points (by default as `GridOrder` says). Tests pass
     /// 0 to force either and `Int.max` to refuse it.
     @discardableResult
-    func targets(at points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>,
-                 interleavedFrom minimumSiblings: Int, gridOrderFrom minimumPoints: Int? = nil,
-                 workLimit: Int = .max) -> Int {
+    func targets(
+        at points: UnsafeBufferPointer<Point>, into answers: UnsafeMutableBufferPointer<Int32>,
+        interleavedFrom minimumSiblings: Int, gridOrderFrom minimumPoints: Int? = nil,
+        workLimit: Int = .max
+    ) -> Int {
         precondition(answers.count >= points.count, "one answer slot per point")  // callers allocate one per point
         return withTables { tables in
             var work = 0
@@ -160,9 +162,11 @@ private struct InterleavedWalks {
         let idle = Walker(place: -1, p: .zero, cursor: .init(grid, .zero, at: nil), layer: -1, stage: .entries)
         withUnsafeTemporaryAllocation(of: Walker.self, capacity: Self.width) { walkers in
             walkers.initialize(repeating: idle)
-            var next = 0, active = 0
+            var next = 0
+            var active = 0
             func start(_ k: Int) {
-                let p = points[next], cursor = SiblingGrid.View.Cursor(grid, p, at: grid.locate(p))
+                let p = points[next]
+                let cursor = SiblingGrid.View.Cursor(grid, p, at: grid.locate(p))
                 request(grid.entries, cursor.nextEntry)
                 walkers[k] = Walker(place: next, p: p, cursor: cursor, layer: -1, stage: .entries)
                 next += 1
@@ -240,7 +244,8 @@ private struct InterleavedWalks {
     /// not start a line (a cover, a node, a polygon's vertices).
     @inline(__always)
     private func requestLines(_ start: UnsafeRawPointer, bytes: Int) {
-        let first = UInt(bitPattern: start) & ~63, last = UInt(bitPattern: start) &+ UInt(bytes) &- 1
+        let first = UInt(bitPattern: start) & ~63
+        let last = UInt(bitPattern: start) &+ UInt(bytes) &- 1
         for line in stride(from: first, through: last, by: 64) {
             hitroute_prefetch_l2(UnsafeRawPointer(bitPattern: line))
         }

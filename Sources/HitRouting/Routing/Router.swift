@@ -344,7 +344,8 @@ struct Tables {
             walk.record(n, .miss, .outside, walk.tracing ? Tables.maskDetail(region, p) : nil, local: p)
             return false
         case .inHole(let contours, let winding):
-            walk.record(n, .miss, .inHole, walk.tracing ? .inHole(region.pointee.fillRule, contours: contours, winding: winding) : nil, local: p)
+            walk.record(
+                n, .miss, .inHole, walk.tracing ? .inHole(region.pointee.fillRule, contours: contours, winding: winding) : nil, local: p)
             return false
         }
         if node.passThrough {

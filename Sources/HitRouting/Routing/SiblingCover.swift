@@ -31,7 +31,8 @@ struct SiblingCover: Sendable {
     /// is outside the box (and so outside the region).
     @inline(__always)
     func bit(_ p: Point) -> UInt64 {
-        let u = (p.x - minX) * kx, v = (p.y - minY) * ky
+        let u = (p.x - minX) * kx
+        let v = (p.y - minY) * ky
         guard u >= 0, v >= 0, u <= 8, v <= 8 else { return 0 }
         return 1 &<< UInt64(Int(min(v, 7)) &* 8 &+ Int(min(u, 7)))  // 0 ≤ u, v ≤ 8 here (NaN fails the guard)
     }
@@ -63,7 +64,8 @@ struct SiblingCover: Sendable {
         // twice the rounding between local and parent coordinates where
         // that is more, so that a part the outline misses is as far from
         // it in the visit's arithmetic as in exact arithmetic.
-        let slackU = max(1e-6, 2 * rounding.x * cover.kx), slackV = max(1e-6, 2 * rounding.y * cover.ky)
+        let slackU = max(1e-6, 2 * rounding.x * cover.kx)
+        let slackV = max(1e-6, 2 * rounding.y * cover.ky)
         guard cover.kx.isFinite, cover.ky.isFinite, slackU < 0.25, slackV < 0.25 else { return .none }
         func clamp(_ v: Double) -> Int { Int(max(0, min(7, v))) }  // `min(7, NaN)` is 7: always 0...7
         var outline: UInt64 = 0
@@ -72,8 +74,10 @@ struct SiblingCover: Sendable {
         for vertex in polygon {
             let b = toParent.apply(vertex)
             let (bu, bv) = ((b.x - cover.minX) * cover.kx, (b.y - cover.minY) * cover.ky)
-            let c0 = clamp(min(au, bu) - slackU), c1 = clamp(max(au, bu) + slackU)
-            let r0 = clamp(min(av, bv) - slackV), r1 = clamp(max(av, bv) + slackV)
+            let c0 = clamp(min(au, bu) - slackU)
+            let c1 = clamp(max(au, bu) + slackU)
+            let r0 = clamp(min(av, bv) - slackV)
+            let r1 = clamp(max(av, bv) + slackV)
             // Columns c0...c1 of row 0, copied to rows r0...r1 by one
             // multiplication (a byte times byte-spaced ones never carries).
             let columns = (UInt64(0xFF) &>> UInt64(7 &- (c1 &- c0))) &<< UInt64(c0)
@@ -108,8 +112,9 @@ struct SiblingCover: Sendable {
     static func flood(_ seed: UInt64, within: UInt64) -> UInt64 {
         var reached = seed & within
         while true {
-            let grown = (reached | (reached << 1) & ~0x0101_0101_0101_0101 | (reached >> 1) & ~0x8080_8080_8080_8080
-                | reached << 8 | reached >> 8) & within
+            let grown =
+                (reached | (reached << 1) & ~0x0101_0101_0101_0101 | (reached >> 1) & ~0x8080_8080_8080_8080
+                    | reached << 8 | reached >> 8) & within
             if grown == reached { return reached }
             reached = grown
         }

@@ -82,7 +82,8 @@ struct SiblingGrid: Sendable {
         // From the steps of the far corner itself, so that every box's steps fall in the grid.
         let far = ((extent.maxX - origin.x) * scale, (extent.maxY - origin.y) * scale)
         guard far.0.isFinite, far.1.isFinite, far.0 < 1e15, far.1 < 1e15 else { return nil }
-        let columns = Int(far.0) >> 8 + 1, rows = Int(far.1) >> 8 + 1
+        let columns = Int(far.0) >> 8 + 1
+        let rows = Int(far.1) >> 8 + 1
         let (cells, overflow) = columns.multipliedReportingOverflow(by: rows)
         guard !overflow, cells <= 8 * sizes.count + 64 else { return nil }
         let grid = SiblingGrid(origin: origin, scale: scale, columns: columns, rows: rows, boxes: boxes, layers: layers)
@@ -130,9 +131,11 @@ struct SiblingGrid: Sendable {
         /// Calls `body` with each cell the box overlaps and the part of it covered.
         func forEachCell(_ columns: Int, _ body: (Int, Entry) -> Void) {
             for cy in y0 >> 8...y1 >> 8 {
-                let minY = cy == y0 >> 8 ? UInt8(y0 & 255) : 0, maxY = cy == y1 >> 8 ? UInt8(y1 & 255) : 255
+                let minY = cy == y0 >> 8 ? UInt8(y0 & 255) : 0
+                let maxY = cy == y1 >> 8 ? UInt8(y1 & 255) : 255
                 for cx in x0 >> 8...x1 >> 8 {
-                    let minX = cx == x0 >> 8 ? UInt8(x0 & 255) : 0, maxX = cx == x1 >> 8 ? UInt8(x1 & 255) : 255
+                    let minX = cx == x0 >> 8 ? UInt8(x0 & 255) : 0
+                    let maxX = cx == x1 >> 8 ? UInt8(x1 & 255) : 255
                     body(cy * columns + cx, Entry(layer: 0, minX: minX, minY: minY, maxX: maxX, maxY: maxY))
                 }
             }
@@ -146,17 +149,19 @@ struct SiblingGrid: Sendable {
             let f = (v - o) * scale
             return f > 0 ? (f < Double(limit) ? Int(f) : limit) : 0
         }
-        return Steps(x0: q(b.minX, origin.x, columns * 256 - 1), y0: q(b.minY, origin.y, rows * 256 - 1),
-                     x1: q(b.maxX, origin.x, columns * 256 - 1), y1: q(b.maxY, origin.y, rows * 256 - 1))
+        return Steps(
+            x0: q(b.minX, origin.x, columns * 256 - 1), y0: q(b.minY, origin.y, rows * 256 - 1),
+            x1: q(b.maxX, origin.x, columns * 256 - 1), y1: q(b.maxY, origin.y, rows * 256 - 1))
     }
 
     /// Where this grid's arrays are, with `boxes` (the siblings' current
     /// boxes by rank, for `loose`), for queries that read them in place.
     /// Valid until the grid or `boxes` change or are freed.
     func view(boxes: UnsafeBufferPointer<Box>) -> View {
-        View(origin: origin, scale: scale, columns: columns, rows: rows,
-             cellStart: cellStart.withUnsafeBufferPointer { $0 }, entries: entries.withUnsafeBufferPointer { $0 },
-             loose: loose.withUnsafeBufferPointer { $0 }, boxes: boxes)
+        View(
+            origin: origin, scale: scale, columns: columns, rows: rows,
+            cellStart: cellStart.withUnsafeBufferPointer { $0 }, entries: entries.withUnsafeBufferPointer { $0 },
+            loose: loose.withUnsafeBufferPointer { $0 }, boxes: boxes)
     }
 
     /// A grid's fields and the addresses of its arrays: a plain value, so
@@ -175,9 +180,11 @@ struct SiblingGrid: Sendable {
         /// is outside the grid (then only `loose` siblings can hold it).
         @inline(__always)
         func locate(_ p: Point) -> (cell: Int, sx: UInt8, sy: UInt8)? {
-            let fx = (p.x - origin.x) * scale, fy = (p.y - origin.y) * scale
+            let fx = (p.x - origin.x) * scale
+            let fy = (p.y - origin.y) * scale
             guard fx >= 0 && fy >= 0 && fx < Double(columns * 256) && fy < Double(rows * 256) else { return nil }
-            let qx = Int(fx), qy = Int(fy)  // 0 ≤ f < cells · 256 ≤ 2^40 by the guard: no trap
+            let qx = Int(fx)
+            let qy = Int(fy)  // 0 ≤ f < cells · 256 ≤ 2^40 by the guard: no trap
             return ((qy >> 8) * columns + qx >> 8, UInt8(qx & 255), UInt8(qy & 255))
         }
 
@@ -203,8 +210,10 @@ struct SiblingGrid: Sendable {
         ///   - work: adds 1 per entry and loose sibling read (`Walk.work`).
         /// - Returns: whether `body` returned true.
         @inline(__always)
-        func first(containing p: Point, siblings: UnsafeBufferPointer<Int32>, rank: (Int32) -> Int32,
-                   work: inout Int, where body: (Int32) -> Bool) -> Bool {
+        func first(
+            containing p: Point, siblings: UnsafeBufferPointer<Int32>, rank: (Int32) -> Int32,
+            work: inout Int, where body: (Int32) -> Bool
+        ) -> Bool {
             var cursor = Cursor(self, p, at: locate(p))
             while true {
                 let layer = cursor.next(self, p, siblings: siblings, rank: rank, work: &work)
@@ -257,8 +266,10 @@ struct SiblingGrid: Sendable {
             /// `siblings`, `rank` and `work` as for `first(containing:)`,
             /// the same at every step.
             @inline(__always)
-            mutating func next(_ grid: View, _ p: Point, siblings: UnsafeBufferPointer<Int32>, rank: (Int32) -> Int32,
-                               work: inout Int) -> Int32 {
+            mutating func next(
+                _ grid: View, _ p: Point, siblings: UnsafeBufferPointer<Int32>, rank: (Int32) -> Int32,
+                work: inout Int
+            ) -> Int32 {
                 guard !grid.loose.isEmpty else { return nextInCell(grid, work: &work) }
                 // Merge the cell's entries and the loose ranks, both ascending.
                 if entryRank < 0 {
@@ -323,9 +334,9 @@ struct SiblingGrid: Sendable {
     }
 
     #if DEBUG
-    /// Whether sibling `rank` (layer `layer`) is loose or has a live entry in some cell.
-    func lists(_ rank: Int32, layer: Int32) -> Bool {
-        loose.contains(rank) || entries.contains { $0.layer == layer && $0.minX <= $0.maxX }
-    }
+        /// Whether sibling `rank` (layer `layer`) is loose or has a live entry in some cell.
+        func lists(_ rank: Int32, layer: Int32) -> Bool {
+            loose.contains(rank) || entries.contains { $0.layer == layer && $0.minX <= $0.maxX }
+        }
     #endif
 }

@@ -84,7 +84,8 @@ struct SiblingIndex: @unchecked Sendable {
         let byX = centres.width >= centres.height
         let boxes = itemBoxes
         ranks.sort { a, b in
-            let ba = boxes[Int(a)], bb = boxes[Int(b)]
+            let ba = boxes[Int(a)]
+            let bb = boxes[Int(b)]
             return byX ? ba.minX + ba.maxX < bb.minX + bb.maxX : ba.minY + ba.maxY < bb.minY + bb.maxY
         }
         let mid = ranks.startIndex + ranks.count / 2
@@ -119,8 +120,14 @@ struct SiblingIndex: @unchecked Sendable {
                             } else {
                                 // Push only the children whose boxes hold p.
                                 let left = node.first
-                                if nodes[Int(left)].box.contains(p) { stack[top] = left; top += 1 }
-                                if nodes[Int(left) + 1].box.contains(p) { stack[top] = left + 1; top += 1 }
+                                if nodes[Int(left)].box.contains(p) {
+                                    stack[top] = left
+                                    top += 1
+                                }
+                                if nodes[Int(left) + 1].box.contains(p) {
+                                    stack[top] = left + 1
+                                    top += 1
+                                }
                             }
                         }
                     }
@@ -160,33 +167,34 @@ struct SiblingIndex: @unchecked Sendable {
     }
 
     #if DEBUG
-    /// Checks that every node's box holds its items' boxes, or that the grid
-    /// lists every sibling (`layers` by rank); names the first that does not.
-    func checkInvariants(layers: ArraySlice<Int32>) -> String? {
-        func check(_ k: Int) -> (Box, String?) {
-            let node = nodes[k]
-            var b = Box.empty
-            if node.count > 0 {
-                for i in node.first..<node.first + node.count { b.formUnion(itemBoxes[Int(items[Int(i)])]) }
-            } else {
-                let (l, le) = check(Int(node.first))
-                let (r, re) = check(Int(node.first) + 1)
-                if let e = le ?? re { return (b, e) }
-                b = l
-                b.formUnion(r)
+        /// Checks that every node's box holds its items' boxes, or that the grid
+        /// lists every sibling (`layers` by rank); names the first that does not.
+        func checkInvariants(layers: ArraySlice<Int32>) -> String? {
+            func check(_ k: Int) -> (Box, String?) {
+                let node = nodes[k]
+                var b = Box.empty
+                if node.count > 0 {
+                    for i in node.first..<node.first + node.count { b.formUnion(itemBoxes[Int(items[Int(i)])]) }
+                } else {
+                    let (l, le) = check(Int(node.first))
+                    let (r, re) = check(Int(node.first) + 1)
+                    if let e = le ?? re { return (b, e) }
+                    b = l
+                    b.formUnion(r)
+                }
+                let holds =
+                    b.isEmpty || (node.box.minX <= b.minX && node.box.minY <= b.minY && node.box.maxX >= b.maxX && node.box.maxY >= b.maxY)
+                return (node.box, holds ? nil : "node \(k) box \(node.box) does not hold \(b)")
             }
-            let holds = b.isEmpty || (node.box.minX <= b.minX && node.box.minY <= b.minY && node.box.maxX >= b.maxX && node.box.maxY >= b.maxY)
-            return (node.box, holds ? nil : "node \(k) box \(node.box) does not hold \(b)")
-        }
-        if usesGrid {
-            // Every sibling that can accept is in some cell or loose.
-            for rank in itemBoxes.indices
-            where !itemBoxes[rank].isEmpty && !grid.lists(Int32(rank), layer: layers[layers.startIndex + rank]) {
-                return "sibling \(rank) is in no cell of the grid"
+            if usesGrid {
+                // Every sibling that can accept is in some cell or loose.
+                for rank in itemBoxes.indices
+                where !itemBoxes[rank].isEmpty && !grid.lists(Int32(rank), layer: layers[layers.startIndex + rank]) {
+                    return "sibling \(rank) is in no cell of the grid"
+                }
+                return nil
             }
-            return nil
+            return nodes.isEmpty ? nil : check(0).1
         }
-        return nodes.isEmpty ? nil : check(0).1
-    }
     #endif
 }

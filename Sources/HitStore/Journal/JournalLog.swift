@@ -100,7 +100,8 @@ final class JournalLog: ChangeLog, @unchecked Sendable {
 
     static func problem(_ error: JournalIOError) -> StoreError {
         if error.isFull {
-            return StoreError.full(.disk, "the change was not stored: the journal's disk is full (\(error)); free space, the service resumes writes by itself")
+            return StoreError.full(
+                .disk, "the change was not stored: the journal's disk is full (\(error)); free space, the service resumes writes by itself")
         }
         return StoreError.unavailable("the change was not stored: the journal cannot be written (\(error))")
     }

@@ -1,7 +1,7 @@
 import Glibc
 import HitBase
-import HitJournal
 import HitJSON
+import HitJournal
 import HitRouting
 import SceneCodec
 
@@ -69,7 +69,9 @@ extension JournalStore {
         var stoppedAt: Int?
         for (k, seq) in live.enumerated() {
             if let s = stoppedAt {
-                try moveAside(JournalFiles.segmentName(seq), from: 0, reason: "follows the damage in \(JournalFiles.segmentName(live[s]))", whole: true)
+                try moveAside(
+                    JournalFiles.segmentName(seq), from: 0, reason: "follows the damage in \(JournalFiles.segmentName(live[s]))",
+                    whole: true)
                 continue
             }
             let name = JournalFiles.segmentName(seq)
@@ -96,7 +98,9 @@ extension JournalStore {
         loaded.store(true, ordering: .releasing)
         let seconds = MonotonicClock.seconds() - start
         let mb = Double(progress.done) / 1e6
-        say("journal: recovered \(memory.all().count) scenes from \(directory) (\(format(mb)) MB in \(format(seconds)) s, \(format(mb / max(seconds, 1e-9))) MB/s); appending to \(JournalFiles.segmentName(next)) with --fsync \(options.fsync.rawValue)")
+        say(
+            "journal: recovered \(memory.all().count) scenes from \(directory) (\(format(mb)) MB in \(format(seconds)) s, \(format(mb / max(seconds, 1e-9))) MB/s); appending to \(JournalFiles.segmentName(next)) with --fsync \(options.fsync.rawValue)"
+        )
         startMaintenance()
     }
 
@@ -138,7 +142,9 @@ extension JournalStore {
                         scenes += 1
                     case .snapshotEnd(let n):
                         guard n == scenes, next == b.count else {
-                            throw RecoveryError(file: path(name), offset: offset, reason: "snapshot end says \(n) scenes, \(scenes) read, \(b.count - next) bytes after it")
+                            throw RecoveryError(
+                                file: path(name), offset: offset,
+                                reason: "snapshot end says \(n) scenes, \(scenes) read, \(b.count - next) bytes after it")
                         }
                         progress.advance(to: base + b.count, in: name)
                         return
@@ -163,7 +169,10 @@ extension JournalStore {
         var count = 0
         var cut: (offset: Int, reason: String)?
         try bytes.withUnsafeBytes { (b) throws in
-            if b.isEmpty { cut = (0, "empty segment"); return }
+            if b.isEmpty {
+                cut = (0, "empty segment")
+                return
+            }
             switch RecordReader.next(b, at: 0) {
             case .record(let head, let next) where head.body == .header(fileType: 1, sequence: sequence):
                 offset = next
@@ -179,7 +188,9 @@ extension JournalStore {
                     do {
                         try apply(r)
                     } catch let e as StoreError {
-                        throw RecoveryError(file: path(name), offset: offset, reason: "a \(r.kind) record of scene \"\(r.sceneID)\" v\(r.version) does not apply: \(e.detail)")
+                        throw RecoveryError(
+                            file: path(name), offset: offset,
+                            reason: "a \(r.kind) record of scene \"\(r.sceneID)\" v\(r.version) does not apply: \(e.detail)")
                     }
                     offset = next
                     count += 1
@@ -202,7 +213,9 @@ extension JournalStore {
                 say("journal: \(path(name)): removed a segment with no complete header (\(cut.reason)) left by a crash")
             } else {
                 try Files.truncate(path(name), to: cut.offset)
-                say("journal: \(path(name)): cut off a torn last record at offset \(cut.offset) (\(cut.reason); \(bytes.count - cut.offset) bytes dropped, never acknowledged)")
+                say(
+                    "journal: \(path(name)): cut off a torn last record at offset \(cut.offset) (\(cut.reason); \(bytes.count - cut.offset) bytes dropped, never acknowledged)"
+                )
             }
         }
     }
@@ -210,12 +223,15 @@ extension JournalStore {
     /// Applies one replayed record to memory, checking it against what is
     /// there (a record that does not fit is damage, not something to skip).
     private func apply(_ r: JournalRecord) throws(StoreError) {
-        let id = r.sceneID, version = Int(r.version)
+        let id = r.sceneID
+        let version = Int(r.version)
         switch r.body {
         case .upload(let json):
             let scene: Scene
             do throws(DecodeFailure) {
-                scene = try json.withUnsafeBufferPointer { (b) throws(DecodeFailure) -> Scene in try SceneDecoder.decode(b, limits: Self.replayLimits) }
+                scene = try json.withUnsafeBufferPointer { (b) throws(DecodeFailure) -> Scene in
+                    try SceneDecoder.decode(b, limits: Self.replayLimits)
+                }
             } catch {
                 throw StoreError.invalidScene(error)
             }
@@ -232,9 +248,11 @@ extension JournalStore {
             try memory.restoreChange(id, version: version) { (live, current) throws(StoreError) -> LayerPatch.WeightChange? in
                 guard version == current + 1 else { throw StoreError.inconsistent("version \(version) after \(current)") }
                 var weightChange: LayerPatch.WeightChange?
-                let work = try patch.apply(to: &live, version: current, sceneID: id) { (change) throws(StoreError) in weightChange = change }.work
+                let work = try patch.apply(to: &live, version: current, sceneID: id) { (change) throws(StoreError) in weightChange = change
+                }.work
                 replayedCost.wrappingAdd(
-                    LogTicket.replayCost(work: work, layers: live.compiled.layerCount, jsonBytes: memory.jsonBytes(of: id)), ordering: .relaxed)
+                    LogTicket.replayCost(work: work, layers: live.compiled.layerCount, jsonBytes: memory.jsonBytes(of: id)),
+                    ordering: .relaxed)
                 return weightChange
             }
         case .drag(let layer, let tx, let ty):
@@ -251,9 +269,12 @@ extension JournalStore {
 
     private func decode(_ json: [UInt8], file: String, offset: Int) throws -> Scene {
         do throws(DecodeFailure) {
-            return try json.withUnsafeBufferPointer { (b) throws(DecodeFailure) -> Scene in try SceneDecoder.decode(b, limits: Self.replayLimits) }
+            return try json.withUnsafeBufferPointer { (b) throws(DecodeFailure) -> Scene in
+                try SceneDecoder.decode(b, limits: Self.replayLimits)
+            }
         } catch {
-            throw RecoveryError(file: path(file), offset: offset, reason: "the scene's JSON does not decode: \(StoreError.invalidScene(error).detail)")
+            throw RecoveryError(
+                file: path(file), offset: offset, reason: "the scene's JSON does not decode: \(StoreError.invalidScene(error).detail)")
         }
     }
 
@@ -274,7 +295,9 @@ extension JournalStore {
             try Files.truncate(original, to: offset)
         }
         try Files.fsyncDirectory(directory)
-        say("journal: --repair: \(original) at offset \(offset): \(reason); kept the valid prefix, moved \(whole ? "the file" : "the rest") to \(aside)")
+        say(
+            "journal: --repair: \(original) at offset \(offset): \(reason); kept the valid prefix, moved \(whole ? "the file" : "the rest") to \(aside)"
+        )
     }
 }
 

@@ -1,8 +1,8 @@
 import Dispatch
 import Glibc
 import HitBase
-import HitJournal
 import HitJSON
+import HitJournal
 import HitRouting
 import SceneCodec
 
@@ -85,7 +85,9 @@ extension JournalStore {
         removeFiles(before: next)
         let report = SnapshotReport(scenes: taken.scenes.count, bytes: written, seconds: MonotonicClock.seconds() - started, pause: pause)
         lastSnapshot.withLock { $0 = report }
-        say("journal: snapshot \(JournalFiles.snapshotName(next)): \(report.scenes) scenes, \(written) bytes in \(format(report.seconds)) s; writes held off \(format(pause * 1000)) ms")
+        say(
+            "journal: snapshot \(JournalFiles.snapshotName(next)): \(report.scenes) scenes, \(written) bytes in \(format(report.seconds)) s; writes held off \(format(pause * 1000)) ms"
+        )
     }
 
     /// After a failed write or sync: the failed file is never trusted again.
@@ -103,7 +105,9 @@ extension JournalStore {
         segment.withLock { $0 = next }
         removeFiles(before: next)
         log.status.withLock { $0 = .ready }
-        say("journal: recovered from \(failure): wrote \(scenes.count) scenes from memory to \(JournalFiles.snapshotName(next)), appending to \(JournalFiles.segmentName(next)); writes resume")
+        say(
+            "journal: recovered from \(failure): wrote \(scenes.count) scenes from memory to \(JournalFiles.snapshotName(next)), appending to \(JournalFiles.segmentName(next)); writes resume"
+        )
     }
 
     /// Writes `scenes` as snapshot `sequence`. Returns its size in bytes.

@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
-import HitJournal
 import HitJSON
+import HitJournal
 import HitRouting
 import Synchronization
 

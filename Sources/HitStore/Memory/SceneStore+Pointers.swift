@@ -42,12 +42,14 @@ extension SceneStore {
                         pointer: pointer, phase: phase, type: event.type, at: event.point, to: &live,
                         trace: event.trace, all: event.all, now: now)
                 } catch {
-                    throw StoreError.pointerRefused(error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
+                    throw StoreError.pointerRefused(
+                        error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
                 }
                 if outcome!.moved, let n = outcome!.result.target {
                     let moved = live.model.layer(at: live.compiled.modelPath(of: n)).transform.translation
                     do throws(StoreError) {
-                        try ticket.append(.drag(id: id, version: try SceneStore.version(after: version), layer: live.compiled.ids[n], translation: moved))
+                        try ticket.append(
+                            .drag(id: id, version: try SceneStore.version(after: version), layer: live.compiled.ids[n], translation: moved))
                     } catch {
                         if let held, held == n, let before { live.replaceLayer(n, with: before) }
                         throw error

@@ -67,7 +67,8 @@ extension SceneStore {
             if w.bytes - existing > budget - weight.total {
                 throw StoreError.full(
                     .bytes,
-                    "the scenes stored came as \(w.bytes) bytes of JSON; this one would pass the store's budget of \(budget) (--max-store-bytes); delete a scene first")
+                    "the scenes stored came as \(w.bytes) bytes of JSON; this one would pass the store's budget of \(budget) (--max-store-bytes); delete a scene first"
+                )
             }
             return w.set(id, weight)
         }
@@ -101,7 +102,8 @@ extension SceneStore {
             if weight.total > existing.total && w.bytes - existing.total > budget - weight.total {
                 throw StoreError.full(
                     .bytes,
-                    "the scenes stored weigh \(w.bytes) bytes (their JSON and decoded masks); this patch would bring scene \"\(id)\" from \(existing.total) to \(weight.total) bytes, past the store's budget of \(budget) (--max-store-bytes); delete a scene or shrink a layer first")
+                    "the scenes stored weigh \(w.bytes) bytes (their JSON and decoded masks); this patch would bring scene \"\(id)\" from \(existing.total) to \(weight.total) bytes, past the store's budget of \(budget) (--max-store-bytes); delete a scene or shrink a layer first"
+                )
             }
             return w.set(id, weight)
         }

@@ -29,7 +29,8 @@ public final class SceneStore: SceneStoring {
             /// the snapshot; publishes the next version when it returns true.
             /// When `change` throws, nothing changes.
             mutating func changeInPlace(_ change: (inout LiveScene, _ version: Int) throws(StoreError) -> Bool) throws(StoreError) {
-                let id = snapshot.id, version = snapshot.version
+                let id = snapshot.id
+                let version = snapshot.version
                 var scene = snapshot.live
                 // Drop the store's own reference, so that `scene` is unique
                 // unless a reader holds the snapshot right now.
@@ -126,19 +127,19 @@ public final class SceneStore: SceneStoring {
         let live = compile(scene)  // outside any lock
         if let problem = live.compiled.numericProblem { throw StoreError.notFinite(problem, inPatch: false) }
         return try logged { (ticket) throws(StoreError) -> SceneSnapshot in
-          try entries.withLock { (table) throws(StoreError) -> SceneSnapshot in
-            var id = scene.id ?? ""
-            if scene.id == nil {
-                repeat { id = "scene-\(nextID.wrappingAdd(1, ordering: .relaxed).oldValue)" } while table.scenes[id] != nil
-            } else if table.scenes[id] != nil {
-                throw StoreError.conflict("a scene with id \"\(id)\" exists; PUT /scenes/\(id) replaces it")
+            try entries.withLock { (table) throws(StoreError) -> SceneSnapshot in
+                var id = scene.id ?? ""
+                if scene.id == nil {
+                    repeat { id = "scene-\(nextID.wrappingAdd(1, ordering: .relaxed).oldValue)" } while table.scenes[id] != nil
+                } else if table.scenes[id] != nil {
+                    throw StoreError.conflict("a scene with id \"\(id)\" exists; PUT /scenes/\(id) replaces it")
+                }
+                try checkCount(table, adding: id)
+                try admit(id, weight: weight) { () throws(StoreError) in try ticket.append(.upload(id: id, version: 1, json: json)) }
+                let snapshot = SceneSnapshot(id: id, version: 1, live: live)
+                table.scenes[id] = Entry(.init(snapshot: snapshot, sessions: newSessions()))
+                return snapshot
             }
-            try checkCount(table, adding: id)
-            try admit(id, weight: weight) { () throws(StoreError) in try ticket.append(.upload(id: id, version: 1, json: json)) }
-            let snapshot = SceneSnapshot(id: id, version: 1, live: live)
-            table.scenes[id] = Entry(.init(snapshot: snapshot, sessions: newSessions()))
-            return snapshot
-          }
         }
     }
 
@@ -149,32 +150,34 @@ public final class SceneStore: SceneStoring {
         try put(upload.scene, id: id, weight: upload.weight, json: upload.json, jsonBytes: upload.jsonBytes)
     }
 
-    public func put(_ scene: Scene, id: String, weight: Int = 0, json: [UInt8] = [], jsonBytes: Int? = nil) throws(StoreError) -> (SceneSnapshot, created: Bool) {
+    public func put(_ scene: Scene, id: String, weight: Int = 0, json: [UInt8] = [], jsonBytes: Int? = nil) throws(StoreError) -> (
+        SceneSnapshot, created: Bool
+    ) {
         let weight = Weight(total: weight, json: jsonBytes ?? weight)
         var scene = scene
         scene.id = id
         let live = compile(scene)
         if let problem = live.compiled.numericProblem { throw StoreError.notFinite(problem, inPatch: false) }
         return try logged { (ticket) throws(StoreError) -> (SceneSnapshot, created: Bool) in
-          try entries.withLock { (table) throws(StoreError) -> (SceneSnapshot, created: Bool) in
-            if let entry = table.scenes[id] {
-                // Weighed under the scene's lock, so that no patch of it weighs in between.
-                let snapshot = try entry.state.withLock { (state) throws(StoreError) -> SceneSnapshot in
-                    try admit(id, weight: weight) { () throws(StoreError) in
-                        try ticket.append(.upload(id: id, version: try SceneStore.version(after: state.snapshot.version), json: json))
+            try entries.withLock { (table) throws(StoreError) -> (SceneSnapshot, created: Bool) in
+                if let entry = table.scenes[id] {
+                    // Weighed under the scene's lock, so that no patch of it weighs in between.
+                    let snapshot = try entry.state.withLock { (state) throws(StoreError) -> SceneSnapshot in
+                        try admit(id, weight: weight) { () throws(StoreError) in
+                            try ticket.append(.upload(id: id, version: try SceneStore.version(after: state.snapshot.version), json: json))
+                        }
+                        state.snapshot = SceneSnapshot(id: id, version: state.snapshot.version + 1, live: live)
+                        state.sessions.dropAllCaptures()
+                        return state.snapshot
                     }
-                    state.snapshot = SceneSnapshot(id: id, version: state.snapshot.version + 1, live: live)
-                    state.sessions.dropAllCaptures()
-                    return state.snapshot
+                    return (snapshot, false)
                 }
-                return (snapshot, false)
+                try checkCount(table, adding: id)
+                try admit(id, weight: weight) { () throws(StoreError) in try ticket.append(.upload(id: id, version: 1, json: json)) }
+                let snapshot = SceneSnapshot(id: id, version: 1, live: live)
+                table.scenes[id] = Entry(.init(snapshot: snapshot, sessions: newSessions()))
+                return (snapshot, true)
             }
-            try checkCount(table, adding: id)
-            try admit(id, weight: weight) { () throws(StoreError) in try ticket.append(.upload(id: id, version: 1, json: json)) }
-            let snapshot = SceneSnapshot(id: id, version: 1, live: live)
-            table.scenes[id] = Entry(.init(snapshot: snapshot, sessions: newSessions()))
-            return (snapshot, true)
-          }
         }
     }
 
@@ -228,7 +231,8 @@ public final class SceneStore: SceneStoring {
                 // a refused patch (507, a failed append) leaves it as it was.
                 let applied = try patch.apply(to: &live, version: version, sceneID: id) { (change) throws(StoreError) in
                     try admit(id, patch, change: change) { () throws(StoreError) in
-                        try ticket.append(.patch(id: id, version: try SceneStore.version(after: version), layer: patch.layerID, json: patch.json))
+                        try ticket.append(
+                            .patch(id: id, version: try SceneStore.version(after: version), layer: patch.layerID, json: patch.json))
                     }
                 }
                 patched = applied.layer

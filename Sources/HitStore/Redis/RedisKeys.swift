@@ -51,7 +51,7 @@ struct Announcement: Equatable, Sendable {
     init?(_ bytes: [UInt8]) {
         let parts = String(decoding: bytes, as: UTF8.self).split(separator: " ", maxSplits: 2)
         guard parts.count == 3, let kind = Kind(rawValue: String(parts[0])), let v = Int(parts[1]), v >= 0,
-              SceneID.isValid(String(parts[2]))
+            SceneID.isValid(String(parts[2]))
         else { return nil }
         self.init(kind: kind, version: v, id: String(parts[2]))
     }

@@ -102,7 +102,7 @@ enum RedisSceneSummary {
     static func decode(_ bytes: [UInt8], id: String) -> SceneSummary? {
         let parts = bytes.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         guard parts.count == 2 || parts.count == 6, let version = Int(parts[0]), version > 0,
-              let layers = Int(parts[1]), layers >= 0
+            let layers = Int(parts[1]), layers >= 0
         else { return nil }
         guard parts.count == 6 else { return SceneSummary(id: id, version: version, layers: layers, bounds: nil) }
         let n = parts[2...].compactMap { Double($0) }

@@ -1,4 +1,5 @@
 import RESPClient
+
 extension RedisSceneStore {
     /// What this replica holds, for metrics: the scenes in its cache of
     /// compiled scenes, their layers and weight (what `--cache-bytes`

@@ -152,7 +152,9 @@ public final class RedisSceneStore: SceneStoring {
         let given = scene.id
         for _ in 0..<100 {
             let id: String
-            if let given { id = given } else {
+            if let given {
+                id = given
+            } else {
                 let n = try call { () throws(RedisError) in try client.send([Array("INCR".utf8), keys.nextID]) }
                 guard let n = n.int else { throw StoreError.unavailable("INCR \(keys.nextID): \(n.errorMessage ?? "no integer")") }
                 id = "scene-\(n)"
@@ -215,8 +217,10 @@ public final class RedisSceneStore: SceneStoring {
                 let patched: Layer
                 var weightChange = LayerPatch.WeightChange(json: 0, masks: 0)
                 do throws(StoreError) {
-                    patched = try patch.apply(to: &live, version: before.version, sceneID: id) { (change) throws(StoreError) in weightChange = change }.layer
-                } catch where !fresh && error.isNotFoundOrPrecondition {
+                    patched = try patch.apply(to: &live, version: before.version, sceneID: id) { (change) throws(StoreError) in
+                        weightChange = change
+                    }.layer
+                } catch  where !fresh && error.isNotFoundOrPrecondition {
                     // Judged against a copy that may be old: judge again against Redis's.
                     guard try refreshLocked(id, entry, dropAllCaptures: false) else { throw StoreError.notFound("no scene \"\(id)\"") }
                     fresh = true
@@ -259,7 +263,8 @@ public final class RedisSceneStore: SceneStoring {
                         pointer: event.pointer, phase: event.phase, type: event.type, at: event.point, to: &live,
                         trace: event.trace, all: event.all, now: now)
                 } catch {
-                    throw StoreError.pointerRefused(error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
+                    throw StoreError.pointerRefused(
+                        error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
                 }
                 if !outcome.moved {
                     entry.state.withLock { $0.sessions = sessions }
@@ -343,7 +348,8 @@ public final class RedisSceneStore: SceneStoring {
         if let version, version == v { return nil }
         let scene: Scene
         do throws(DecodeFailure) {
-            scene = try doc.withUnsafeBufferPointer { (b) throws(DecodeFailure) -> Scene in try SceneDecoder.decode(b, limits: sceneLimits) }
+            scene = try doc.withUnsafeBufferPointer { (b) throws(DecodeFailure) -> Scene in try SceneDecoder.decode(b, limits: sceneLimits)
+            }
         } catch {
             throw StoreError.unavailable("scene \"\(id)\" in Redis does not decode within this replica's limits: \(error)")
         }
@@ -351,7 +357,8 @@ public final class RedisSceneStore: SceneStoring {
         // in Redis must not bring in: a non-finite bound would reach answers.
         let live = LiveScene(scene)
         if let problem = live.compiled.numericProblem, let issue = StoreError.notFinite(problem, inPatch: false).issues.first {
-            throw StoreError.unavailable("scene \"\(id)\" in Redis is not valid: at \(issue.pointer), \(issue.message); DELETE /scenes/\(id) removes it")
+            throw StoreError.unavailable(
+                "scene \"\(id)\" in Redis is not valid: at \(issue.pointer), \(issue.message); DELETE /scenes/\(id) removes it")
         }
         return .some((SceneSnapshot(id: id, version: v, live: live), RedisSceneStore.weight(doc, scene)))
     }
@@ -408,7 +415,8 @@ public final class RedisSceneStore: SceneStoring {
         if weight > cache.capacity {
             throw StoreError.full(
                 .cache,
-                "scene \"\(id)\" would weigh \(weight) bytes (its JSON and decoded masks), more than a replica's cache of \(cache.capacity) bytes (--cache-bytes) can hold; make it smaller")
+                "scene \"\(id)\" would weigh \(weight) bytes (its JSON and decoded masks), more than a replica's cache of \(cache.capacity) bytes (--cache-bytes) can hold; make it smaller"
+            )
         }
     }
 
@@ -436,9 +444,16 @@ public final class RedisSceneStore: SceneStoring {
     static func document(_ scene: Scene, id: String) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
-        w.field("id"); w.string(id)
-        if let width = scene.width { w.field("width"); w.number(width) }
-        if let height = scene.height { w.field("height"); w.number(height) }
+        w.field("id")
+        w.string(id)
+        if let width = scene.width {
+            w.field("width")
+            w.number(width)
+        }
+        if let height = scene.height {
+            w.field("height")
+            w.number(height)
+        }
         w.field("layers")
         w.beginArray()
         for layer in scene.layers { SceneEncoder.write(layer, children: true, to: &w) }

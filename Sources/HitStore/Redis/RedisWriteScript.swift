@@ -66,7 +66,10 @@ enum RedisWriteScript {
             }
             let reply = try client.send([Array("EVALSHA".utf8), Array(sha!.utf8), Array("4".utf8)] + args)
             if let n = reply.int { return n }
-            if let m = reply.errorMessage, m.hasPrefix("NOSCRIPT") { sha = nil; continue }
+            if let m = reply.errorMessage, m.hasPrefix("NOSCRIPT") {
+                sha = nil
+                continue
+            }
             throw RedisError(.refused, "write script: \(reply.errorMessage ?? "unexpected reply")")
         }
         throw RedisError(.refused, "write script: NOSCRIPT after SCRIPT LOAD")

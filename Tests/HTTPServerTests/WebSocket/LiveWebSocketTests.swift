@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// An echo session for the live tests: `slow:<ms>:<tag>` answers `done <tag>`
@@ -21,7 +22,10 @@ final class EchoSession: WebSocketSession {
             let parts = text.split(separator: ":")
             let ms = UInt32(parts[1]) ?? 0
             let tag = String(parts[2])
-            stream.offload({ usleep(ms * 1000); return tag }) { tag in stream.send(text: Array("done \(tag)".utf8)) }
+            stream.offload({
+                usleep(ms * 1000)
+                return tag
+            }) { tag in stream.send(text: Array("done \(tag)".utf8)) }
         } else if text == "close" {
             stream.close(WebSocketCloseCode(4000), reason: "asked")
         } else if text.hasPrefix("flood ") {
@@ -75,9 +79,10 @@ final class LiveWebSocketTests: XCTestCase {
             XCTAssertNil(r["Content-Length"])
             XCTAssertTrue(eventually { server.openStreams == 1 })
             // Three messages and a ping in one write: all answered, in order.
-            try c.send(TestClient.frame(opcode: 1, Array("one".utf8)) + TestClient.frame(opcode: 9, [7, 8])
-                       + TestClient.frame(opcode: 1, Array("tw".utf8), fin: false) + TestClient.frame(opcode: 0, Array("o".utf8))
-                       + TestClient.frame(opcode: 1, Array("three €".utf8)))
+            try c.send(
+                TestClient.frame(opcode: 1, Array("one".utf8)) + TestClient.frame(opcode: 9, [7, 8])
+                    + TestClient.frame(opcode: 1, Array("tw".utf8), fin: false) + TestClient.frame(opcode: 0, Array("o".utf8))
+                    + TestClient.frame(opcode: 1, Array("three €".utf8)))
             XCTAssertEqual(try c.readFrame(), .init(fin: true, opcode: 1, payload: Array("one".utf8)))
             XCTAssertEqual(try c.readFrame(), .init(fin: true, opcode: 0xA, payload: [7, 8]))
             XCTAssertEqual(try c.readFrame()?.text, "two")
@@ -99,7 +104,9 @@ final class LiveWebSocketTests: XCTestCase {
     func testRefusedHandshakesOverTheWire() throws {
         try withServer(handler: webSocketHandler()) { _, port in
             let c = try TestClient(port: port)
-            try c.send("GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(TestClient.exampleKey)\r\nSec-WebSocket-Version: 8\r\n\r\n")
+            try c.send(
+                "GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(TestClient.exampleKey)\r\nSec-WebSocket-Version: 8\r\n\r\n"
+            )
             let r = try c.readResponse()
             XCTAssertEqual(r.status, 426)
             XCTAssertEqual(r["Sec-WebSocket-Version"], "13")
@@ -118,8 +125,10 @@ final class LiveWebSocketTests: XCTestCase {
                 (TestClient.frame(opcode: 2, [1]), 1003),
                 (TestClient.frame(opcode: 1, [0xC0, 0xAF]), 1007),
                 (TestClient.frame(opcode: 1, Array(repeating: 0x61, count: 1001)), 1009),
-                (TestClient.frame(opcode: 1, Array(repeating: 0x61, count: 600), fin: false)
-                    + TestClient.frame(opcode: 0, Array(repeating: 0x61, count: 600)), 1009),
+                (
+                    TestClient.frame(opcode: 1, Array(repeating: 0x61, count: 600), fin: false)
+                        + TestClient.frame(opcode: 0, Array(repeating: 0x61, count: 600)), 1009
+                ),
                 (TestClient.frame(opcode: 0, [0x61]), 1002),
             ]
             for (bytes, code) in cases {
@@ -141,9 +150,13 @@ final class LiveWebSocketTests: XCTestCase {
         try withServer(handler: webSocketHandler()) { _, port in
             let c = try TestClient(port: port)
             XCTAssertEqual(try c.openWebSocket("/ws").status, 101)
-            try c.send(Array([TestClient.frame(opcode: 1, Array("slow:50:a".utf8)), TestClient.frame(opcode: 1, Array("b".utf8)),
-                              TestClient.frame(opcode: 1, Array("slow:1:c".utf8)), TestClient.frame(opcode: 1, Array("d".utf8)),
-                              TestClient.frame(opcode: 1, Array("count".utf8))].joined()))
+            try c.send(
+                Array(
+                    [
+                        TestClient.frame(opcode: 1, Array("slow:50:a".utf8)), TestClient.frame(opcode: 1, Array("b".utf8)),
+                        TestClient.frame(opcode: 1, Array("slow:1:c".utf8)), TestClient.frame(opcode: 1, Array("d".utf8)),
+                        TestClient.frame(opcode: 1, Array("count".utf8)),
+                    ].joined()))
             var answers: [String] = []
             for _ in 0..<5 { answers.append(try c.readFrame()?.text ?? "EOF") }
             XCTAssertEqual(answers, ["done a", "b", "done c", "d", "5"])
@@ -244,7 +257,10 @@ final class LiveWebSocketTests: XCTestCase {
         configuration.shutdownGracePeriod = .seconds(30)
         let server = HTTPServer(configuration: configuration, handler: webSocketHandler(closedCodes: codes))
         let port = try server.start()
-        defer { server.shutdown(); server.waitUntilStopped() }
+        defer {
+            server.shutdown()
+            server.waitUntilStopped()
+        }
         let clients = try (0..<4).map { _ in try TestClient(port: port) }
         for c in clients { XCTAssertEqual(try c.openWebSocket("/ws").status, 101) }
         XCTAssertTrue(eventually { server.openStreams == 4 })

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HTTPServer
 
 final class SHA1Tests: XCTestCase {
@@ -7,12 +8,15 @@ final class SHA1Tests: XCTestCase {
     /// RFC 3174 §7.3's test vectors, and FIPS 180's empty message.
     func testRFC3174Vectors() {
         XCTAssertEqual(hex(SHA1.digest(Array("abc".utf8))), "a9993e364706816aba3e25717850c26c9cd0d89d")
-        XCTAssertEqual(hex(SHA1.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))),
-                       "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
-        XCTAssertEqual(hex(SHA1.digest(Array(repeating: UInt8(ascii: "a"), count: 1_000_000))),
-                       "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
-        XCTAssertEqual(hex(SHA1.digest(Array(String(repeating: "01234567", count: 80).utf8))),
-                       "dea356a2cddd90c7a7ecedc5ebb563934f460452")
+        XCTAssertEqual(
+            hex(SHA1.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))),
+            "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+        XCTAssertEqual(
+            hex(SHA1.digest(Array(repeating: UInt8(ascii: "a"), count: 1_000_000))),
+            "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
+        XCTAssertEqual(
+            hex(SHA1.digest(Array(String(repeating: "01234567", count: 80).utf8))),
+            "dea356a2cddd90c7a7ecedc5ebb563934f460452")
         XCTAssertEqual(hex(SHA1.digest([])), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
     }
 

@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// The frame codec, fed whole, byte by byte, split at every offset and in
@@ -60,16 +61,19 @@ final class WebSocketFrameDecoderTests: XCTestCase {
         // Only the head of a frame announcing 2^40 bytes: refused without its payload.
         let head: [UInt8] = [0x81, 0xFF, 0, 0, 0x01, 0, 0, 0, 0, 0, 1, 2, 3, 4]
         XCTAssertEqual(actionsEverySplit(head, limits: limits), ["close:1009:frame of 1099511627776 bytes over the message limit:true"])
-        XCTAssertEqual(actionsEverySplit(clientText(String(repeating: "b", count: 100)), limits: limits),
-                       ["text:" + String(repeating: "b", count: 100)])
-        XCTAssertEqual(actionsEverySplit(clientText(String(repeating: "b", count: 101)), limits: limits),
-                       ["close:1009:frame of 101 bytes over the message limit:true"])
+        XCTAssertEqual(
+            actionsEverySplit(clientText(String(repeating: "b", count: 100)), limits: limits),
+            ["text:" + String(repeating: "b", count: 100)])
+        XCTAssertEqual(
+            actionsEverySplit(clientText(String(repeating: "b", count: 101)), limits: limits),
+            ["close:1009:frame of 101 bytes over the message limit:true"])
     }
 
     func testRSVBitsAndReservedOpcodesAreProtocolErrors() {
         for rsv: UInt8 in 1...7 {
-            XCTAssertEqual(actionsEverySplit(clientFrame(.text, Array("hi".utf8), rsv: rsv)),
-                           ["close:1002:RSV bits set without an extension:true"])
+            XCTAssertEqual(
+                actionsEverySplit(clientFrame(.text, Array("hi".utf8), rsv: rsv)),
+                ["close:1002:RSV bits set without an extension:true"])
         }
         for opcode: UInt8 in [3, 4, 5, 6, 7, 0xB, 0xC, 0xD, 0xE, 0xF] {
             XCTAssertEqual(actionsEverySplit([0x80 | opcode, 0x80, 1, 2, 3, 4]), ["close:1002:reserved opcode \(opcode):true"])
@@ -77,10 +81,12 @@ final class WebSocketFrameDecoderTests: XCTestCase {
     }
 
     func testControlFramesAreShortAndWhole() {
-        XCTAssertEqual(actionsEverySplit(clientFrame(.ping, Array(repeating: 7, count: 125))),
-                       ["pong:" + String(repeating: "7", count: 125)])
-        XCTAssertEqual(actionsEverySplit(clientFrame(.ping, Array(repeating: 7, count: 126))),
-                       ["close:1002:control frame over 125 bytes:true"])
+        XCTAssertEqual(
+            actionsEverySplit(clientFrame(.ping, Array(repeating: 7, count: 125))),
+            ["pong:" + String(repeating: "7", count: 125)])
+        XCTAssertEqual(
+            actionsEverySplit(clientFrame(.ping, Array(repeating: 7, count: 126))),
+            ["close:1002:control frame over 125 bytes:true"])
         XCTAssertEqual(actionsEverySplit(clientFrame(.ping, [1], fin: false)), ["close:1002:fragmented control frame:true"])
         XCTAssertEqual(actionsEverySplit(clientFrame(.close, closeBody(1000), fin: false)), ["close:1002:fragmented control frame:true"])
     }

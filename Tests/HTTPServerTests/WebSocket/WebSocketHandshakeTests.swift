@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HTTPServer
 
 final class WebSocketHandshakeTests: XCTestCase {
@@ -9,8 +10,10 @@ final class WebSocketHandshakeTests: XCTestCase {
     }
 
     private var valid: [(String, String)] {
-        [("Host", "server.example.com"), ("Upgrade", "websocket"), ("Connection", "Upgrade"),
-         ("Sec-WebSocket-Key", key), ("Sec-WebSocket-Version", "13")]
+        [
+            ("Host", "server.example.com"), ("Upgrade", "websocket"), ("Connection", "Upgrade"),
+            ("Sec-WebSocket-Key", key), ("Sec-WebSocket-Version", "13"),
+        ]
     }
 
     private func status(_ outcome: WebSocketHandshake.Outcome) -> Int? {

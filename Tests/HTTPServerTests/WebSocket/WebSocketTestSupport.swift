@@ -1,5 +1,6 @@
 import TestSupport
 import XCTest
+
 @testable import HTTPServer
 
 /// A client's frame: masked with a fixed key unless `mask` is nil.
@@ -53,7 +54,7 @@ func describe(_ action: WebSocketStateMachine.Action) -> String {
     case .message(let m): return "text:" + String(decoding: m, as: UTF8.self)
     case .sendPong(let p): return "pong:" + p.map { String($0, radix: 16) }.joined()
     case .sendPing: return "ping"
-    case let .sendClose(code, reason, thenClose): return "close:\(code):\(reason):\(thenClose)"
+    case .sendClose(let code, let reason, let thenClose): return "close:\(code):\(reason):\(thenClose)"
     case .closeSocket: return "closeSocket"
     }
 }
@@ -64,8 +65,9 @@ func actionsEverySplit(
     _ bytes: [UInt8], limits: WebSocketLimits = WebSocketLimits(), file: StaticString = #filePath, line: UInt = #line
 ) -> [String] {
     let whole = actions(bytes, pieces: [bytes.count], limits: limits)
-    XCTAssertEqual(actions(bytes, pieces: Array(repeating: 1, count: bytes.count), limits: limits), whole,
-                   "byte by byte", file: file, line: line)
+    XCTAssertEqual(
+        actions(bytes, pieces: Array(repeating: 1, count: bytes.count), limits: limits), whole,
+        "byte by byte", file: file, line: line)
     for offset in 1..<max(1, bytes.count) {
         XCTAssertEqual(actions(bytes, pieces: [offset], limits: limits), whole, "split at \(offset)", file: file, line: line)
     }
