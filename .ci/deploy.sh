@@ -93,7 +93,7 @@ topology() {
     # Redis paused with a write in flight: the write is a 503; once Redis
     # continues, every live replica's /readyz is 200 again with nothing but
     # probes arriving (the store's health check reconnects).
-    local redis_pid port ready
+    local redis_pid port ready code
     redis_pid=$(bash deploy/local.sh pid redis)
     curl -fsS -o /dev/null -X PUT --data-binary @examples/ring-over-button.json \
         "http://127.0.0.1:${HITROUTE_LOCAL_PORT:-25080}/scenes/ring-demo"
@@ -116,11 +116,16 @@ topology() {
     done
 
     # The replicas gone: nginx answers problem+json, not its HTML pages.
-    # (.ci/replicas.py has stopped one already.)
+    # .ci/replicas.py has stopped replica 2; it starts again first, so that
+    # every try nginx makes meets a replica that hangs (a refused connect on
+    # the second try would make the answer a 502, whichever replica the
+    # scene hashes to first).
     local base="http://127.0.0.1:${HITROUTE_LOCAL_PORT:-25080}" k
     local -a live=()
+    bash deploy/local.sh start-replica 2
     for k in 1 2 3; do [[ -f "$HITROUTE_LOCAL_DIR/replica-$k.pid" ]] && live+=("$(bash deploy/local.sh pid "replica-$k")"); done
-    echo "replicas left: ${#live[@]}; stopping them with SIGSTOP"
+    [[ ${#live[@]} -eq 3 ]] || { echo "FAIL: ${#live[@]} replicas running, not 3" >&2; return 1; }
+    echo "replicas: ${#live[@]}; stopping them with SIGSTOP"
     for k in "${live[@]}"; do kill -STOP "$k"; done
     expect_problem "$base/scenes/ring-demo/hit?x=1&y=1" 504 no
     for k in "${live[@]}"; do kill -CONT "$k"; done

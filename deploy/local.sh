@@ -5,6 +5,8 @@
 #   deploy/local.sh start    # builds nothing: uses $HITROUTE_BIN or .build/release/hitroute
 #   deploy/local.sh stop     # stops what start started, by PID
 #   deploy/local.sh status
+#   deploy/local.sh stop-replica N   # stops replica N (1-3) by its PID
+#   deploy/local.sh start-replica N  # starts it again and waits for its /readyz
 #
 # Ports (HITROUTE_LOCAL_PORT, default 25080): nginx on PORT, replicas on
 # PORT+1..PORT+3, Redis on PORT+299 (25379). State (PIDs, logs, nginx
@@ -30,6 +32,20 @@ wait_http() { # port path
     return 1
 }
 
+launch_replica() { # N: starts replica N over the running Redis, in the background
+    "$BIN" --host 127.0.0.1 --port $((BASE + $1)) --store "redis://127.0.0.1:$REDIS_PORT/0" \
+        --shutdown-grace 2 --quiet >>"$DIR/logs/replica-$1.log" 2>&1 &
+    echo $! >"$DIR/replica-$1.pid"
+}
+
+start_replica() { # N: starts replica N again after stop-replica N, and waits for its /readyz
+    if [[ -f "$DIR/replica-$1.pid" ]] && kill -0 "$(cat "$DIR/replica-$1.pid")" 2>/dev/null; then
+        echo "local.sh: replica $1 is running" >&2; exit 1
+    fi
+    launch_replica "$1"
+    wait_http $((BASE + $1)) /readyz
+}
+
 start() {
     [[ -x "$BIN" ]] || { echo "local.sh: no binary at $BIN (swift build -c release, or set HITROUTE_BIN)" >&2; exit 1; }
     command -v redis-server >/dev/null || { echo "local.sh: redis-server not on PATH" >&2; exit 1; }
@@ -44,11 +60,7 @@ start() {
     echo $! >"$DIR/redis.pid"
     for _ in $(seq 1 300); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
 
-    for k in "${REPLICAS[@]}"; do
-        "$BIN" --host 127.0.0.1 --port $((BASE + k)) --store "redis://127.0.0.1:$REDIS_PORT/0" \
-            --shutdown-grace 2 --quiet >"$DIR/logs/replica-$k.log" 2>&1 &
-        echo $! >"$DIR/replica-$k.pid"
-    done
+    for k in "${REPLICAS[@]}"; do launch_replica "$k"; done
     for k in "${REPLICAS[@]}"; do wait_http $((BASE + k)) /readyz; done
 
     sed -e "s/127\.0\.0\.1:25080/127.0.0.1:$BASE/" \
@@ -99,6 +111,7 @@ case "${1:-}" in
     stop) stop ;;
     status) status ;;
     stop-replica) stop_pid "replica-${2:?which replica, 1-3}" ;;
+    start-replica) start_replica "${2:?which replica, 1-3}" ;;
     pid) cat "$DIR/${2:?which process: redis, replica-N, nginx}.pid" ;;
-    *) echo "usage: deploy/local.sh start|stop|status|stop-replica N|pid NAME" >&2; exit 2 ;;
+    *) echo "usage: deploy/local.sh start|stop|status|stop-replica N|start-replica N|pid NAME" >&2; exit 2 ;;
 esac
