@@ -13,6 +13,14 @@
 # generation is slow, which on a loaded 2-core machine says nothing of the
 # API (seen here: POST /scenes at a load of 20).
 #
+# GET /scenes/{id}/stream (operationId openStream) is left out: its 101
+# hands the connection over to WebSocket frames, and an HTTP client that
+# puts the connection back in its pool sends its next request into the
+# stream (the service then closes it with 1002, and the next operation
+# fails as a network error). The handshake's answers are tested byte by
+# byte (WebSocketHandshakeTests), over sockets (LiveWebSocketTests,
+# LiveStreamTests) and with a real client (.ci/streams.py).
+#
 # Each run is bounded by --max-examples per operation
 # ($HITROUTE_CI_EXAMPLES, default 30) and by `timeout`. Needs VENV, BASE
 # and WORK (set by .ci/run).
@@ -35,6 +43,7 @@ run() { # label seed
         run openapi.yaml \
         --url "$BASE" \
         --checks all \
+        --exclude-operation-id openStream \
         --phases examples,coverage,fuzzing,stateful \
         --max-examples "$examples" \
         --seed "$2" \

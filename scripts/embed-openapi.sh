@@ -10,9 +10,11 @@ out=Sources/HitAPI/OpenAPIDocument.swift
   echo '// OpenAPIDocumentTests fails while this differs from openapi.yaml.'
   echo 'enum OpenAPIDocument {'
   echo '    static let yaml = #"""'
-  cat openapi.yaml
-  echo  # the literal keeps the file's final newline
-  echo '"""#'
+  # Indented as swift format leaves it; the literal strips the indentation
+  # and keeps the file's final newline (the empty line before the close).
+  sed -e 's/^\(.\)/        \1/' openapi.yaml
+  echo
+  echo '        """#'
   echo '}'
 } > "$out"
 echo "wrote $out"
