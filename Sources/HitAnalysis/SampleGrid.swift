@@ -106,9 +106,11 @@ public struct GridRequest: Sendable, Equatable {
     /// - `resolution` must be a finite number > 0; by default the region's
     ///   larger side ÷ 512 (1 for an empty region, the least positive
     ///   number when that division underflows).
-    /// - More than `maxSamples` samples, or cells whose edges or total
-    ///   area are not finite, are refused naming `resolution` (or `width`
-    ///   / `height` when the region itself ends beyond the finite range).
+    /// - More than `maxSamples` samples, or cells whose edges, own area
+    ///   or total area are not finite, are refused naming `resolution` (or
+    ///   `width` / `height` when the region itself ends beyond the finite
+    ///   range). A region of zero width or height has no samples, whatever
+    ///   the resolution.
     /// - Complexity: O(1); never traps.
     public func grid(defaultRegion: Box?, maxSamples: Int) throws(AnalysisError) -> SampleGrid {
         let given = [("x", x), ("y", y), ("width", width), ("height", height)]
@@ -148,9 +150,16 @@ public struct GridRequest: Sendable, Equatable {
             let d = side / Self.defaultDivisions
             r = side == 0 ? 1 : (d > 0 ? d : .leastNonzeroMagnitude)
         }
+        guard (r * r).isFinite else {
+            throw .invalid(parameter: "resolution", message: "gives cells whose area lies beyond the finite range")
+        }
         let limit = Double(max(0, maxSamples))
-        let c = (rw / r).rounded(.up)
-        let k = (rh / r).rounded(.up)
+        var c = (rw / r).rounded(.up)
+        var k = (rh / r).rounded(.up)
+        if c == 0 || k == 0 {
+            c = 0
+            k = 0
+        }
         guard c <= limit, k <= limit else {
             throw .invalid(parameter: "resolution", message: "gives more than \(maxSamples) samples over the region")
         }

@@ -67,8 +67,13 @@ final class SampleGridTests: XCTestCase {
         XCTAssert(g.sample(g.count - 1).isFinite)
         // The default over bounds too large for the cells' area.
         XCTAssertEqual(refusal(GridRequest(), bounds: Box(minX: -1e300, minY: -1e300, maxX: 1e300, maxY: 1e300)), "resolution")
-        // A region without height has no samples.
+        // A region without height has no samples, however fine the resolution.
         XCTAssertEqual(try GridRequest(x: 0, y: 0, width: 5, height: 0).grid(defaultRegion: nil, maxSamples: max).count, 0)
+        XCTAssertEqual(
+            try GridRequest(x: 0, y: 0, width: 1e300, height: 0, resolution: 1e-300).grid(defaultRegion: nil, maxSamples: max).count, 0)
+        // No samples, but a cell's area beyond the finite range: every area
+        // in the answer would be 0 × ∞.
+        XCTAssertEqual(refusal(GridRequest(x: 0, y: 0, width: 2400, height: 0, resolution: 6.4e307)), "resolution")
     }
 
     func testSpansNeverTrap() throws {
