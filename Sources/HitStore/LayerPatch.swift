@@ -17,7 +17,7 @@ public struct LayerPatch: Sendable {
     let limits: SceneLimits
     /// Bytes of JSON the patched scene may come to (what an upload may
     /// carry, `--max-body-bytes`): a patch that grows a scene past it
-    /// is a 413, since no upload could have made that scene. `.max` for
+    /// is `tooLarge`, since no upload could have made that scene. `.max` for
     /// replay (what was accepted once is loaded again).
     public let maxSceneBytes: Int
 
@@ -32,8 +32,9 @@ public struct LayerPatch: Sendable {
         public var total: Int { json + masks }
     }
 
-    /// Parses and checks a submitted patch: 400 malformed JSON, 422 not an
-    /// object or touching `id` or `children`.
+    /// Parses and checks a submitted patch: `invalidScene` for malformed
+    /// JSON, `invalidPatch` for one that is not an object or touches `id`
+    /// or `children`.
     public init(layerID: String, json: [UInt8], ifMatch: String?, limits: SceneLimits, maxSceneBytes: Int = .max) throws(StoreError) {
         let patch: JSONValue
         do {
@@ -58,7 +59,7 @@ public struct LayerPatch: Sendable {
         self.maxSceneBytes = maxSceneBytes
     }
 
-    /// 413 unless a scene of `sceneBytes` bytes of JSON, grown by this
+    /// `tooLarge` unless a scene of `sceneBytes` bytes of JSON, grown by this
     /// patch (`growth` > 0), stays within `maxSceneBytes`. The pointer
     /// names the patch's largest member, what grew the layer.
     public func checkSceneSize(_ sceneBytes: Int, growth: Int) throws(StoreError) {
@@ -88,11 +89,12 @@ public struct LayerPatch: Sendable {
     /// renders them, and the exact change of the layer's mask bytes.
     /// Patching one layer again and again thus moves the weight with what
     /// the scene holds, never adding up. What `admit` throws refuses the
-    /// patch (a store's 507 or 413, a failed journal append) with `live`
+    /// patch (a store that is `full`, `tooLarge`, a failed journal append) with `live`
     /// unchanged.
     /// - Returns: the patched layer (without children), and the layers the
     ///   change read (`LiveScene.replaceLayer`): what replaying it costs.
-    /// - Throws: 404 no such layer, 412 `If-Match` mismatch, 422 invalid
+    /// - Throws: `notFound` for no such layer, `preconditionFailed` for an
+    ///   `If-Match` mismatch, `invalidScene` or `notFinite` for an invalid
     ///   result, or what `admit` throws; then `live` is unchanged.
     /// - Complexity: O(the layer's fields + its subtree + depth), weighing
     ///   included (both renderings are made by the merge anyway).

@@ -6,8 +6,7 @@ import Synchronization
 /// The scene sits behind one reference, so a snapshot copies (and a
 /// request passes it around) for the price of two retains, not one per
 /// array of the scene. `withCompiled` lends the compiled scene without a
-/// copy; reading `compiled` may copy its arrays' references (measured: two
-/// copies a single hit, before `withCompiled`).
+/// copy; reading `compiled` may copy its arrays' references.
 public struct SceneSnapshot: Sendable {
     public let id: String
     public let version: Int

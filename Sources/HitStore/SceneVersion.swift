@@ -17,7 +17,7 @@ public enum SceneVersion {
 
 extension SceneStore {
     /// The version after `version`, checked before a change is recorded:
-    /// 507 past ``JournalRecord/maxVersion`` (2^62), the largest a journal
+    /// `full(.versions)` past ``JournalRecord/maxVersion`` (2^62), the largest a journal
     /// record holds, so that no change is written that a restart would
     /// refuse. Only a scene restored from a hand-made snapshot comes near
     /// it; below it, no version here (`+ 1` on publishing included) overflows.

@@ -12,10 +12,9 @@ final class LiveSafetyTests: XCTestCase {
     let writeKey = "write-key-0123456789abcdef"
     let square = #"{"layers":[{"id":"b","shape":{"type":"rect","x":0,"y":0,"width":100,"height":100}}]}"#
 
-    /// Finding 1: keyless heads announcing big bodies with `Expect:
-    /// 100-continue` got `100 Continue` and held the body budget, so a
-    /// keyed writer got 503. Now they are refused on the head: no `100`,
-    /// nothing reserved, closed.
+    /// Keyless heads announcing big bodies with `Expect: 100-continue`
+    /// are refused on the head (no `100`, nothing reserved, closed), so a
+    /// keyed writer still finds the whole body budget.
     func testKeylessHeadsAreRefusedBeforeAnyOfTheirBodyIsReserved() throws {
         let access = AccessControl(keys: try APIKeys(parsing: "write \(writeKey)\n"))
         try withLiveService(
@@ -67,7 +66,8 @@ final class LiveSafetyTests: XCTestCase {
         }
     }
 
-    /// Finding 5: GET and HEAD with pointer phases captured and dragged.
+    /// GET and HEAD with a pointer or a phase are a 422 naming it, and
+    /// leave the scene's version as it was; POST carries pointer phases.
     func testSafeMethodsRefusePointerPhases() throws {
         try withLiveService { s in
             XCTAssertEqual(try s.send("PUT", "/scenes/a", square).status, 201)
@@ -91,8 +91,8 @@ final class LiveSafetyTests: XCTestCase {
         }
     }
 
-    /// Finding 6: any page could create scenes in an open service with a
-    /// simple (`text/plain`) request.
+    /// An open service refuses a state-changing simple (`text/plain`)
+    /// request from another site's page with 403.
     func testForeignPagesCannotChangeAnOpenService() throws {
         try withLiveService({ $0.corsOrigins = ["*"] }) { s in
             let evil = [("Origin", "http://evil.example"), ("Content-Type", "text/plain")]
@@ -132,8 +132,8 @@ final class LiveSafetyTests: XCTestCase {
         }
     }
 
-    /// Finding 6 (DNS rebinding): the executable's default for a loopback
-    /// bind answers loopback names only.
+    /// Against DNS rebinding, the executable's default for a loopback bind
+    /// answers loopback names only (403 `host-not-allowed` for others).
     func testRebindingHostsAreRefusedByTheLoopbackDefault() throws {
         let parsed = try Configuration.parse(arguments: ["--host", "127.0.0.1"], environment: [:])
         XCTAssertEqual(parsed.allowedHosts, .loopback)
@@ -159,7 +159,7 @@ final class LiveSafetyTests: XCTestCase {
         }
     }
 
-    /// Finding 7: ids `.` and `..` were stored where no URL reaches them.
+    /// Ids `.` and `..`, which no URL reaches, are a 422 naming `/id`.
     func testDotIdsAre422() throws {
         try withLiveService { s in
             for id in [".", ".."] {
@@ -174,7 +174,7 @@ final class LiveSafetyTests: XCTestCase {
         }
     }
 
-    /// Finding 9: `OPTIONS *` was a 404.
+    /// `OPTIONS *` is answered for the server as a whole.
     func testOptionsAsteriskIsAnswered() throws {
         try withLiveService { s in
             let r = try s.send("OPTIONS", "*")

@@ -96,9 +96,9 @@ extension RedisReplicaTests {
     }
 
     /// A document in Redis that a live upload would be refused for (422,
-    /// bounds overflow), written by another writer, was compiled and served:
-    /// its listing stopped the process. Now every read of it is a 503 that
-    /// names the scene and the field, and DELETE removes it.
+    /// bounds overflow), written by another writer, is never compiled and
+    /// served: every read of it is a 503 that names the scene and the field,
+    /// the listing goes on, and DELETE removes it.
     func testADocumentInRedisWhoseBoundsOverflowIsRefusedNotServed() throws {
         let a = try replica()
         let doc =

@@ -21,7 +21,7 @@ public final class SceneStore: SceneStoring {
             var snapshot: SceneSnapshot
             var sessions: PointerSessions
             /// Set under this lock when the scene is deleted: a change that
-            /// fetched the entry before is then refused (404), so no change
+            /// fetched the entry before is then refused (`notFound`), so no change
             /// is acknowledged (or journaled) after the scene's delete.
             var removed = false
 
@@ -49,16 +49,16 @@ public final class SceneStore: SceneStoring {
     }
 
     public struct Limits: Sendable {
-        /// Scenes held at once; more is 507. Default 10,000.
+        /// Scenes held at once; more is `full(.scenes)`. Default 10,000.
         public var maxScenes = 10_000
-        /// Live pointer captures per scene; more is 429. Default 64.
+        /// Live pointer captures per scene; more is `pointerRefused`. Default 64.
         public var maxPointers = 64
         /// Seconds of inactivity after which a capture expires. Default 30.
         public var captureTimeout = 30.0
         /// Bytes the store holds at most, over all scenes: each scene's JSON
         /// as submitted (a scene takes about 2–3 times its JSON in memory)
         /// plus its decoded masks (`Scene.maskBytes`), moved by every patch
-        /// (`LayerPatch.apply`); more is 507. Default 2 GiB.
+        /// (`LayerPatch.apply`); more is `full(.bytes)`. Default 2 GiB.
         public var maxStoreBytes = 2 << 30
         public init() {}
     }
@@ -115,8 +115,8 @@ public final class SceneStore: SceneStoring {
 
     // MARK: - Writing
 
-    /// Stores a new scene (`POST /scenes`): 409 if `id` exists, 507 when
-    /// full. Without an id, one is generated. `weight` is the size of the
+    /// Stores a new scene (`POST /scenes`): `conflict` if `id` exists,
+    /// `full` when full. Without an id, one is generated. `weight` is the size of the
     /// JSON it came as, counted against `maxStoreBytes`.
     public func create(_ upload: SceneUpload) throws(StoreError) -> SceneSnapshot {
         try create(upload.scene, weight: upload.weight, json: upload.json, jsonBytes: upload.jsonBytes)
@@ -206,7 +206,7 @@ public final class SceneStore: SceneStoring {
     /// The scene is changed in place when no reader holds its snapshot at
     /// that moment (usual: readers hold one for microseconds), so a change
     /// to one layer of a big scene does not copy the scene.
-    /// - Throws: 404 for an unknown scene, or what `change` throws (then
+    /// - Throws: `notFound` for an unknown scene, or what `change` throws (then
     ///   nothing changes).
     public func update(
         _ id: String, _ change: (inout LiveScene, _ version: Int) throws(StoreError) -> Void
@@ -228,7 +228,7 @@ public final class SceneStore: SceneStoring {
         let snapshot = try logged { (ticket) throws(StoreError) -> SceneSnapshot in
             try update(id) { (live, version) throws(StoreError) in
                 // Weighed and journaled once checked, before the scene changes:
-                // a refused patch (507, a failed append) leaves it as it was.
+                // a refused patch (`full`, a failed append) leaves it as it was.
                 let applied = try patch.apply(to: &live, version: version, sceneID: id) { (change) throws(StoreError) in
                     try admit(id, patch, change: change) { () throws(StoreError) in
                         try ticket.append(

@@ -48,9 +48,9 @@ extension RedisSceneStore {
 
     /// Every id in the index set, sorted, read a page at a time by `SSCAN`:
     /// each reply holds about ``listPage`` ids however many scenes there
-    /// are (one `SMEMBERS` of more than 2^20 ids was past the reply
-    /// parser's element cap, a 503 for every listing), and Redis serves its
-    /// other clients between pages. An id that `SSCAN` returns twice (it may,
+    /// are (one `SMEMBERS` of more than 2^20 ids would pass the reply
+    /// parser's element cap), and Redis serves its other clients between
+    /// pages. An id that `SSCAN` returns twice (it may,
     /// while the set changes) is listed once.
     /// - Complexity: O(scenes log scenes), in about ⌈scenes / ``listPage``⌉
     ///   round trips; a cursor that does not come back to 0 within the bound
