@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "hitroute-bench",
             dependencies: [
-                "CEpoll", "HitAnalysis", "HitAPI", "HitJSON", "HitRender", "HitRouting", "HitStore", "HTTPServer", "SceneCodec",
+                "CEpoll", "HitAnalysis", "HitAPI", "HitBase", "HitJSON", "HitRender", "HitRouting", "HitStore", "HTTPServer", "SceneCodec",
                 "TestSupport",
             ]),
         .target(name: "TestSupport", dependencies: ["HTTPServer"]),

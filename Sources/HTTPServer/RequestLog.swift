@@ -111,15 +111,8 @@ struct RequestLog {
         buffer.append(contentsOf: #","remote":"#.utf8)
         ProblemJSON.appendString(e.remote, to: &buffer)
         if let id = e.requestID {
-            buffer.append(contentsOf: #","requestId":""#.utf8)
-            // Visible ASCII only; `"` and `\` still need escaping.
-            id.withBytes { bytes in
-                for byte in bytes {
-                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { buffer.append(0x5C) }
-                    buffer.append(byte)
-                }
-            }
-            buffer.append(UInt8(ascii: "\""))
+            buffer.append(contentsOf: #","requestId":"#.utf8)
+            id.withBytes { JSONString.append($0, to: &buffer) }
         }
         buffer.append(contentsOf: "}\n".utf8)
     }

@@ -1,11 +1,9 @@
 // Timing and reporting helpers shared by the benchmarks.
 import Glibc
+import HitBase
 
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+/// Seconds on the monotonic clock.
+func now() -> Double { MonotonicClock.seconds() }
 
 func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
