@@ -34,7 +34,7 @@ public final class Application: Sendable {
         isShuttingDown: @escaping @Sendable () -> Bool = { false }
     ) {
         self.configuration = configuration
-        let store = store ?? SceneStore(limits: configuration.store)
+        let store = store ?? StoreFactory.memory(limits: configuration.store)
         self.store = store
         capabilities = store.capabilities
         runLimits = RunWhere.Limits(loopBatchWork: configuration.loopBatchWork)

@@ -38,6 +38,12 @@ public struct StoreSetupError: Error, Sendable {
 /// The one place a backend is chosen: the executable and the tests build
 /// their store here.
 public enum StoreFactory {
+    /// Scenes in this process only: what ``make(_:log:)`` builds for
+    /// `.memory`, and what an application given no store holds.
+    public static func memory(limits: SceneStore.Limits = SceneStore.Limits()) -> any SceneStoring {
+        SceneStore(limits: limits)
+    }
+
     /// A store for `configuration`, not yet started (``SceneStoring/start()``).
     /// A journal locks its directory here, so a second process fails now.
     /// - Parameter log: where a backend writes what it does (recovery,
@@ -47,7 +53,7 @@ public enum StoreFactory {
     ) throws(StoreSetupError) -> any SceneStoring {
         switch configuration.backend {
         case .memory:
-            return SceneStore(limits: configuration.limits)
+            return memory(limits: configuration.limits)
         case .journal(let options):
             do {
                 return try JournalStore(options: options, limits: configuration.limits, log: log)
