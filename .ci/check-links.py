@@ -108,7 +108,7 @@ def repository_files(root):
 
 
 def documents(root):
-    docs = ["README.md"]
+    docs = ["README.md", "Benchmarks/README.md"]
     for folder, _, names in os.walk(os.path.join(root, "docs")):
         for name in sorted(names):
             if name.endswith(".md"):
