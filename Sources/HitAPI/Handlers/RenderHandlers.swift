@@ -32,8 +32,11 @@ extension Application {
         if let p = query.point {
             options.routed = (p, snapshot.withCompiled { $0.hit(p, trace: true) })
         }
-        if query.audit { options.cells = try auditPicture(snapshot.compiled) }
-        if let other { options.cells = try diffPicture(snapshot.compiled, other.compiled) }
+        if let other {
+            options.cells = try diffPicture(snapshot.compiled, other.compiled)  // with audit=1 too: the diff is drawn
+        } else if query.audit {
+            options.cells = try auditPicture(snapshot.compiled)
+        }
         let maxBytes = configuration.renderByteLimit
         guard
             let body = SceneRenderer.render(snapshot.live, id: snapshot.id, version: snapshot.version, options: options, maxBytes: maxBytes)
