@@ -54,6 +54,8 @@ public final class Application: Sendable {
         let streams = self.streams
         metrics.register { ServiceMetrics.streams(streams) }
         metrics.register { ServiceMetrics.health(of: store) }
+        // Changes another replica made reach this process's streams (SPEC §11.2).
+        store.observeChanges { [streams] change in streams.observe(change) }
         var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }
         jsonHeaders = h
@@ -243,7 +245,7 @@ public final class Application: Sendable {
         case (.audit(let id), _): return try audit(id, request, placement)
         case (.reach(let id, let layer), _): return try reach(id, layer, request, placement)
         case (.diff(let id), _): return try diff(id, request, grant: grant, placement)
-        case (.stream(let id), _): return .done(try openStream(id, request, grant: grant))
+        case (.stream(let id), _): return try openStream(id, request, grant: grant, placement)
         }
     }
 

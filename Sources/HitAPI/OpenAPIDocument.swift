@@ -867,7 +867,10 @@ enum OpenAPIDocument {
                 that body gets from `POST …/hit`, plus `seq` and, under
                 backpressure, `coalesced`) or a `StreamError` (the stream stays
                 open). The service pushes `StreamScenePush` on every version change
-                and, when the scene is deleted, closes with 4404. Scopes are checked
+                (from any client, on any replica in Redis mode), then a
+                `BoundaryPush` of that version for each of the stream's pointers
+                whose hovered set or target changed; when the scene is deleted, a
+                `StreamScenePush` with `deleted` and a close with 4404. Scopes are checked
                 per message (pointer phases need `interact`). Close codes: 1000
                 echoed, 1001 shutdown or idle past `--stream-idle-timeout`, 1002
                 framing error, 1003 binary message, 1007 text not UTF-8, 1008 a
@@ -897,6 +900,7 @@ enum OpenAPIDocument {
                     - $ref: '#/components/schemas/StreamAnswer'
                     - $ref: '#/components/schemas/StreamError'
                     - $ref: '#/components/schemas/StreamScenePush'
+                    - $ref: '#/components/schemas/BoundaryPush'
               responses:
                 '101':
                   description: Switching protocols; the connection speaks WebSocket frames from here on.
@@ -2323,7 +2327,7 @@ enum OpenAPIDocument {
                       pointer: {type: string}
                       message: {type: string}
             StreamScenePush:
-              description: Pushed on every version change of the scene; `deleted` (then a close with 4404) when it is deleted.
+              description: Pushed on every version change of the scene, before the `BoundaryPush` messages of that version; `deleted` (then a close with 4404) when it is deleted.
               type: object
               required: [type]
               properties:

@@ -9,13 +9,14 @@ import HitStore
 /// scene's snapshot when the store holds it, a batch's points) into a
 /// ``Work`` and calls ``decide(_:capabilities:limits:)``; on `.worker` the
 /// rest of the request is handed to a worker as it stands (nothing already
-/// done is done again). A pointer stream's message or a whole-scene
-/// analysis is described by the same ``Work`` and placed by the same
-/// function.
+/// done is done again). A pointer stream's opening, its messages and its
+/// pushes, and a whole-scene analysis, are described by the same ``Work``
+/// and placed by the same function.
 ///
 /// The rules, in order:
 /// 1. Work that may wait on another process goes to a worker: a read of a
-///    scene the store does not hold when reads may block, a write or a
+///    scene the store does not hold when reads may block (opening a stream
+///    on it, pushing to a stream of it included), a write or a
 ///    pointer event when writes may block (``StoreCapabilities``), a copy
 ///    older than `X-Min-Version` that must be fetched.
 /// 2. Work of O(the scene) goes to a worker: a render, a whole-scene
@@ -28,11 +29,14 @@ import HitStore
 ///    passes the loop's share (`loopBatchWork`; the caller makes the
 ///    estimate from a few of the batch's points, see `Application.hits`),
 ///    or when a batch of more than one point carries pointer events
-///    (which, once applied, cannot move). A batch whose estimate was short
+///    (which, once applied, cannot move). A stream's push routes each of
+///    its pointers again: it is placed as a batch of `--max-pointers`
+///    points (the most it may route). A batch whose estimate was short
 ///    is answered where it started, and its version's later batches go
 ///    to a worker: the loop's share bounds what a batch is expected to
 ///    read there, not what it may read (`--max-batch-work` does).
-/// 4. Everything else runs on the loop.
+/// 4. Everything else runs on the loop (opening a stream on a scene held
+///    here reads its version only).
 enum RunWhere {
     /// What a request (or a stream message) would do, as far as its place is concerned.
     struct Work {
@@ -55,6 +59,11 @@ enum RunWhere {
             /// A question about the whole scene over a sample grid (audit,
             /// reach, diff): hundreds of thousands of points at least.
             case analysis
+            /// `GET /scenes/{id}/stream`: the scene's version, then the upgrade.
+            case openStream
+            /// A stream's push after a change: at most `pointers` of its
+            /// pointers routed again (`SceneStoring.refreshPointers`).
+            case pointerRefresh(pointers: Int)
         }
 
         var kind: Kind
@@ -93,6 +102,13 @@ enum RunWhere {
             return capabilities.readsMayBlock ? .worker : .loop
         case .render, .analysis:
             return .worker
+        case .openStream:
+            return .loop
+        case .pointerRefresh(let pointers):
+            guard let s = work.snapshot else { return .loop }  // none anywhere: nothing to route
+            if s.isCostly(.points) || s.isCostly(.batches) { return .worker }
+            let (estimate, overflow) = pointers.multipliedReportingOverflow(by: s.pointWork)
+            return overflow || estimate > limits.loopBatchWork ? .worker : .loop
         case .readScene:
             return isBig(work.snapshot, limits) ? .worker : .loop
         case .writeScene:

@@ -6,6 +6,9 @@ extension SceneStoring {
         try snapshot(id)
     }
 
+    /// Nothing to report: only this process writes the scenes.
+    public func observeChanges(_ observer: @escaping @Sendable (SceneChange) -> Void) {}
+
     /// None: only a shared store keeps a cache.
     public var cacheStats: CacheStats? { nil }
 

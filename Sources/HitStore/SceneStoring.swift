@@ -69,6 +69,14 @@ public protocol SceneStoring: AnyObject, Sendable {
     /// Forgets every pointer of `namespace` in scene `id`, releasing their
     /// captures (a stream closed).
     func forgetPointers(_ id: String, namespace: UInt64)
+    /// Installs `observer`, called (on any thread, soon after) for each
+    /// change to a scene that this process learns of from elsewhere: in a
+    /// shared store, another replica's writes, once this replica's copy
+    /// follows them (or the scene is gone). Changes made through this
+    /// store's own calls are not reported (their caller knows of them);
+    /// a store no other process writes never calls it. One observer: a
+    /// second call replaces the first. `observer` must not block.
+    func observeChanges(_ observer: @escaping @Sendable (SceneChange) -> Void)
     /// Whether writes can be taken now (for `/readyz`). Never waits on
     /// another process: it reports what the store last saw.
     func health() -> StoreHealth
@@ -129,6 +137,15 @@ public struct PointerEvent: Sendable {
         self.trace = trace
         self.all = all
     }
+}
+
+/// A change to one scene that a store learned of from elsewhere
+/// (``SceneStoring/observeChanges(_:)``).
+public enum SceneChange: Sendable, Equatable {
+    /// Scene `id` may be at a new version (read it to know which).
+    case changed(String)
+    /// Scene `id` was deleted.
+    case deleted(String)
 }
 
 /// Whether a store takes writes (SPEC §4.3 `/readyz`, §9, §10).

@@ -68,4 +68,24 @@ final class RunWhereTests: XCTestCase {
         XCTAssertEqual(decide(.hit(pointerEvent: false), s, memory), .worker)
         XCTAssertEqual(decide(.hit(pointerEvent: false), snapshot(layers: 1, version: 2), memory), .loop, "a new version starts clear")
     }
+
+    /// A stream's opening reads the scene's version only; its push routes
+    /// its pointers again, placed as a batch of that many points.
+    func testStreamsOpeningAndPushesArePlacedLikeTheirWork() {
+        let s = snapshot(layers: 4)
+        XCTAssertEqual(decide(.openStream, s, memory), .loop, "a big scene's version is one read")
+        XCTAssertEqual(decide(.openStream, nil, memory), .loop, "none: a 404 at once")
+        XCTAssertEqual(decide(.openStream, s, shared), .loop)
+        XCTAssertEqual(decide(.openStream, nil, shared), .worker, "not held here: fetched")
+        XCTAssertEqual(decide(.pointerRefresh(pointers: 64), nil, shared), .worker, "not held here: fetched")
+        XCTAssertEqual(decide(.pointerRefresh(pointers: 64), nil, memory), .loop, "gone: nothing to route")
+        XCTAssertEqual(decide(.pointerRefresh(pointers: 64), s, shared), .loop, "no point routed yet: no estimate")
+        s.notePointWork(16)
+        XCTAssertEqual(decide(.pointerRefresh(pointers: 62), s, memory), .loop, "992 of the loop's 1000")
+        XCTAssertEqual(decide(.pointerRefresh(pointers: 63), s, memory), .worker, "1008")
+        XCTAssertEqual(decide(.pointerRefresh(pointers: Int.max), s, memory), .worker, "an estimate past Int is past the share")
+        let costly = snapshot(layers: 1)
+        costly.markCostly(.points)
+        XCTAssertEqual(decide(.pointerRefresh(pointers: 1), costly, memory), .worker, "a version whose points cost too much")
+    }
 }

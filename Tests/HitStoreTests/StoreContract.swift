@@ -121,6 +121,47 @@ struct StoreContract {
         }
     }
 
+    /// A replacement (SPEC §5, §11.1) drops every capture, each pointer's
+    /// next event saying so, and keeps what each pointer is over: its next
+    /// answer, or its namespace's refresh (a stream's push), reports the
+    /// whole change, `removed` included.
+    func replacementKeepsPointersAndReportsTheChange() throws {
+        let store = try make(SceneStore.Limits())
+        defer { store.close() }
+        _ = try store.create(upload(Self.squares, id: "s"))
+        func event(_ key: PointerKey, _ phase: PointerSessions.Phase, _ x: Double) throws -> PointerSessions.Outcome {
+            try store.pointerEvent("s", PointerEvent(pointer: key, phase: phase, point: Point(x, 50), trace: true, all: false)).0
+        }
+        let http = PointerKey("mouse")
+        let streamed = PointerKey("mouse", namespace: 7)
+        XCTAssertEqual(try event(http, .hover, 50).boundary?.enter, ["a"])
+        XCTAssertEqual(try event(streamed, .hover, 50).boundary?.enter, ["a"])
+        XCTAssertTrue(try event("finger", .down, 250).captured)
+        // "a" is gone, "n" lies under both mice; "b" stays.
+        let replacement = #"""
+            {"layers": [
+              {"id": "n", "shape": {"type": "rect", "x": 0, "y": 0, "width": 100, "height": 100}},
+              {"id": "b", "shape": {"type": "rect", "x": 200, "y": 0, "width": 100, "height": 100}}
+            ]}
+            """#
+        let (replaced, created) = try store.put(upload(replacement), id: "s")
+        XCTAssertFalse(created)
+        XCTAssertEqual(replaced.version, 2)
+        let expected = Boundary(out: "a", leave: ["a"], over: "n", enter: ["n"], removed: ["a"])
+        let (current, changes) = try XCTUnwrap(store.refreshPointers("s", namespace: 7))
+        XCTAssertEqual(current.version, 2)
+        XCTAssertEqual(changes.map(\.pointer), ["mouse"])
+        XCTAssertEqual(changes.first?.boundary, expected, "the stream's pointer: pushed")
+        XCTAssertNil(try event(streamed, .hover, 50).boundary, "already pushed")
+        XCTAssertEqual(try event(http, .hover, 50).boundary, expected, "the HTTP pointer: in its next answer")
+        let move = try event("finger", .move, 250)
+        XCTAssertFalse(move.captured, "a replacement drops every capture")
+        let dropped = move.result.trace.compactMap { entry -> TraceDetail.DropReason? in
+            if case .captureDropped(_, "b", let why)? = entry.detail { return why } else { return nil }
+        }
+        XCTAssertEqual(dropped, [.sceneReplaced], "and the pointer's next event says so")
+    }
+
     /// Past `maxScenes` a create is refused as full of scenes.
     func fullOfScenes() throws {
         var limits = SceneStore.Limits()

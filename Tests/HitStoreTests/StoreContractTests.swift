@@ -11,6 +11,7 @@ final class MemoryStoreContractTests: XCTestCase {
     func testCreateConflictsAndGeneratesIDs() throws { try contract.createConflictsAndGeneratesIDs() }
     func testPatchesAndTheirRefusals() throws { try contract.patchesAndTheirRefusals() }
     func testPointerEventsCaptureAndDrag() throws { try contract.pointerEventsCaptureAndDrag() }
+    func testReplacementKeepsPointersAndReportsTheChange() throws { try contract.replacementKeepsPointersAndReportsTheChange() }
     func testFullOfScenes() throws { try contract.fullOfScenes() }
     func testReportsWhatItHolds() throws { try contract.reportsWhatItHolds() }
 }
@@ -36,6 +37,7 @@ final class JournalStoreContractTests: XCTestCase {
     func testCreateConflictsAndGeneratesIDs() throws { try contract.createConflictsAndGeneratesIDs() }
     func testPatchesAndTheirRefusals() throws { try contract.patchesAndTheirRefusals() }
     func testPointerEventsCaptureAndDrag() throws { try contract.pointerEventsCaptureAndDrag() }
+    func testReplacementKeepsPointersAndReportsTheChange() throws { try contract.replacementKeepsPointersAndReportsTheChange() }
     func testFullOfScenes() throws { try contract.fullOfScenes() }
     func testReportsWhatItHolds() throws { try contract.reportsWhatItHolds() }
 }
@@ -67,6 +69,7 @@ final class RedisStoreContractTests: XCTestCase {
     func testCreateConflictsAndGeneratesIDs() throws { try contract.createConflictsAndGeneratesIDs() }
     func testPatchesAndTheirRefusals() throws { try contract.patchesAndTheirRefusals() }
     func testPointerEventsCaptureAndDrag() throws { try contract.pointerEventsCaptureAndDrag() }
+    func testReplacementKeepsPointersAndReportsTheChange() throws { try contract.replacementKeepsPointersAndReportsTheChange() }
     func testFullOfScenes() throws { try contract.fullOfScenes() }
     func testReportsWhatItHolds() throws { try contract.reportsWhatItHolds() }
 }

@@ -109,7 +109,7 @@ extension Application {
 
     private func deleteScene(_ id: String) throws(Problem) -> HTTPResponse {
         guard try stored({ () throws(StoreError) in try store.delete(id) }) else { throw Problem.notFound("no scene \"\(id)\"") }
-        streams.sceneChanged(id)
+        streams.sceneDeleted(id)
         return HTTPResponse(status: 204)
     }
 

@@ -1,5 +1,6 @@
 import HTTPServer
 import HitRouting
+import HitStore
 import SceneCodec
 
 /// `GET /scenes/{id}/stream` (SPEC §11.2): the checks before the upgrade.
@@ -11,12 +12,22 @@ extension Application {
     /// `bearer.<key in base64url, unpadded>`.
     static let bearerProtocolPrefix = "bearer."
 
-    /// Opens a stream on scene `id` once the route's key checks passed:
-    /// 404 for an unknown scene (before any upgrade), then the handshake's
-    /// own checks (400, 426), and 400 when `hitroute.v1` is not offered.
-    /// The answer names only `hitroute.v1`.
-    func openStream(_ id: String, _ request: HTTPRequest, grant: Grant) throws(Problem) -> HTTPResponse {
-        let snapshot = try self.snapshot(id)
+    /// Opens a stream on scene `id` once the route's key checks passed,
+    /// where `RunWhere` says: a scene this replica does not hold is fetched
+    /// on a worker (the server sends a 101 from there as from the loop).
+    func openStream(_ id: String, _ request: HTTPRequest, grant: Grant, _ placement: Placement) throws(Problem) -> Step {
+        let held = store.residentSnapshot(id)
+        guard runsHere(RunWhere.Work(kind: .openStream, snapshot: held, namesScene: true), placement) else {
+            return .worker { [self] () throws(Problem) in try openStream(id, request, grant: grant, held: held) }
+        }
+        return .done(try openStream(id, request, grant: grant, held: held))
+    }
+
+    /// The upgrade, or why not: 404 for an unknown scene (before any
+    /// upgrade), then the handshake's own checks (400, 426), and 400 when
+    /// `hitroute.v1` is not offered. The answer names only `hitroute.v1`.
+    private func openStream(_ id: String, _ request: HTTPRequest, grant: Grant, held: SceneSnapshot?) throws(Problem) -> HTTPResponse {
+        let snapshot = try self.snapshot(id, held: held)
         switch WebSocketHandshake.check(request) {
         case .refused(let response):
             return response

@@ -52,8 +52,10 @@ final class StreamSession: WebSocketSession {
     private var version: Int
     private var held: [Held] = []
     private var heldStart = 0
-    /// A message's answer is being computed on a worker.
+    /// A message's answer, or a push, is being computed on a worker.
     private var busy = false
+    /// A change came while ``busy``: check for a push once the worker is back.
+    private var pushWanted = false
 
     init(
         app: Application, stream: WebSocketStream, sceneID: String, version: Int, granted: Scope, handshake: HTTPRequest, namespace: UInt64
@@ -160,63 +162,126 @@ final class StreamSession: WebSocketSession {
             }) { [self] bytes in
                 busy = false
                 stream.send(text: bytes)
-                wrote(stream)
+                resume(stream)
             }
         }
     }
 
+    /// A worker is back: the push that waited, then the held messages.
+    private func resume(_ stream: WebSocketStream) {
+        if pushWanted {
+            pushWanted = false
+            sceneMayHaveChanged(on: stream, deleted: false)
+        }
+        wrote(stream)
+    }
+
     // MARK: Pushes
 
+    /// What a push reads of the store (``refreshed(_:_:namespace:mayFetch:)``).
+    enum Refreshed: Sendable {
+        /// Nothing known now (not held here, or the store cannot answer):
+        /// nothing is pushed; the next change tries again.
+        case unknown
+        case deleted
+        /// The scene's current version and this stream's pointers whose
+        /// hovered set or target changed under it, already counted as
+        /// reported (they must be pushed).
+        case current(SceneSnapshot, [PointerSessions.Change])
+    }
+
     /// The scene may have changed (any client, any replica): push its new
-    /// version, or that it is gone and close with 4404. A store that cannot
-    /// answer now pushes nothing (the next change tries again).
-    func sceneMayHaveChanged(on stream: WebSocketStream) {
+    /// version and then each boundary that changed with it; or, when it is
+    /// `deleted` or gone, `{"type":"scene","deleted":true}` and close with
+    /// 4404.
+    ///
+    /// Routing this stream's pointers again is placed by `RunWhere` like a
+    /// batch of that many points (a costly scene, or a scene that must be
+    /// fetched, goes to a worker); meanwhile the stream's messages wait,
+    /// so pushes and answers keep their order.
+    func sceneMayHaveChanged(on stream: WebSocketStream, deleted: Bool) {
         guard stream.isOpen else { return }
-        // What this process holds, without waiting on another (on the loop).
-        let snapshot: SceneSnapshot?
-        if app.capabilities.readsMayBlock {
-            guard let held = app.store.residentSnapshot(sceneID) else { return }  // not held here: nothing to tell
-            snapshot = held
-        } else {
-            do { snapshot = try app.store.snapshot(sceneID) } catch { return }
+        if deleted {
+            push(.deleted, on: stream)
+            return
         }
-        var w = JSONWriter(capacity: 48)
-        w.beginObject()
-        w.field("type")
-        w.string("scene")
-        guard let snapshot else {
+        if busy {
+            pushWanted = true
+            return
+        }
+        let work = RunWhere.Work(
+            kind: .pointerRefresh(pointers: app.configuration.store.maxPointers), snapshot: app.store.residentSnapshot(sceneID),
+            namesScene: true)
+        if app.runsHere(work, .loop) {
+            push(Self.refreshed(app, sceneID, namespace: namespace, mayFetch: !app.capabilities.readsMayBlock), on: stream)
+            return
+        }
+        busy = true
+        let (app, id, namespace) = (self.app, sceneID, self.namespace)
+        stream.offload({ Self.refreshed(app, id, namespace: namespace, mayFetch: true) }) { [self] refreshed in
+            busy = false
+            push(refreshed, on: stream)
+            resume(stream)
+        }
+    }
+
+    /// Routes the stream's pointers again against the scene's current
+    /// version (`SceneStoring.refreshPointers`). A scene not held here is
+    /// read from the store when `mayFetch` (a shared store's fetch: on a
+    /// worker); it then has no pointers of this stream.
+    /// - Complexity: one routing per remembered pointer of the stream.
+    static func refreshed(_ app: Application, _ id: String, namespace: UInt64, mayFetch: Bool) -> Refreshed {
+        if let (current, changes) = app.store.refreshPointers(id, namespace: namespace) { return .current(current, changes) }
+        guard mayFetch else { return .unknown }
+        do throws(StoreError) {
+            guard let snapshot = try app.store.snapshot(id) else { return .deleted }
+            return .current(snapshot, app.store.refreshPointers(id, namespace: namespace)?.1 ?? [])
+        } catch {
+            return .unknown
+        }
+    }
+
+    /// Sends what `refreshed` says: `{"type":"scene","version":N}` when N is
+    /// not the version last told, then `{"type":"boundary","pointer",
+    /// "version":N,"layer","boundary"}` for each changed pointer, all of
+    /// version N; or the delete and the close.
+    func push(_ refreshed: Refreshed, on stream: WebSocketStream) {
+        guard stream.isOpen else { return }
+        switch refreshed {
+        case .unknown:
+            return
+        case .deleted:
+            var w = JSONWriter(capacity: 48)
+            w.beginObject()
+            w.field("type")
+            w.string("scene")
             w.field("deleted")
             w.bool(true)
             w.endObject()
             stream.send(text: w.finish())
             app.streams.pushes.wrappingAdd(1, ordering: .relaxed)
             stream.close(Self.sceneDeleted, reason: "scene deleted")
-            return
-        }
-        guard snapshot.version != version else { return }
-        version = snapshot.version
-        w.field("version")
-        w.int(snapshot.version)
-        w.endObject()
-        stream.send(text: w.finish())
-        app.streams.pushes.wrappingAdd(1, ordering: .relaxed)
-        pushBoundaries(on: stream)
-    }
-
-    /// After a scene push: each of this stream's pointers whose hovered set
-    /// or target changed under it (SPEC §11.1), as `{"type": "boundary",
-    /// "pointer", "version", "layer", "boundary"}`, routed again at its last
-    /// point (`SceneStoring.refreshPointers`); each change is then reported
-    /// and its pointer's next answer does not repeat it.
-    /// - Complexity: one routing per remembered pointer of the stream.
-    func pushBoundaries(on stream: WebSocketStream) {
-        guard let (current, changes) = app.store.refreshPointers(sceneID, namespace: namespace), !changes.isEmpty else { return }
-        current.withCompiled { scene in
-            for change in changes {
-                var b = JSONWriter(capacity: 192)
-                HitResponseEncoder.writeBoundaryPush(change, version: current.version, scene: scene, to: &b)
-                stream.send(text: b.finish())
+        case .current(let current, let changes):
+            if current.version != version {
+                version = current.version
+                var w = JSONWriter(capacity: 48)
+                w.beginObject()
+                w.field("type")
+                w.string("scene")
+                w.field("version")
+                w.int(current.version)
+                w.endObject()
+                stream.send(text: w.finish())
                 app.streams.pushes.wrappingAdd(1, ordering: .relaxed)
+            }
+            guard !changes.isEmpty else { return }
+            current.withCompiled { scene in
+                for change in changes {
+                    var b = JSONWriter(capacity: 192)
+                    HitResponseEncoder.writeBoundaryPush(change, version: current.version, scene: scene, to: &b)
+                    stream.send(text: b.finish())
+                    app.streams.pushes.wrappingAdd(1, ordering: .relaxed)
+                }
             }
         }
     }

@@ -48,6 +48,8 @@ public final class RedisSceneStore: SceneStoring {
     /// Scenes fetched from Redis into the cache after a miss, since the start.
     let loaded = Atomic<Int>(0)
     private let subscriberBox = Mutex<RedisSubscriber?>(nil)
+    /// Told of changes this replica follows from Redis (``observeChanges(_:)``).
+    let changeObserver = Mutex<(@Sendable (SceneChange) -> Void)?>(nil)
     /// Where refreshes after announcements run (compiling off the loops).
     let refreshQueue = DispatchQueue(label: "hitroute.redis.refresh", qos: .utility, attributes: .concurrent)
     /// This replica's name in ``RedisKeys/pointers(_:)``: random per store
@@ -172,13 +174,34 @@ public final class RedisSceneStore: SceneStoring {
         throw StoreError.conflict("no free generated scene id after 100 tries; give the scene an id")
     }
 
+    /// Creates or replaces scene `id`. A replacement of a scene this
+    /// replica holds keeps its pointers, as the memory store does: every
+    /// capture is dropped (each pointer's next event says so) and what each
+    /// pointer is over is kept, so its next answer (or a stream's push)
+    /// reports the change, `removed` included. The entry's writer is held
+    /// across the write, so no pointer event of this replica lands between.
     public func put(_ upload: SceneUpload, id: String) throws(StoreError) -> (SceneSnapshot, created: Bool) {
         var scene = upload.scene
         scene.id = id
         let (live, doc, weight) = try prepare(scene, id: id)
+        if let entry = cache.peek(id) {
+            return try entry.writer.withLock { (_) throws(StoreError) -> (SceneSnapshot, created: Bool) in
+                let r = try write(.put, id: id, doc: doc, live: live, kind: .put)
+                try checkFull(r)
+                // Created: Redis had none (deleted elsewhere, not yet heard), so no pointer carries over.
+                if r == 1 { return (install(id, live, version: r, weight: weight), true) }
+                let snapshot = SceneSnapshot(id: id, version: r, live: live)
+                entry.state.withLock { s in
+                    s.snapshot = snapshot
+                    s.sessions.dropAllCaptures()
+                }
+                cache.insert(id, entry, weight: weight)  // also when it was evicted meanwhile
+                return (snapshot, false)
+            }
+        }
         let r = try write(.put, id: id, doc: doc, live: live, kind: .put)
         try checkFull(r)
-        // A replacement drops every capture: a fresh entry has none.
+        // Not held here: no pointer of this replica is on it.
         return (install(id, live, version: r, weight: weight), r == 1)
     }
 
@@ -375,6 +398,7 @@ public final class RedisSceneStore: SceneStoring {
         guard let fetched = try fetch(id, unless: current) else { return true }  // unchanged
         guard let (snapshot, weight) = fetched else {
             cache.remove(id)
+            notify(.deleted(id))
             return false
         }
         entry.state.withLock { s in
@@ -382,7 +406,17 @@ public final class RedisSceneStore: SceneStoring {
             if dropAllCaptures { s.sessions.dropAllCaptures() } else { s.sessions.dropCaptures(missingFrom: snapshot.compiled) }
         }
         cache.reweigh(id, entry, weight: weight)
+        notify(.changed(id))
         return true
+    }
+
+    public func observeChanges(_ observer: @escaping @Sendable (SceneChange) -> Void) {
+        changeObserver.withLock { $0 = observer }
+    }
+
+    /// Tells the observer of a change this replica followed from Redis.
+    func notify(_ change: SceneChange) {
+        changeObserver.withLock { $0 }?(change)
     }
 
     /// Runs the write script; `live` is the scene written (nil for a delete).

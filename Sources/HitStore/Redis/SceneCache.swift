@@ -18,6 +18,8 @@ final class CachedScene: Sendable {
     let writer = Mutex<Void>(())
     /// Whether a refresh from Redis is queued (announcements coalesce).
     let refreshQueued = Atomic<Bool>(false)
+    /// Whether the queued refresh follows a replacement (drops every capture).
+    let refreshDropsCaptures = Atomic<Bool>(false)
 
     init(snapshot: SceneSnapshot, sessions: PointerSessions) {
         state = Mutex(State(snapshot: snapshot, sessions: sessions))
