@@ -38,11 +38,12 @@ extension FuzzSession {
     /// A known scene id mostly, else an unknown or odd one.
     mutating func scene(_ d: inout Decisions) -> String {
         if !scenes.isEmpty, d.chance(92) { return d.pick(scenes) }
-        return d.pick(["nope", "%61", "a%2Fb", "x%", "%00", String(repeating: "z", count: 129)])
+        return d.pick(["nope", "%61", "a%2Fb", "x%", "%00", String(repeating: "z", count: 129), ".", "..", "%2E%2E", "t-nope"])
     }
 
     mutating func putScene(_ d: inout Decisions) {
-        let id = scenes.isEmpty || d.chance(60) ? "s\(scenes.count)" : d.pick(scenes)
+        let fresh = (keyed && d.chance(40) ? FuzzCredential.tenantPrefix : "") + "s\(scenes.count)"
+        let id = scenes.isEmpty || d.chance(60) ? fresh : (d.chance(95) ? d.pick(scenes) : d.pick([".", "..", "%2e"]))
         var w = SceneWriter(budget: 40)
         w.scene(&d, id: d.chance(90) ? id : (d.chance(50) ? nil : "other"))
         let r = send("PUT", "/scenes/\(id)", json: w.out)
@@ -50,7 +51,7 @@ extension FuzzSession {
     }
 
     mutating func postScene(_ d: inout Decisions) {
-        let id = "p\(scenes.count)"
+        let id = (keyed && d.chance(40) ? FuzzCredential.tenantPrefix : "") + "p\(scenes.count)"
         var w = SceneWriter(budget: 40)
         w.scene(&d, id: d.chance(80) ? id : nil)
         let r = send("POST", "/scenes", json: w.out)

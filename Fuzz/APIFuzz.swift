@@ -7,7 +7,10 @@
 // structured generator (APIFuzz+Scene.swift, APIFuzz+Requests.swift) writes,
 // so libFuzzer's mutations become mutations of scenes and requests, not of
 // JSON syntax. An input whose first byte is below 0x10 is sent raw instead:
-// its bytes become the body of a request to a route it picks.
+// its bytes become the body of a request to a route it picks. A first byte
+// of 0x10-0x1F runs the session against a keyed service; every request
+// carries a credential and an `Origin` drawn from the input, judged by
+// `checkAccess` (APIFuzz+Access.swift).
 //
 // After every answer (`checkAnswer`, APIFuzz+Check.swift) it traps, so
 // that libFuzzer keeps the input, when:
@@ -35,8 +38,9 @@ let printRequests = getenv("APIFUZZ_PRINT") != nil
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAPI(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    var d = Decisions(UnsafeBufferPointer(start: data, count: size))
-    var session = FuzzSession()
+    let input = UnsafeBufferPointer(start: data, count: size)
+    var d = Decisions(input)
+    var session = FuzzSession(keyed: size > 0 && data[0] & 0xF0 == 0x10, input: input)
     if size > 0, data[0] < 0x10 {
         session.sendRaw(&d)
     } else {
@@ -55,8 +59,14 @@ struct FuzzSession {
     var layers: [String] = []
     /// Requests answered so far (for the failure message).
     var count = 0
+    /// Whether the service has keys (APIFuzz+Access.swift).
+    let keyed: Bool
+    /// Each request's credential and `Origin`.
+    var credentials: FuzzCredentials
 
-    init() {
+    init(keyed: Bool, input: UnsafeBufferPointer<UInt8>) {
+        self.keyed = keyed
+        credentials = FuzzCredentials(seedingWith: input, keyed: keyed)
         var configuration = Configuration()
         // Just past the grid order's threshold (GridOrder.minimumPoints: 2048), so that the
         // batches that reach it (FuzzSession.batch) also reach the limit, at half the points of 4096.
@@ -73,16 +83,20 @@ struct FuzzSession {
         configuration.maxRenderBytes = 16_384
         configuration.scene.maxSceneMaskPixels = 1_024
         let store = SceneStore(limits: configuration.store, clock: { 1000 })
-        app = Application(configuration: configuration, store: store)
+        app = Application(configuration: configuration, store: store, access: FuzzSession.access(keyed: keyed))
     }
 
     /// Sends `method target` with `body` and checks the answer.
     @discardableResult
     mutating func send(_ method: String, _ target: String, body: [UInt8] = [], headers: [(String, String)] = []) -> HTTPResponse {
+        let credential = credentials.draw()
+        let headers = headers + credential.headers
         var h = HTTPHeaders(headers)
         if !body.isEmpty, !headers.contains(where: { $0.0 == "Content-Type" }) {
             h.add("Content-Type", "application/json")
         }
+        // What the server asks before it reads or reserves any of a body.
+        let headRefusal = app.admitHead(HTTPRequest(method: method, target: target, headers: h, body: []))
         let request = HTTPRequest(method: method, target: target, headers: h, body: body)
         let response = app.respond(to: request)
         count += 1
@@ -92,6 +106,7 @@ struct FuzzSession {
             )
         }
         checkAnswer(response, to: request, index: count)
+        checkAccess(response, to: request, credential, keyed: keyed, headRefusal: headRefusal, index: count)
         return response
     }
 
