@@ -44,6 +44,8 @@ public final class JournalStore: SceneStoring {
     /// The current segment's sequence (snapshots are numbered after the
     /// segment they precede).
     let segment = Mutex<UInt64>(0)
+    /// What `MANIFEST` lists now (rewritten at start and by every snapshot).
+    let manifest = Mutex(JournalManifest(snapshot: nil, segments: []))
     let loaded = Atomic<Bool>(false)
     let stopping = Atomic<Bool>(false)
     let maintenanceDone = DispatchSemaphore(value: 0)
