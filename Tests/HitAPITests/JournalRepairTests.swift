@@ -60,8 +60,8 @@ final class JournalRepairTests: XCTestCase {
 
     // MARK: - Snapshots
 
-    /// 30 scenes in a snapshot, then journal records after it: patches of
-    /// three of them, a replacing upload of one, a new scene. The
+    /// 30 scenes in a snapshot, then journal records after it: a delete of
+    /// one, patches of three, a replacing upload of one, a new scene. The
     /// acknowledged documents, and the snapshot's bytes.
     func snapshotFixture() throws -> (dir: String, acknowledged: [String: String?], snapshot: String, ids: [String]) {
         let dir = newDirectory()
@@ -70,6 +70,7 @@ final class JournalRepairTests: XCTestCase {
         for (k, id) in ids.enumerated() { XCTAssertEqual(app.call("PUT", "/scenes/\(id)", scene(k)).status, 201) }
         XCTAssertEqual(app.call("PATCH", "/scenes/s07/layers/b", #"{"action":"before"}"#).status, 200)
         try store.snapshot()
+        XCTAssertEqual(app.call("DELETE", "/scenes/s20").status, 204)
         for id in ["s03", "s10", "s29"] {
             XCTAssertEqual(app.call("PATCH", "/scenes/\(id)/layers/b", #"{"action":"after.1"}"#).status, 200)
             XCTAssertEqual(app.call("PATCH", "/scenes/\(id)/layers/a", #"{"action":"after.2"}"#).status, 200)
@@ -149,6 +150,7 @@ final class JournalRepairTests: XCTestCase {
             }
             // s05 was replaced after the snapshot: its upload restores it.
             XCTAssertEqual(got["s05"]!, f.acknowledged["s05"]!, "byte \(offset)")
+            XCTAssertNil(got["s20"]!, "byte \(offset): a delete of a lost scene leaves it deleted")
             if let victim, ["s03", "s10", "s29"].contains(victim) {
                 let names = try Files.list(d)
                 let aside = try XCTUnwrap(names.first { $0.hasPrefix("set-aside-") }, "byte \(offset): \(names)")

@@ -250,13 +250,18 @@ extension JournalStore {
             try Files.fsyncDirectory(directory)
             say("journal: --repair: kept a copy of the damaged snapshot as \(copy)")
         }
-        for line in repair.notes { say("journal: --repair: \(line)") }
+        // A log line per damage and a list of ids, each capped: a file of zeros must not flood the log.
+        for line in repair.notes.prefix(50) { say("journal: --repair: \(line)") }
+        if repair.notes.count > 50 { say("journal: --repair: and \(repair.notes.count - 50) more damaged records") }
+        func list(_ ids: [String]) -> String {
+            ids.prefix(100).joined(separator: ", ") + (ids.count > 100 ? " and \(ids.count - 100) more" : "")
+        }
         let lost = repair.lost.keys.filter { memory.snapshot($0) == nil }.sorted()
         say(
-            "journal: --repair: kept \(memory.all().count) scenes; lost \(lost.count)\(lost.isEmpty ? "" : ": " + lost.joined(separator: ", "))"
-                + (repair.restored.isEmpty ? "" : "; restored from a later upload: " + repair.restored.joined(separator: ", "))
+            "journal: --repair: kept \(memory.all().count) scenes; lost \(lost.count)\(lost.isEmpty ? "" : ": " + list(lost))"
+                + (repair.restored.isEmpty ? "" : "; restored from a later upload: " + list(repair.restored))
                 + (repair.stale.isEmpty
-                    ? "" : "; stale (a later record did not apply, kept as last known): " + repair.stale.joined(separator: ", "))
+                    ? "" : "; stale (a later record did not apply, kept as last known): " + list(repair.stale))
                 + (aside.map { "; \(repair.setAsideCount) journal records of lost scenes set aside in \($0)" } ?? "")
                 + (repair.gap ? "; scenes changed in a missing file may be stale without showing it" : "")
         )
@@ -310,8 +315,18 @@ extension JournalStore {
                 if trailerRead == nil { trailerRead = .some(SnapshotTrailer.read(b)) }
                 let trailer = trailerRead!
                 if let t = trailer, let entries = t.entries {
-                    if let e = entries.first(where: { $0.offset == UInt64(offset) }) { lost.append((e.sceneID, e.version)) }
-                    if let e = entries.first(where: { $0.offset > UInt64(offset) }) { return Int(e.offset) }
+                    // Entries ascend by offset (SnapshotTrailer checks): the first at or past the damage.
+                    var lo = 0
+                    var hi = entries.count
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if entries[mid].offset < UInt64(offset) { lo = mid + 1 } else { hi = mid }
+                    }
+                    if lo < entries.count, entries[lo].offset == UInt64(offset) {
+                        lost.append((entries[lo].sceneID, entries[lo].version))
+                        lo += 1
+                    }
+                    if lo < entries.count { return Int(entries[lo].offset) }
                     return offset < t.indexOffset ? t.indexOffset : nil
                 }
                 if let count = seenIndex ?? trailer.map({ Int($0.scenes) }), offset >= (trailer?.indexOffset ?? offset) {
