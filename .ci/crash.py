@@ -14,7 +14,15 @@ nothing should be lost either; what is lost is counted and reported.
 
 Then: a second process on the same directory is refused (flock); a flipped
 byte in the middle of the journal stops the start naming file and offset,
-and --repair starts; a file-size limit (RLIMIT_FSIZE, a full disk) makes
+and --repair starts; a flipped byte at several offsets of a snapshot (header,
+a record's length, a record's body, the last record, the index, the footer)
+stops the start, and --repair keeps every scene but the damaged record's own
+(at its acknowledged version), setting aside that scene's later journal
+records; a flipped byte at several offsets of a segment keeps, with
+--repair, every scene whose records precede it; a deleted segment (first,
+middle, newest) stops the start naming it, and --repair keeps every scene
+the segment held no record of. Each case prints the scenes kept against
+those acknowledged. A file-size limit (RLIMIT_FSIZE, a full disk) makes
 writes answer 507 and /readyz 503 while hits go on, and loses nothing
 acknowledged. Exits non-zero on any failure. Every server runs under a
 bounded lifetime; all traffic is on 127.0.0.1.
@@ -327,6 +335,210 @@ def lock_and_damage(binary):
         shutil.rmtree(data, ignore_errors=True)
 
 
+def start_refused(binary, data, expect_file):
+    """A start without --repair exits non-zero naming `expect_file`. Returns the message."""
+    s = Server(binary, data)
+    try:
+        rc = s.proc.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        s.kill()
+        return fail(f"refused start: still running: {s.log()[-300:]}")
+    s.err.close()
+    m = re.search(re.escape(expect_file) + r"[^;]*", s.log())
+    line = m.group(0) if m else (s.log().strip().splitlines() or [""])[-1]
+    if rc == 0 or expect_file not in s.log():
+        fail(f"start on a damaged dir exited {rc} without naming {expect_file}: {s.log()[-500:]}")
+    return line
+
+
+def documents(port, ids):
+    out = {}
+    for sid in ids:
+        status, body = request(port, "GET", f"/scenes/{sid}")
+        out[sid] = body if status == 200 else None
+    return out
+
+
+def repaired(binary, data, ids, acknowledged, intact, label):
+    """Starts with --repair; every id in `intact` must be as acknowledged.
+    Then a start without --repair must succeed with the same documents.
+    Returns (kept, total) or None."""
+    s = Server(binary, data, extra=["--repair"])
+    if not s.wait_ready():
+        fail(f"{label}: --repair did not start: {s.log()[-800:]}")
+        s.kill()
+        return None
+    got = documents(s.port, ids)
+    s.stop()
+    kept = [sid for sid in ids if got[sid] == acknowledged[sid]]
+    broken = [sid for sid in intact if got[sid] != acknowledged[sid]]
+    if broken:
+        fail(f"{label}: --repair lost intact scenes {broken}: {s.log()[-800:]}")
+    t = Server(binary, data)
+    if not t.wait_ready():
+        fail(f"{label}: the start after --repair needed --repair again: {t.log()[-800:]}")
+        t.kill()
+    else:
+        if documents(t.port, ids) != got:
+            fail(f"{label}: the start after --repair found other documents")
+        t.stop()
+    return len(kept), len(ids)
+
+
+def big_scene(k, rects=3000):
+    """About 1 MB of JSON that is cheap to compile (hidden layers, long actions)."""
+    pad = "x" * 240
+    return {"width": 100000, "height": 100, "layers": [
+        {"id": f"r{i}", "hidden": True, "action": f"big.{k}.{pad}", "shape": {"type": "rect", "x": i * 10, "y": 0, "width": 8, "height": 8}}
+        for i in range(rects)]}
+
+
+def snapshot_records(raw):
+    """(offset, end, scene id or None) of every record of a snapshot."""
+    out = []
+    at = 0
+    while at + 22 <= len(raw):
+        length = int.from_bytes(raw[at:at + 4], "little")
+        end = at + 12 + length
+        id_len = raw[at + 13]
+        kind = raw[at + 12]
+        out.append((at, end, raw[at + 22:at + 22 + id_len].decode() if kind < 0x10 else None))
+        at = end
+    return out
+
+
+def snapshot_damage(binary):
+    """30 small scenes and one of about 1 MB, PUT again until the journal
+    outgrows them and a snapshot is written; then patches after it. A byte
+    flipped at several offsets of the snapshot, each start refused, each
+    --repair counted."""
+    data = tempfile.mkdtemp(prefix="hitroute-crash-snapshot-")
+    started = time.time()
+    try:
+        s = Server(binary, data, extra=["--compact-factor", "1"])
+        if not s.wait_ready():
+            return fail(f"snapshot damage: not ready: {s.log()[-500:]}")
+        ids = [f"k{i:02d}" for i in range(30)]
+        for i, sid in enumerate(ids):
+            request(s.port, "PUT", f"/scenes/{sid}", scene_body(i))
+        for k in range(40):
+            request(s.port, "PUT", "/scenes/big", big_scene(k))
+            if "journal: snapshot" in s.log():
+                break
+            time.sleep(0.06)
+        deadline = time.time() + 60
+        while "journal: snapshot" not in s.log() and time.time() < deadline:
+            time.sleep(0.05)
+        if "journal: snapshot" not in s.log():
+            s.stop()
+            return fail(f"snapshot damage: no snapshot was written: {s.log()[-500:]}")
+        time.sleep(0.3)
+        later = ["k03", "k17", "k29"]
+        for sid in later:
+            request(s.port, "PATCH", f"/scenes/{sid}/layers/bg", {"action": "after.snapshot"})
+        ids.append("big")
+        acknowledged = documents(s.port, ids)
+        s.stop()
+        snap = sorted(n for n in os.listdir(data) if n.endswith(".hrs"))[-1]
+        raw = bytes(open(os.path.join(data, snap), "rb").read())
+        recs = snapshot_records(raw)
+        scene_recs = [r for r in recs if r[2]]
+        k17 = [r for r in scene_recs if r[2] == "k17"][0]
+        k05 = [r for r in scene_recs if r[2] == "k05"][0]
+        last = scene_recs[-1]
+        cases = [("header", 5, None), ("k17 length", k17[0] + 1, "k17"), ("k05 body", (k05[0] + k05[1]) // 2, "k05"),
+                 ("last record", last[1] - 2, last[2]), ("index", recs[-2][0] + 20, None), ("footer", len(raw) - 3, None)]
+        total_kept = total = 0
+        for label, offset, victim in cases:
+            d = tempfile.mkdtemp(prefix="hitroute-crash-snapcase-")
+            try:
+                shutil.rmtree(d)
+                shutil.copytree(data, d)
+                damaged = bytearray(raw)
+                damaged[offset] ^= 0x20
+                open(os.path.join(d, snap), "wb").write(damaged)
+                start_refused(binary, d, snap)
+                intact = [sid for sid in ids if sid != victim]
+                r = repaired(binary, d, ids, acknowledged, intact, f"snapshot {label}")
+                if r:
+                    total_kept += r[0]
+                    total += r[1]
+                    aside = sorted(n for n in os.listdir(d) if n.startswith("set-aside-"))
+                    log(f"snapshot damage ({label}, byte {offset} of {len(raw)}): start refused; --repair kept {r[0]} of {r[1]} acknowledged scenes"
+                        + (f"; lost {victim}" if r[0] < r[1] else "") + (f"; set aside {aside}" if aside else ""))
+                    if victim in later and not aside:
+                        fail(f"snapshot {label}: {victim}'s later journal records were not set aside")
+            finally:
+                shutil.rmtree(d, ignore_errors=True)
+        log(f"snapshot damage: {len(cases)} flipped bytes in a snapshot of {len(scene_recs)} scenes: kept {total_kept} of {total} acknowledged in {time.time() - started:.1f} s")
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def segment_damage_and_loss(binary):
+    """Three runs, three segments (seg 1 makes a*, seg 2 makes b* and
+    patches a0, seg 3 makes c* and patches b0). A flipped byte in the newest
+    segment, and each segment deleted in turn, with and without --repair."""
+    data = tempfile.mkdtemp(prefix="hitroute-crash-segments-")
+    started = time.time()
+    try:
+        runs = [
+            [("PUT", f"/scenes/a{i}", scene_body(i)) for i in range(8)],
+            [("PUT", f"/scenes/b{i}", scene_body(i)) for i in range(8)] + [("PATCH", "/scenes/a0/layers/bg", {"action": "seg2"})],
+            [("PUT", f"/scenes/c{i}", scene_body(i)) for i in range(8)] + [("PATCH", "/scenes/b0/layers/bg", {"action": "seg3"})],
+        ]
+        ids = [f"{p}{i}" for p in "abc" for i in range(8)]
+        touched = {}
+        for run in runs:
+            s = Server(binary, data)
+            if not s.wait_ready():
+                return fail(f"segments: not ready: {s.log()[-500:]}")
+            seg = None
+            for method, path, body in run:
+                status, _ = request(s.port, method, path, body)
+                if status >= 300:
+                    fail(f"segments: {method} {path} answered {status}")
+            seg = sorted(n for n in os.listdir(data) if n.endswith(".hrj") and n.startswith("journal-"))[-1]
+            touched[seg] = {p.split("/")[2] for _, p, _ in run}
+            acknowledged = documents(s.port, ids)
+            s.kill()  # SIGKILL: every change was acknowledged with --fsync always
+        segs = sorted(touched)
+        # A flipped byte in the newest segment, in its first records.
+        newest = os.path.join(data, segs[-1])
+        raw = bytes(open(newest, "rb").read())
+        for offset in (60, len(raw) // 3, len(raw) // 2):
+            d = tempfile.mkdtemp(prefix="hitroute-crash-segcase-")
+            try:
+                shutil.rmtree(d)
+                shutil.copytree(data, d)
+                damaged = bytearray(raw)
+                damaged[offset] ^= 0x20
+                open(os.path.join(d, segs[-1]), "wb").write(damaged)
+                start_refused(binary, d, segs[-1])
+                intact = [sid for sid in ids if sid not in touched[segs[-1]]]
+                r = repaired(binary, d, ids, acknowledged, intact, f"segment byte {offset}")
+                if r:
+                    log(f"segment damage (byte {offset} of {len(raw)} in {segs[-1]}): start refused; --repair kept {r[0]} of {r[1]} acknowledged scenes (the valid prefix)")
+            finally:
+                shutil.rmtree(d, ignore_errors=True)
+        for which, seg in zip(["first", "middle", "newest"], segs):
+            d = tempfile.mkdtemp(prefix="hitroute-crash-segloss-")
+            try:
+                shutil.rmtree(d)
+                shutil.copytree(data, d)
+                os.remove(os.path.join(d, seg))
+                line = start_refused(binary, d, seg)
+                intact = [sid for sid in ids if sid not in touched[seg]]
+                r = repaired(binary, d, ids, acknowledged, intact, f"deleted {which} segment")
+                if r:
+                    log(f"deleted {which} segment {seg}: start refused ({line}); --repair kept {r[0]} of {r[1]} acknowledged scenes ({len(intact)} had no record in it)")
+            finally:
+                shutil.rmtree(d, ignore_errors=True)
+        log(f"segments: damage and loss cases in {time.time() - started:.1f} s")
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+
+
 def full_disk(binary):
     data = tempfile.mkdtemp(prefix="hitroute-crash-full-")
     try:
@@ -379,6 +591,8 @@ def main():
     crash_rounds(args.binary, args.rounds, "always", args.writers, args.seed)
     crash_rounds(args.binary, args.rounds, "everysec", args.writers, args.seed + 1)
     lock_and_damage(args.binary)
+    snapshot_damage(args.binary)
+    segment_damage_and_loss(args.binary)
     full_disk(args.binary)
     if FAILURES:
         print(f"crash: {len(FAILURES)} failures", flush=True)

@@ -227,7 +227,8 @@ public struct Configuration: Sendable {
         },
         Option(
             flag: "--repair",
-            help: "at start, keep the journal's longest valid prefix and move damaged records aside instead of refusing to start",
+            help:
+                "at start, keep what is intact instead of refusing to start (a segment's valid prefix, every intact snapshot record, the files left when one is missing) and move or set aside the rest",
             takesValue: false
         ) { c, v in
             guard let on = parseBool(v) else { return false }

@@ -6,14 +6,18 @@ import Glibc
 /// - `snapshot-<seq>.hrs`: every scene as it stood when segment `<seq>`
 ///   began; recovery loads the newest snapshot, then replays the segments
 ///   from its sequence on;
-/// - `*.tmp`: a snapshot being written (removed at start);
+/// - `MANIFEST`: the files above that make up the journal (`JournalManifest`);
+/// - `*.tmp`: a snapshot or manifest being written (removed at start);
 /// - `*.damaged-*`: what `--repair` moved aside;
+/// - `set-aside-<seq>.hrj`: the journal records of scenes that `--repair`
+///   lost (a header, then the records, as in a segment), not replayed;
 /// - `LOCK`: held with `flock` by the process using the directory.
 ///
 /// Sequences are 16 decimal digits, so names sort in order.
 public enum JournalFiles {
     public static func segmentName(_ seq: UInt64) -> String { "journal-\(digits(seq)).hrj" }
     public static func snapshotName(_ seq: UInt64) -> String { "snapshot-\(digits(seq)).hrs" }
+    public static func setAsideName(_ seq: UInt64) -> String { "set-aside-\(digits(seq)).hrj" }
 
     /// The sequence in a segment's or a snapshot's name.
     public static func sequence(of name: String, prefix: String, suffix: String) -> UInt64? {
@@ -62,9 +66,13 @@ public enum JournalFiles {
     }
 }
 
-/// Writes a snapshot file: temporary file, records, end record, `fsync`,
+/// Writes a snapshot file (format 2): header, one upload record per scene,
+/// an index record (each scene record's offset, version and id) and a
+/// fixed-size footer (scene count, the index's offset); then `fsync`,
 /// `rename` into place, `fsync` of the directory. Until the rename, the
-/// previous snapshot and the segments stay the truth.
+/// previous snapshot and the segments stay the truth. The index lets a
+/// reader step over a damaged record, even one whose length is damaged,
+/// and name the scene it held (`SnapshotTrailer`).
 public struct SnapshotWriter: ~Copyable {
     let dir: String
     let sequence: UInt64
@@ -73,6 +81,7 @@ public struct SnapshotWriter: ~Copyable {
     let io: any FileIO
     var buffer: [UInt8] = []
     var scenes: UInt64 = 0
+    var index: [JournalRecord.IndexEntry] = []
     public private(set) var bytes = 0
 
     public init(dir: String, sequence: UInt64, io: any FileIO = PosixFileIO()) throws(JournalIOError) {
@@ -86,7 +95,9 @@ public struct SnapshotWriter: ~Copyable {
 
     /// Adds one scene (its JSON, decoded at load as an upload).
     public mutating func add(sceneID: String, version: Int, json: [UInt8]) throws(JournalIOError) {
-        JournalRecord(sceneID: sceneID, version: UInt64(max(0, version)), body: .upload(json: json)).encode(into: &buffer)
+        let v = UInt64(max(0, version))
+        index.append(JournalRecord.IndexEntry(offset: UInt64(bytes + buffer.count), version: v, sceneID: sceneID))
+        JournalRecord(sceneID: sceneID, version: v, body: .upload(json: json)).encode(into: &buffer)
         scenes += 1
         if buffer.count >= 1 << 20 { try drain() }
     }
@@ -102,7 +113,9 @@ public struct SnapshotWriter: ~Copyable {
     /// - Returns: the final path.
     public consuming func commit() throws(JournalIOError) -> String {
         defer { close(fd) }
-        JournalRecord(sceneID: "", version: 0, body: .snapshotEnd(scenes: scenes)).encode(into: &buffer)
+        let indexOffset = UInt64(bytes + buffer.count)
+        JournalRecord(sceneID: "", version: 0, body: .snapshotIndex(entries: index)).encode(into: &buffer)
+        JournalRecord(sceneID: "", version: 0, body: .snapshotFooter(scenes: scenes, index: indexOffset)).encode(into: &buffer)
         do throws(JournalIOError) {
             try drain()
             let e = io.fsync(fd)
@@ -121,5 +134,41 @@ public struct SnapshotWriter: ~Copyable {
     public consuming func abandon() {
         close(fd)
         Files.remove(tmpPath)
+    }
+}
+
+/// The end of a snapshot of format 2, read from the file's last bytes
+/// without reading what precedes it: the footer (fixed size, its own
+/// checksums) and the index it points to.
+///
+/// Pure: no I/O, no traps on any input.
+public struct SnapshotTrailer: Sendable, Equatable {
+    /// Scene records the footer says the snapshot holds.
+    public var scenes: UInt64
+    /// Where the index record starts (the scene records end there).
+    public var indexOffset: Int
+    /// The index, or nil when its record is damaged.
+    public var entries: [JournalRecord.IndexEntry]?
+
+    /// The trailer of `bytes`, or nil when the file does not end with an
+    /// intact footer (a snapshot of format 1, or a damaged footer).
+    /// - Complexity: O(the index's size).
+    public static func read(_ b: UnsafeRawBufferPointer) -> SnapshotTrailer? {
+        let at = b.count - JournalRecord.footerBytes
+        guard at > 0, case .record(let r, let next) = RecordReader.next(b, at: at), next == b.count,
+            case .snapshotFooter(let scenes, let index) = r.body, index < UInt64(at)
+        else { return nil }
+        var out = SnapshotTrailer(scenes: scenes, indexOffset: Int(index), entries: nil)
+        if case .record(let ir, let inext) = RecordReader.next(b, at: Int(index)), inext == at,
+            case .snapshotIndex(let entries) = ir.body, UInt64(entries.count) == scenes,
+            zip(entries, entries.dropFirst()).allSatisfy({ $0.offset < $1.offset }), entries.last.map({ $0.offset < index }) ?? true
+        {
+            out.entries = entries
+        }
+        return out
+    }
+
+    public static func read(_ bytes: [UInt8]) -> SnapshotTrailer? {
+        bytes.withUnsafeBytes { read($0) }
     }
 }

@@ -21,7 +21,14 @@
 ///                        layer's translation after the step (absolute, so
 ///                        steps coalesce by overwriting and replay is exact)
 ///               header   u8 file type (1 journal, 2 snapshot), u64 sequence
-///               snapshotEnd  u64 number of scenes in the snapshot
+///               snapshotEnd  u64 number of scenes in the snapshot (the
+///                        last record of a snapshot of format 1)
+///               snapshotIndex  u64 entries, then per scene record: u64
+///                        offset in the file, u64 version, u8 id length, id
+///               snapshotFooter  u64 number of scenes, u64 offset of the
+///                        index record: the last record of a snapshot of
+///                        format 2, always ``footerBytes`` long, so a reader
+///                        finds it from the file's end
 /// ```
 ///
 /// Pure: no I/O.
@@ -33,6 +40,22 @@ public struct JournalRecord: Sendable, Equatable {
         case drag = 4
         case header = 0x10
         case snapshotEnd = 0x11
+        case snapshotIndex = 0x12
+        case snapshotFooter = 0x13
+    }
+
+    /// Where one scene's record sits in a snapshot of format 2.
+    public struct IndexEntry: Sendable, Equatable {
+        /// Byte offset of the record in the snapshot file.
+        public var offset: UInt64
+        public var version: UInt64
+        public var sceneID: String
+
+        public init(offset: UInt64, version: UInt64, sceneID: String) {
+            self.offset = offset
+            self.version = version
+            self.sceneID = sceneID
+        }
     }
 
     public enum Body: Sendable, Equatable {
@@ -42,6 +65,8 @@ public struct JournalRecord: Sendable, Equatable {
         case drag(layer: String, tx: Double, ty: Double)
         case header(fileType: UInt8, sequence: UInt64)
         case snapshotEnd(scenes: UInt64)
+        case snapshotIndex(entries: [IndexEntry])
+        case snapshotFooter(scenes: UInt64, index: UInt64)
     }
 
     public var sceneID: String
@@ -69,8 +94,16 @@ public struct JournalRecord: Sendable, Equatable {
         case .drag: return .drag
         case .header: return .header
         case .snapshotEnd: return .snapshotEnd
+        case .snapshotIndex: return .snapshotIndex
+        case .snapshotFooter: return .snapshotFooter
         }
     }
+
+    /// Whether the record belongs to the file rather than to a scene (no scene id).
+    public var isFileLevel: Bool { kind.rawValue >= Kind.header.rawValue }
+
+    /// Bytes of an encoded `snapshotFooter` record.
+    public static let footerBytes = headBytes + 16
 
     /// Bytes of the fixed head: length, two CRCs, kind, id length, version.
     public static let headBytes = 22
@@ -105,6 +138,18 @@ public struct JournalRecord: Sendable, Equatable {
             out.append(type)
             Self.put64(sequence, &out)
         case .snapshotEnd(let n): Self.put64(n, &out)
+        case .snapshotIndex(let entries):
+            Self.put64(UInt64(entries.count), &out)
+            for e in entries {
+                Self.put64(e.offset, &out)
+                Self.put64(e.version, &out)
+                let id = Array(e.sceneID.utf8.prefix(255))
+                out.append(UInt8(id.count))
+                out.append(contentsOf: id)
+            }
+        case .snapshotFooter(let scenes, let index):
+            Self.put64(scenes, &out)
+            Self.put64(index, &out)
         }
         Self.seal(&out, at: start)
     }

@@ -57,6 +57,18 @@ public enum RecordReader {
         }
     }
 
+    /// Where the record at `offset` ends, when its head is intact (its own
+    /// checksum holds, its length is in range and inside `bytes`), whatever
+    /// its body holds: how a reader steps over a record with a damaged body.
+    public static func end(ofRecordAt offset: Int, in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard offset >= 0, bytes.count - offset >= 12 else { return nil }
+        let length = Int(u32(bytes, offset))
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 8)])) == u32(bytes, offset + 8),
+            length >= 10, length <= JournalRecord.maxBodyBytes, length <= bytes.count - offset - 12
+        else { return nil }
+        return offset + 12 + length
+    }
+
     public static func next(_ bytes: [UInt8], at offset: Int) -> Step {
         bytes.withUnsafeBytes { next($0, at: offset) }
     }
@@ -70,7 +82,7 @@ public enum RecordReader {
         let version = u64(b, 2)
         guard 10 + idLength <= b.count else { return .failure(Malformed(message: "scene id runs past the record")) }
         let idBytes = UnsafeRawBufferPointer(rebasing: b[10..<(10 + idLength)])
-        let fileLevel = kind == .header || kind == .snapshotEnd
+        let fileLevel = kind.rawValue >= JournalRecord.Kind.header.rawValue
         guard fileLevel ? idLength == 0 : (idLength >= 1 && idLength <= 128 && idBytes.allSatisfy(isIDByte)) else {
             return .failure(Malformed(message: "invalid scene id"))
         }
@@ -110,6 +122,32 @@ public enum RecordReader {
         case .snapshotEnd:
             guard p.count == 8 else { return .failure(Malformed(message: "invalid snapshot end")) }
             body = .snapshotEnd(scenes: u64(p, 0))
+        case .snapshotIndex:
+            guard p.count >= 8 else { return .failure(Malformed(message: "invalid snapshot index")) }
+            let count = u64(p, 0)
+            // Each entry takes at least 18 bytes: the count cannot promise more than the payload holds.
+            guard count <= UInt64(p.count / 18) else { return .failure(Malformed(message: "snapshot index count past its record")) }
+            var entries: [JournalRecord.IndexEntry] = []
+            entries.reserveCapacity(Int(count))
+            var i = 8
+            for _ in 0..<count {
+                guard i + 17 <= p.count else { return .failure(Malformed(message: "snapshot index entry runs past the record")) }
+                let offset = u64(p, i)
+                let v = u64(p, i + 8)
+                let n = Int(p[i + 16])
+                guard n >= 1, i + 17 + n <= p.count else {
+                    return .failure(Malformed(message: "snapshot index entry runs past the record"))
+                }
+                let id = UnsafeRawBufferPointer(rebasing: p[(i + 17)..<(i + 17 + n)])
+                guard id.allSatisfy(isIDByte) else { return .failure(Malformed(message: "invalid scene id in the snapshot index")) }
+                entries.append(JournalRecord.IndexEntry(offset: offset, version: v, sceneID: String(decoding: id, as: UTF8.self)))
+                i += 17 + n
+            }
+            guard i == p.count else { return .failure(Malformed(message: "bytes after the snapshot index")) }
+            body = .snapshotIndex(entries: entries)
+        case .snapshotFooter:
+            guard p.count == 16 else { return .failure(Malformed(message: "invalid snapshot footer")) }
+            body = .snapshotFooter(scenes: u64(p, 0), index: u64(p, 8))
         }
         return .success(JournalRecord(sceneID: sceneID, version: version, body: body))
     }

@@ -137,6 +137,83 @@ final class JournalWriterTests: XCTestCase {
         XCTAssertEqual(try Files.list(dir), [JournalFiles.snapshotName(3)])
         XCTAssertEqual(
             try records(in: path).map(\.body),
-            [.header(fileType: 2, sequence: 3), .upload(json: [UInt8]("{}".utf8)), .snapshotEnd(scenes: 1)])
+            [
+                .header(fileType: 2, sequence: 3), .upload(json: [UInt8]("{}".utf8)),
+                .snapshotIndex(entries: [JournalRecord.IndexEntry(offset: 31, version: 4, sceneID: "a")]),
+                .snapshotFooter(scenes: 1, index: 31 + 25),
+            ])
+        let bytes = try Files.read(path)
+        XCTAssertEqual(
+            SnapshotTrailer.read(bytes),
+            SnapshotTrailer(scenes: 1, indexOffset: 56, entries: [JournalRecord.IndexEntry(offset: 31, version: 4, sceneID: "a")]))
+        XCTAssertEqual(
+            bytes.count - 56 - JournalRecord.footerBytes,
+            JournalRecord(
+                sceneID: "", version: 0, body: .snapshotIndex(entries: [JournalRecord.IndexEntry(offset: 31, version: 4, sceneID: "a")])
+            ).encoded.count)
+    }
+
+    /// The trailer is found from the file's end alone; a damaged index
+    /// leaves the footer's count; a damaged footer (or a format-1 file) none.
+    func testTheSnapshotTrailerIsReadFromTheEnd() throws {
+        let dir = temporaryDirectory()
+        var w = try SnapshotWriter(dir: dir, sequence: 1)
+        for k in 0..<5 { try w.add(sceneID: "s\(k)", version: k + 1, json: [UInt8]("{\"layers\":[]}".utf8)) }
+        let bytes = try Files.read(try w.commit())
+        let t = try XCTUnwrap(SnapshotTrailer.read(bytes))
+        XCTAssertEqual(t.entries?.map(\.sceneID), ["s0", "s1", "s2", "s3", "s4"])
+        for e in t.entries! {
+            guard case .record(let r, _) = RecordReader.next(bytes, at: Int(e.offset)) else { return XCTFail("no record at \(e.offset)") }
+            XCTAssertEqual(r.sceneID, e.sceneID)
+            XCTAssertEqual(r.version, e.version)
+        }
+        var index = bytes
+        index[t.indexOffset + 30] ^= 1
+        XCTAssertEqual(SnapshotTrailer.read(index), SnapshotTrailer(scenes: 5, indexOffset: t.indexOffset, entries: nil))
+        for k in (bytes.count - JournalRecord.footerBytes)..<bytes.count {
+            var footer = bytes
+            footer[k] ^= 0x10
+            XCTAssertNil(SnapshotTrailer.read(footer), "byte \(k)")
+        }
+        var old: [UInt8] = JournalFiles.header(type: 2, sequence: 1)
+        JournalRecord(sceneID: "", version: 0, body: .snapshotEnd(scenes: 0)).encode(into: &old)
+        XCTAssertNil(SnapshotTrailer.read(old))
+    }
+
+    /// The manifest round-trips, says why it does not parse, and is written
+    /// whole (no temporary file left).
+    func testTheManifestRoundTripsAndRefusesDamage() throws {
+        let m = JournalManifest(snapshot: 3, segments: [3, 4, 9])
+        let text = String(decoding: m.encoded, as: UTF8.self)
+        XCTAssertTrue(
+            text.hasPrefix(
+                "hitroute-manifest 1\nsnapshot snapshot-0000000000000003.hrs\nsegment journal-0000000000000003.hrj\nsegment journal-0000000000000004.hrj\nsegment journal-0000000000000009.hrj\ncrc32c "
+            ), text)
+        XCTAssertEqual(try JournalManifest.parse(m.encoded).get(), m)
+        XCTAssertEqual(try JournalManifest.parse(JournalManifest(snapshot: nil, segments: [1]).encoded).get().segments, [1])
+        for k in 0..<m.encoded.count {
+            var bytes = m.encoded
+            bytes[k] ^= 0x01
+            XCTAssertThrowsError(try JournalManifest.parse(bytes).get(), "byte \(k)")
+        }
+        for cut in 0..<m.encoded.count { XCTAssertThrowsError(try JournalManifest.parse(Array(m.encoded[..<cut])).get(), "cut \(cut)") }
+        // Well-sealed but out of order.
+        func sealed(_ text: String) -> [UInt8] {
+            let b = Array(text.utf8)
+            return b + Array("crc32c \(JournalManifest.hex(CRC32C.checksum(b)))\n".utf8)
+        }
+        XCTAssertNoThrow(try JournalManifest.parse(sealed("hitroute-manifest 1\nsegment journal-0000000000000002.hrj\n")).get())
+        for bad in [
+            "hitroute-manifest 2\n", "hitroute-manifest 1\nsegment journal-0000000000000002.hrj\nsegment journal-0000000000000001.hrj\n",
+            "hitroute-manifest 1\nsegment journal-0000000000000002.hrj\nsnapshot snapshot-0000000000000002.hrs\n",
+            "hitroute-manifest 1\nsnapshot snapshot-0000000000000005.hrs\nsegment journal-0000000000000002.hrj\n",
+            "hitroute-manifest 1\nsegment journal-2.hrj\n", "hitroute-manifest 1\nsegment  journal-0000000000000002.hrj\n",
+        ] {
+            XCTAssertThrowsError(try JournalManifest.parse(sealed(bad)).get(), bad)
+        }
+        let dir = temporaryDirectory()
+        try m.write(to: dir, io: PosixFileIO())
+        XCTAssertEqual(try Files.list(dir), [JournalManifest.fileName])
+        XCTAssertEqual(try JournalManifest.parse(try Files.read(dir + "/MANIFEST")).get(), m)
     }
 }

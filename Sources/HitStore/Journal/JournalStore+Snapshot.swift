@@ -58,15 +58,28 @@ extension JournalStore {
     }
 
     /// Writes a snapshot and starts a new segment: the next segment is made
-    /// first; then, with writes held off, the current segment is finished
+    /// first and added to `MANIFEST`; then, with writes held off, the current segment is finished
     /// and every scene's snapshot taken (retains, no copies); then the
-    /// snapshot is written outside every lock, synced and renamed; then the
-    /// files it replaces are removed.
+    /// snapshot is written outside every lock, synced and renamed; then
+    /// `MANIFEST` lists it and the new segment alone, and the files it
+    /// replaces are removed.
     public func snapshot() throws {
         guard let writer = log.writer.withLock({ $0 }) else { return }
         let started = MonotonicClock.seconds()
         let next = segment.withLock { $0 } + 1
         let (fd, p, bytes) = try JournalFiles.createSegment(directory, next, io: io)
+        // The new segment is listed before anything is appended to it.
+        let before = manifest.withLock { $0 }
+        var listing = before
+        listing.segments.append(next)
+        do {
+            try listing.write(to: directory, io: io)
+        } catch {
+            Glibc.close(fd)
+            Files.remove(p)
+            throw error
+        }
+        manifest.withLock { $0 = listing }
         let (taken, pause) = try log.exclusive { () throws(JournalIOError) -> (old: Int32, scenes: [SceneSnapshot]) in
             let old: Int32
             do throws(JournalIOError) {
@@ -74,7 +87,11 @@ extension JournalStore {
                 log.segmentReplayCost.store(0, ordering: .relaxed)
             } catch {
                 Glibc.close(fd)
-                Files.remove(p)
+                // Unlisted again first: a listed file that is missing stops the next start.
+                if (try? before.write(to: directory, io: io)) != nil {
+                    manifest.withLock { $0 = before }
+                    Files.remove(p)
+                }
                 throw error
             }
             segment.withLock { $0 = next }
@@ -82,6 +99,9 @@ extension JournalStore {
         }
         Glibc.close(taken.old)
         let written = try writeSnapshot(taken.scenes, sequence: next)
+        let compacted = JournalManifest(snapshot: next, segments: [next])
+        try compacted.write(to: directory, io: io)
+        manifest.withLock { $0 = compacted }
         removeFiles(before: next)
         let report = SnapshotReport(scenes: taken.scenes.count, bytes: written, seconds: MonotonicClock.seconds() - started, pause: pause)
         lastSnapshot.withLock { $0 = report }
@@ -100,6 +120,15 @@ extension JournalStore {
         let (scenes, _) = try log.exclusive { () throws(JournalIOError) -> [SceneSnapshot] in memory.all() }
         _ = try writeSnapshot(scenes, sequence: next)
         let (fd, p, bytes) = try JournalFiles.createSegment(directory, next, io: io)
+        let listing = JournalManifest(snapshot: next, segments: [next])
+        do {
+            try listing.write(to: directory, io: io)
+        } catch {
+            Glibc.close(fd)
+            Files.remove(p)
+            throw error
+        }
+        manifest.withLock { $0 = listing }
         Glibc.close(writer.restart(fd: fd, path: p, existingBytes: bytes))
         log.segmentReplayCost.store(0, ordering: .relaxed)
         segment.withLock { $0 = next }

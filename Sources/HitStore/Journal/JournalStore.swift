@@ -11,8 +11,9 @@ public struct JournalOptions: Sendable {
     public var directory: String
     /// `--fsync`: when appended records reach the disk. Default everysec.
     public var fsync: SyncMode = .everysec
-    /// `--repair`: at start, keep the longest valid prefix of the journal
-    /// and move the rest aside instead of refusing to start.
+    /// `--repair`: at start, keep what is intact instead of refusing to
+    /// start: a segment's valid prefix, every intact snapshot record, the
+    /// files left when a listed one is missing (`JournalStore.recover`).
     public var repair = false
     /// `--compact-factor`: write a snapshot when the current segment holds
     /// more than this many times the live scenes' JSON. Default 4.
@@ -44,6 +45,8 @@ public final class JournalStore: SceneStoring {
     /// The current segment's sequence (snapshots are numbered after the
     /// segment they precede).
     let segment = Mutex<UInt64>(0)
+    /// What `MANIFEST` lists now (rewritten at start and by every snapshot).
+    let manifest = Mutex(JournalManifest(snapshot: nil, segments: []))
     let loaded = Atomic<Bool>(false)
     let stopping = Atomic<Bool>(false)
     let maintenanceDone = DispatchSemaphore(value: 0)
