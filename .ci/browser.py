@@ -21,7 +21,9 @@ Against a running hitroute:
    SPEC points show button / ring / button; hovering the ring's band, its
    hole and a corner outlines ring / button / button; the keyboard form routes too;
    a drag of the draggable square in pointer mode changes its stored
-   translation; the deep link /?scene=ring-demo&x=210&y=120 opens with that
+   translation; hovers and the drag go over the scene's pointer stream (no
+   hover or move request over HTTP), and a patch by another client moves
+   the hover outline by the stream's push; the deep link /?scene=ring-demo&x=210&y=120 opens with that
    query answered; a scene whose action is `"><script>alert(1)</script>`
    and whose colour is `red" onload="alert(1)` runs nothing (no dialog);
    a typo shows its JSON Pointer; a phone-sized window has no sideways
@@ -30,9 +32,12 @@ Against a running hitroute:
    per answer); after the release the picture's mark and the result name
    the same layer; the scene list and title follow the version; numbers
    are shown rounded; no word of the trace table breaks across lines.
-3. With --binary: a keyed service of its own: with the key typed in, the
-   picture is drawn (render.svg fetched with the key), a click routes, and
-   the curl line shown for it works as copied with $HITROUTE_KEY set.
+3. With --binary: a keyed service of its own (on --keyed-port, else a free
+   port): with the key typed in, the picture is drawn (render.svg fetched
+   with the key), a click routes, and the curl line shown for it works as
+   copied with $HITROUTE_KEY set. Its one stream (--max-streams 1) is held
+   by this script: the page hovers over HTTP instead, and once the stream
+   is let go the page's stream client reconnects and hovers go over it.
 
 Screenshots and a JSON report go to --work. Exit status 0 when all pass.
 """
@@ -390,6 +395,8 @@ def playground(driver, base, work):
     check(wait(driver, "ring", lambda d: "ring-demo" in text(d, "scene-name")
                and d.find_elements(By.CSS_SELECTOR, "#picture svg [data-layer='ring']")),
           "the ring example uploads and is drawn in one click")
+    check(wait(driver, "stream", lambda d: text(d, "result-link").startswith("stream (ws://")),
+          "the page opened the scene's pointer stream: %s" % text(driver, "result-link"))
     for (x, y), expected in [((120, 120), "button"), ((210, 120), "ring"), ((10, 10), "button")]:
         click_scene(driver, x, y)
         check(wait(driver, "target", lambda d: text(d, "result-target") == expected
@@ -412,6 +419,23 @@ def playground(driver, base, work):
             "return [...new Set([...document.querySelectorAll('#picture svg .hovered')].map(g => g.getAttribute('data-layer')))]")
         check(wait(driver, "hover", lambda d: text(d, "result-hovered") == expected and outlined(d) == [expected]),
               "hovering (%d, %d) outlines %s (hovered: %s, outlined %s)" % (x, y, expected, text(driver, "result-hovered"), outlined(driver)))
+    curl = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#curl li")]
+    check(not any('"phase":"hover"' in c for c in curl), "the hovers went over the stream, not over HTTP")
+    # Another client hides the ring under the resting pointer: the stream's
+    # push moves the outline; showing it again moves it back.
+    cx, cy = client_point(driver, 210, 120)
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(int(round(cx)), int(round(cy)))
+    actions.perform()
+    wait(driver, "band", lambda d: text(d, "result-hovered") == "ring")
+    for hidden, expected in ((True, "button"), (False, "ring")):
+        status, raw = http(base, "PATCH", "/scenes/ring-demo/layers/ring", {"hidden": hidden})
+        check(status == 200, "another client patches the ring: %d" % status)
+        version = json.loads(http(base, "GET", "/scenes/ring-demo")[1])["version"]
+        check(wait(driver, "push", lambda d: text(d, "result-hovered") == expected and outlined(d) == [expected]
+                   and text(d, "scene-name").endswith("v%s" % version)),
+              "the ring %s by another client: the push outlines %s and the title says v%s (hovered: %s, title %s)"
+              % ("hidden" if hidden else "shown", expected, version, text(driver, "result-hovered"), text(driver, "scene-name")))
     # The keyboard: the form routes a point.
     px = driver.find_element(By.ID, "px")
     px.clear(); px.send_keys("120")
@@ -471,6 +495,8 @@ def playground(driver, base, work):
     actions = ActionBuilder(driver)
     actions.pointer_action.pointer_up()
     actions.perform()
+    curl = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#curl li")]
+    check(not any('"phase":"move"' in c or '"phase":"down"' in c for c in curl), "the drag went over the stream, not over HTTP")
 
     def moved(_):
         layer = [l for l in json.loads(http(base, "GET", "/scenes/squares")[1])["layers"] if l["id"] == "square3"][0]
@@ -571,20 +597,40 @@ def playground(driver, base, work):
           "a typo's problem is shown at /layers/0/hitslop: %r" % text(driver, "problems"))
 
 
-def keyed_playground(driver, binary, work):
+def hold_stream(port, key, scene):
+    """A pointer stream opened by this script (the key in Authorization)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(("GET /scenes/%s/stream HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                  "Sec-WebSocket-Protocol: hitroute.v1\r\nAuthorization: Bearer %s\r\n\r\n" % (scene, port, key)).encode())
+    return sock, sock.recv(4096).split(b"\r\n", 1)[0]
+
+
+def hover_at(driver, x, y):
+    cx, cy = client_point(driver, x, y)
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(int(round(cx)), int(round(cy)))
+    actions.perform()
+
+
+def keyed_playground(driver, binary, work, port=0):
     """On a keyed service: the page with a key draws the picture (render.svg
     is fetched with the key), routes a click, and the curl line it shows for
-    a request works as copied, with the key in $HITROUTE_KEY."""
+    a request works as copied, with the key in $HITROUTE_KEY. While its one
+    stream is taken, the page hovers over HTTP; once it is free, over the
+    stream its client reconnects."""
     key = "browser-write-" + os.urandom(12).hex()
     keys = os.path.join(work, "browser-keys")
     with open(keys, "w") as f:
         f.write("write %s\n" % key)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    if not port:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
     base = "http://127.0.0.1:%d" % port
-    server = subprocess.Popen([binary, "--port", str(port), "--quiet", "--api-keys-file", keys],
+    server = subprocess.Popen([binary, "--port", str(port), "--quiet", "--api-keys-file", keys, "--max-streams", "1"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    held = None
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -593,6 +639,12 @@ def keyed_playground(driver, binary, work):
                     break
             except OSError:
                 time.sleep(0.1)
+        scene = json.load(open(os.path.join(ROOT, "examples", "ring-over-button.json")))
+        req = urllib.request.Request(base + "/scenes/ring-demo", data=json.dumps(scene).encode(), method="PUT",
+                                     headers={"Content-Type": "application/json", "Authorization": "Bearer " + key})
+        urllib.request.urlopen(req, timeout=30).read()
+        held, status = hold_stream(port, key, "ring-demo")
+        check(status.startswith(b"HTTP/1.1 101"), "keyed: this script holds the one stream: %s" % status)
         check(open_page(driver, base + "/"), "keyed: the playground loads")
         field = driver.find_element(By.ID, "key")
         field.send_keys(key, Keys.TAB)
@@ -612,8 +664,28 @@ def keyed_playground(driver, binary, work):
                                  capture_output=True, text=True, timeout=30)
             answer = json.loads(run.stdout) if run.stdout.startswith("{") else {}
             check(answer.get("layer") == "ring", "keyed: the copied curl line works with the key: %s" % run.stdout[:120])
+        # The stream is taken: hovers go over HTTP.
+        check(text(driver, "result-link").startswith("HTTP"), "keyed: no stream to be had, the link is HTTP: %s" % text(driver, "result-link"))
+        hover_at(driver, 200, 120)   # on the band, away from the click (a pointer that does not move sends nothing)
+        check(wait(driver, "keyed hover", lambda d: text(d, "result-hovered") == "ring"
+                   and any('"phase":"hover"' in li.text for li in d.find_elements(By.CSS_SELECTOR, "#curl li"))),
+              "keyed: without a stream a hover goes over HTTP and outlines the ring: %s (%s; %s)"
+              % (text(driver, "result-hovered"), text(driver, "problems"), driver.find_element(By.CSS_SELECTOR, "#curl li").text))
+        # Let go: the page's stream client reconnects (with backoff) and hovers go over the stream.
+        held.close()
+        held = None
+        check(wait(driver, "keyed stream", lambda d: text(d, "result-link").startswith("stream (ws://"), timeout=60),
+              "keyed: once the stream is free, the page's client reconnects: %s" % text(driver, "result-link"))
+        before = len([li for li in driver.find_elements(By.CSS_SELECTOR, "#curl li") if '"phase":"hover"' in li.text])
+        hover_at(driver, 120, 120)
+        check(wait(driver, "keyed stream hover", lambda d: text(d, "result-hovered") == "button"),
+              "keyed: a hover over the reconnected stream (the key as its subprotocol) outlines the button: %s" % text(driver, "result-hovered"))
+        after = len([li for li in driver.find_elements(By.CSS_SELECTOR, "#curl li") if '"phase":"hover"' in li.text])
+        check(after == before, "keyed: that hover did not go over HTTP")
         driver.save_screenshot(work + "/playground-keyed.png")
     finally:
+        if held:
+            held.close()
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
 
@@ -627,6 +699,7 @@ def main():
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--only", choices=["agreement", "playground"])
     ap.add_argument("--binary", help="the hitroute binary, to start a keyed service for the playground's key checks")
+    ap.add_argument("--keyed-port", type=int, default=0, help="the keyed service's port (default a free one)")
     a = ap.parse_args()
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
@@ -658,7 +731,7 @@ def main():
                         origins.add(url)
             check(not origins, "no request to another origin: %s" % sorted(origins)[:5])
             if a.binary:
-                keyed_playground(driver, a.binary, a.work)
+                keyed_playground(driver, a.binary, a.work, a.keyed_port)
         report["failures"] = FAILURES
         report["seconds"] = round(time.monotonic() - started, 1)
         with open(a.work + "/browser-report.json", "w") as f:

@@ -2,7 +2,7 @@
 """RSS of the server with N idle streams open (default 10,000), and the
 bytes each stream adds.
 
-    python3 Benchmarks/stream-memory.py BINARY [N]
+    python3 Benchmarks/stream-memory.py BINARY [N] [PORT]
 
 Raises its own descriptor limit to N + 100 (the server's too, via
 `prlimit`-like inheritance), opens N streams on one scene, waits for the
@@ -20,7 +20,7 @@ def rss(pid):
         return next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmRSS"))
 
 
-port = 18700 + os.getpid() % 1000
+port = int(sys.argv[3]) if len(sys.argv) > 3 else 18700 + os.getpid() % 1000
 server = subprocess.Popen([BINARY, "--port", str(port), "--threads", "1", "--quiet",
                            "--max-connections", str(N + 100), "--max-streams", str(N + 100)])
 try:

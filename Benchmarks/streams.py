@@ -5,7 +5,9 @@ interleaved, medians of ROUNDS rounds. CPU is the server's own
 utime+stime from /proc/PID/stat, so the load generator's ceiling does not
 distort it.
 
-    python3 Benchmarks/streams.py BINARY [ROUNDS] [SECONDS]
+    python3 Benchmarks/streams.py BINARY [ROUNDS] [SECONDS] [PORT]
+
+(PORT and PORT + 1; default 18600 + pid % 1000.)
 
 Each server runs alone on one event loop (hitroute --threads 1). The stream
 client is this script: CONNS connections, each sending WINDOW masked
@@ -18,6 +20,7 @@ import json, os, random, socket, statistics, struct, subprocess, sys, time, urll
 BINARY = sys.argv[1]
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 SECONDS = float(sys.argv[3]) if len(sys.argv) > 3 else 5
+PORT = int(sys.argv[4]) if len(sys.argv) > 4 else 18600 + os.getpid() % 1000
 CONNS, WINDOW = 16, 32
 TICK = os.sysconf("SC_CLK_TCK")
 RING = {"id": "bench", "layers": [
@@ -130,7 +133,7 @@ def run_http(pid, port, seconds):
 
 
 def main():
-    port = 18600 + os.getpid() % 1000
+    port = PORT
     server = subprocess.Popen([BINARY, "--port", str(port), "--threads", "1", "--quiet"])
     node_port = port + 1
     env = dict(os.environ, NODE_PATH="/usr/share/nodejs")

@@ -12,6 +12,10 @@
 //   const mouse = hr.pointer("ring-demo", "mouse");
 //   (await mouse.hover(210, 120)).boundary;       // → { out: null, leave: [], over: "ring", enter: ["ring"], removed: [] }
 //
+//   const s = hr.stream("ring-demo");              // a pointer stream (WebSocket), see HitRouteStream
+//   s.on("boundary", (push) => …); s.on("scene", (push) => …);
+//   const a = await s.send({ x: 210, y: 120, pointer: "mouse", phase: "hover", trace: false });
+//
 // Every method returns the parsed JSON answer. A problem answer (4xx/5xx,
 // RFC 9457) rejects with a HitRouteError carrying `status` and `problem`
 // (whose `errors[].pointer` are JSON Pointers into what was sent).
@@ -138,6 +142,210 @@ export class HitRoute {
   render(id, options = {}) {
     return this.request("GET", this.renderURL(id, options).slice(this.base.length));
   }
+
+  /**
+   * Opens `GET /scenes/{id}/stream`, a pointer stream over WebSocket, with
+   * this client's key (read again at every reconnect). See HitRouteStream.
+   * @param {object} [options] `{reconnect = true, minDelay = 250, maxDelay = 15000, window = 8}`
+   */
+  stream(id, options = {}) {
+    return new HitRouteStream(this, id, options);
+  }
+}
+
+/** The phases the client may replace by a later one of the same pointer while unsent. */
+const COALESCIBLE = new Set(["move", "hover"]);
+
+/**
+ * A pointer stream: hit queries over one WebSocket, answered in order, and
+ * the service's pushes (SPEC §11.2). Messages are the bodies of
+ * `POST /scenes/{id}/hit`.
+ *
+ *   const s = hr.stream("ring-demo");
+ *   s.on("open", ({ reconnected }) => …);      // also after each reconnect
+ *   s.on("scene", (m) => …);                   // {type: "scene", version} or {type: "scene", deleted: true}
+ *   s.on("boundary", (m) => …);                // {type: "boundary", pointer, version, layer, boundary}
+ *   s.on("close", ({ code, reason, opened, reconnecting }) => …);   // opened: this socket had opened
+ *   s.on("error", (e) => …);                   // the socket failed, or an error message without a waiting send
+ *   const answer = await s.send({ x, y, pointer: "mouse", phase: "hover", trace: false });
+ *   const mouse = s.pointer("mouse", { pointerType: "pen" });   // down / move / up / cancel / hover / leave (x, y)
+ *   s.close();
+ *
+ * - `send(message)` gives the message a `seq` (1, 2, 3, … over the
+ *   stream's life; any `seq` of its own is replaced) and resolves with the
+ *   answer carrying that `seq`; an error message (`type: "error"`) rejects
+ *   with a HitRouteError of its `status` and problem. Sends made before
+ *   the socket opens wait for it.
+ * - Coalescing: at most `window` messages are unanswered at a time; the
+ *   rest wait in order in the client. A waiting `move` or `hover` of a
+ *   pointer is replaced by a later `move` or `hover` of the same pointer
+ *   when nothing of that pointer waits between them (the service's own
+ *   rule); `down`, `up`, `cancel`, `leave` and plain hits are never dropped
+ *   or reordered. A replaced message's promise resolves with the answer of
+ *   the message that replaced it, and so does one the service coalesced
+ *   (its answer says `coalesced`). `coalesced` counts the client's
+ *   replacements.
+ * - Reconnect: when the socket closes (not by `close()`, and not with 4404,
+ *   the scene deleted), every unanswered and waiting send is rejected
+ *   (`status` 0) and a new socket is opened after `minDelay` ms, doubling
+ *   up to `maxDelay` with each failed attempt (reset once one opens). The
+ *   new stream is a new pointer namespace: the service cancelled the old
+ *   stream's pointers (captures released, hovered sets forgotten), so a
+ *   client resends where its pointers are, as after `open` with
+ *   `reconnected: true`.
+ * - The key travels as the subprotocol `bearer.<key in base64url,
+ *   unpadded>` beside `hitroute.v1`, never in the URL.
+ */
+export class HitRouteStream {
+  constructor(client, id, { reconnect = true, minDelay = 250, maxDelay = 15000, window = 8 } = {}) {
+    this.client = client;
+    this.id = id;
+    this.options = { reconnect, minDelay, maxDelay, window: Math.max(1, window) };
+    this.url = client.url(`/scenes/${encodeURIComponent(id)}/stream`).replace(/^http/, "ws");
+    this.handlers = new Map();
+    this.seq = 0;
+    this.waiting = [];            // {message, resolve, reject, replaced: [{resolve, reject}]}, in order, unsent
+    this.unanswered = new Map();  // seq → {resolve, reject, replaced}, in sending order
+    this.coalesced = 0;
+    this.opened = 0;              // sockets that opened
+    this.attempt = 0;
+    this.closed = false;
+    this.socket = null;
+    this.timer = null;
+    this.connect();
+  }
+
+  /** Whether the socket is open (sends go out now, not after a reconnect). */
+  get isOpen() { return !!this.socket && this.socket.readyState === 1; }
+
+  /** Calls `handler(detail)` on each event of `type`; returns a function that stops it. */
+  on(type, handler) {
+    if (!this.handlers.has(type)) this.handlers.set(type, new Set());
+    this.handlers.get(type).add(handler);
+    return () => this.handlers.get(type).delete(handler);
+  }
+
+  emit(type, detail) {
+    for (const handler of this.handlers.get(type) || []) handler(detail);
+  }
+
+  connect() {
+    this.timer = null;
+    const protocols = ["hitroute.v1"];
+    if (this.client.key) protocols.push("bearer." + base64url(this.client.key));
+    const socket = new WebSocket(this.url, protocols);
+    this.socket = socket;
+    let opened = false;
+    socket.onopen = () => {
+      opened = true;
+      this.attempt = 0;
+      this.emit("open", { reconnected: this.opened++ > 0 });
+      this.flush();
+    };
+    socket.onmessage = (event) => this.receive(event.data);
+    socket.onerror = () => this.emit("error", new HitRouteError(0, { detail: opened ? "the stream failed" : "the stream could not open" }));
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      const reconnecting = this.options.reconnect && !this.closed && event.code !== 4404;
+      this.failAll(`the stream closed (${event.code}${event.reason ? " " + event.reason : ""})`);
+      this.emit("close", { code: event.code, reason: event.reason, opened, reconnecting });
+      if (reconnecting) {
+        const delay = Math.min(this.options.maxDelay, this.options.minDelay * 2 ** this.attempt++);
+        this.timer = setTimeout(() => this.connect(), delay);
+      }
+    };
+  }
+
+  /** Sends one hit query; resolves with its answer (see the class). */
+  send(message) {
+    return new Promise((resolve, reject) => {
+      if (this.closed) { reject(new HitRouteError(0, { detail: "the stream is closed" })); return; }
+      const entry = { message: { ...message }, resolve, reject, replaced: [] };
+      const last = COALESCIBLE.has(message.phase) && message.pointer !== undefined
+        ? this.waiting.findLast((w) => w.message.pointer === message.pointer) : undefined;
+      if (last && COALESCIBLE.has(last.message.phase)) {
+        this.waiting.splice(this.waiting.indexOf(last), 1);
+        entry.replaced.push(...last.replaced, { resolve: last.resolve, reject: last.reject });
+        this.coalesced += 1;
+      }
+      this.waiting.push(entry);
+      this.flush();
+    });
+  }
+
+  /** `{down, move, up, cancel, hover, leave}` of one pointer, each `(x, y, extra)` → `send`. */
+  pointer(pointer = "mouse", options = {}) {
+    const helpers = {};
+    for (const phase of ["down", "move", "up", "cancel", "hover", "leave"]) {
+      helpers[phase] = (x, y, extra = {}) => this.send({ x, y, ...options, ...extra, pointer, phase });
+    }
+    return helpers;
+  }
+
+  /** Sends waiting messages while fewer than `window` are unanswered. */
+  flush() {
+    while (this.isOpen && this.waiting.length && this.unanswered.size < this.options.window) {
+      const entry = this.waiting.shift();
+      entry.message.seq = ++this.seq;
+      this.unanswered.set(entry.message.seq, entry);
+      this.socket.send(JSON.stringify(entry.message));
+    }
+  }
+
+  receive(text) {
+    let m;
+    try { m = JSON.parse(text); } catch { this.emit("error", new HitRouteError(0, { detail: "a message that is not JSON" })); return; }
+    if (m.type === "scene" || m.type === "boundary") { this.emit(m.type, m); return; }
+    const entry = this.unanswered.get(m.seq);
+    if (!entry) { if (m.type === "error") this.emit("error", new HitRouteError(m.status, m)); return; }
+    // Answers come in order: an unanswered message sent before this one
+    // was coalesced by the service into it.
+    for (const [seq, earlier] of this.unanswered) {
+      if (seq === m.seq) break;
+      this.unanswered.delete(seq);
+      settle(earlier, m);
+    }
+    this.unanswered.delete(m.seq);
+    settle(entry, m);
+    this.flush();
+  }
+
+  /** Rejects every unanswered and waiting send. */
+  failAll(detail) {
+    const error = new HitRouteError(0, { detail });
+    const all = [...this.unanswered.values(), ...this.waiting];
+    this.unanswered.clear();
+    this.waiting = [];
+    for (const entry of all) for (const p of [entry, ...entry.replaced]) p.reject(error);
+  }
+
+  /** Closes the stream for good (code 1000); pending sends are rejected. */
+  close() {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    const socket = this.socket;
+    const opened = this.isOpen;
+    this.socket = null;
+    this.failAll("the stream was closed");
+    if (socket) socket.close(1000);
+    this.emit("close", { code: 1000, reason: "", opened, reconnecting: false });
+  }
+}
+
+/** Resolves (an answer) or rejects (an error message) a send and those it replaced. */
+function settle(entry, m) {
+  for (const p of [entry, ...entry.replaced]) {
+    if (m.type === "error") p.reject(new HitRouteError(m.status, m));
+    else p.resolve(m);
+  }
+}
+
+/** Unpadded base64url of a string's UTF-8 bytes. */
+function base64url(text) {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 /** `?a=1&b=2` of the defined entries of `params`, or "". */

@@ -1,8 +1,9 @@
 // The playground (GET /): lists, edits and uploads scenes, draws them with
 // render.svg, routes clicks, plays pointer down/move/up and outlines what the
 // pointer hovers. Everything it asks of the service goes through hitroute.js,
-// and every request is shown as curl. Text from scenes is only ever set as
-// textContent, never as HTML.
+// and every HTTP request is shown as curl. Hovers and drags go over the
+// scene's pointer stream while it is open, else over HTTP. Text from scenes
+// is only ever set as textContent, never as HTML.
 import { HitRoute, HitRouteError, curlCommand } from "/hitroute.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,13 +19,19 @@ const DRAW_LIMIT = 20000;
 // `hovered`: the layers the pointer `mouse` is over, kept from the
 // `boundary` of each answer and push (leave, then enter), outlined on the
 // picture.
+// `stream`: the open scene's pointer stream (HitRouteStream), `answered`
+// the highest `seq` of its answers applied (a message the stream client
+// coalesced resolves with the answer that replaced it, applied once).
 const state = {
   id: "", version: 0, layers: 0, point: null, answer: null, svg: null, drawAnyway: false,
   pointerDown: false, busy: null, pending: null,
   /** The audit's or a diff's cells over the picture: `{audit: true}` or `{diff: otherId}`. */
   overlay: {},
   hovered: new Set(), hoverBusy: null, hoverPending: null,
+  stream: null, answered: 0, pointerType: "mouse",
 };
+/** The browser's PointerEvent.pointerType values the service knows (another is sent as "mouse"). */
+const POINTER_TYPES = new Set(["mouse", "pen", "touch"]);
 
 const client = new HitRoute({ key: sessionStorage.getItem("hitroute.key") || "", onRequest: showCurl });
 
@@ -96,6 +103,52 @@ function noteVersion(id, version) {
   }
 }
 
+/** Which link pointer events take, in the result panel. */
+function showLink() {
+  setText("result-link", viaStream() ? `stream (${state.stream.url})` : "HTTP (POST …/hit)");
+}
+
+function viaStream() { return !!state.stream && state.stream.isOpen; }
+
+/** A send the stream rejected because it closed (the page goes on over HTTP), or another error. */
+function quiet(error) {
+  if (!(error instanceof HitRouteError && error.status === 0)) showProblem(error);
+}
+
+/**
+ * Opens the pointer stream of scene `id` (closing any other): hovers and
+ * drags go over it while it is open; its pushes move the outline and
+ * redraw the picture when another client changes the scene.
+ */
+function openStream(id) {
+  if (state.stream) state.stream.close();
+  state.stream = null;
+  state.answered = 0;
+  if (!id || typeof WebSocket !== "function") { showLink(); return; }
+  const stream = client.stream(id);
+  state.stream = stream;
+  const mine = (f) => (m) => { if (state.stream === stream && id === state.id) f(m); };
+  stream.on("open", mine(() => {
+    // A new stream is a new pointer namespace: the pointer is over nothing yet.
+    state.hovered.clear();
+    paintHover();
+    showLink();
+  }));
+  stream.on("close", mine(({ opened, reconnecting }) => {
+    // The stream's pointer is gone with it (one that never opened had none).
+    if (opened) { state.hovered.clear(); paintHover(); }
+    showLink();
+    if (!reconnecting) state.stream = null;
+  }));
+  stream.on("scene", mine((m) => {
+    if (m.deleted) { setText("picture-note", `“${id}” was deleted`); return; }
+    noteVersion(id, m.version);
+    requestDraw();
+  }));
+  stream.on("boundary", mine((m) => { if (m.pointer === "mouse") applyBoundary(m.boundary); }));
+  showLink();
+}
+
 /** Loads a scene into the editor and draws it. */
 async function openScene(id, { redraw = true } = {}) {
   const scene = await client.getScene(id);
@@ -106,6 +159,7 @@ async function openScene(id, { redraw = true } = {}) {
     $("diff-groups").replaceChildren();
     state.hovered.clear();
     paintHover();
+    openStream(id);
   }
   state.id = id;
   const version = scene.version;
@@ -274,19 +328,32 @@ function applyBoundary(b) {
   paintHover();
 }
 
-/** Sends one event of the pointer `mouse` as `POST …/hit`, keeping the hovered set. */
+/**
+ * Sends one event of the pointer `mouse` (with the browser's
+ * `pointerType`) over the stream when it is open, else as `POST …/hit`,
+ * keeping the hovered set. Resolves with the answer, or null for an answer
+ * already applied.
+ */
 async function sendPointer(phase, p, trace) {
-  const r = await client.hit(state.id, p.x, p.y, { trace, pointer: "mouse", phase });
+  const body = { trace, pointer: "mouse", phase, pointerType: state.pointerType };
+  const r = viaStream() ? await state.stream.send({ x: p.x, y: p.y, ...body }) : await client.hit(state.id, p.x, p.y, body);
+  if (r.seq !== undefined) {
+    if (r.seq <= state.answered) return null;
+    state.answered = r.seq;
+  }
   if (r.scene === state.id) { noteVersion(r.scene, r.version); applyBoundary(r.boundary); }
   return r;
 }
 
 // Hovering (both modes, when "hover" is ticked): a `hover` per move with
-// no button pressed, one in flight at a time (the latest position wins),
-// and a `leave` when the pointer leaves the picture. `hoverBusy` is the
-// hover in flight: a press waits for it, since a hover the service saw
-// after the `down` would let go of the capture (no button is pressed).
+// no button pressed and a `leave` when the pointer leaves the picture.
+// Over the stream each goes out at once (the stream client replaces an
+// unsent hover by the latest, and keeps the order). Over HTTP one is in
+// flight at a time (the latest position wins); `hoverBusy` is the hover in
+// flight: a press waits for it, since a hover the service saw after the
+// `down` would let go of the capture (no button is pressed).
 function queueHover(p) {
+  if (viaStream()) { sendPointer("hover", p, false).catch(quiet); return; }
   if (state.hoverBusy) { state.hoverPending = p; return; }
   state.hoverBusy = sendPointer("hover", p, false).catch(showProblem).finally(() => {
     state.hoverBusy = null;
@@ -296,11 +363,13 @@ function queueHover(p) {
   });
 }
 
-// Pointer mode: down on press, move while dragging (one request in
-// flight at a time; the latest position wins), up on release. Each answer
+// Pointer mode: down on press, move while dragging (over HTTP one request
+// in flight at a time, the latest position winning; over the stream each
+// at once, coalesced by the stream client), up on release. Each answer
 // redraws the picture (at most once a frame), so a drag is seen as it goes.
 async function pointerPhase(phase, p) {
   const r = await sendPointer(phase, p, true);
+  if (!r) return null;
   state.point = p;
   state.answer = r;
   showResult(r);
@@ -309,6 +378,7 @@ async function pointerPhase(phase, p) {
 }
 
 function queueMove(p) {
+  if (viaStream()) { pointerPhase("move", p).catch(quiet); return; }
   if (state.busy) { state.pending = p; return; }
   state.busy = pointerPhase("move", p).catch(showProblem).finally(() => {
     state.busy = null;
@@ -328,8 +398,9 @@ function wirePicture() {
     if (mode() === "route") { route(p.x, p.y).catch(showProblem); return; }
     picture.setPointerCapture(event.pointerId);
     state.pointerDown = true;
+    state.pointerType = POINTER_TYPES.has(event.pointerType) ? event.pointerType : "mouse";
     state.hoverPending = null;
-    const hovering = state.hoverBusy;
+    const hovering = viaStream() ? null : state.hoverBusy;
     state.busy = (async () => {
       if (hovering) await hovering;
       return pointerPhase("down", p);
@@ -337,6 +408,7 @@ function wirePicture() {
   });
   picture.addEventListener("pointermove", (event) => {
     if (!state.svg) return;
+    state.pointerType = POINTER_TYPES.has(event.pointerType) ? event.pointerType : "mouse";
     if (!state.pointerDown) {
       if (!$("hover").checked || event.pointerType === "touch") return;
       const p = scenePoint(event);
@@ -351,7 +423,7 @@ function wirePicture() {
     if (!state.svg || state.pointerDown || !$("hover").checked || !state.hovered.size) return;
     state.hoverPending = null;
     const p = scenePoint(event);
-    if (p) sendPointer("leave", p, false).catch(showProblem);
+    if (p) sendPointer("leave", p, false).catch(quiet);
   });
   const release = async (event) => {
     if (!state.pointerDown) return;
@@ -468,6 +540,7 @@ async function start() {
   $("key").addEventListener("change", () => {
     client.key = $("key").value.trim();
     sessionStorage.setItem("hitroute.key", client.key);
+    if (state.id) openStream(state.id);
   });
   for (const name of EXAMPLES) {
     const b = document.createElement("button");

@@ -37,4 +37,7 @@ emit() { # served-path file
   echo '    ]'
   echo '}'
 } > "$out"
+# The house style (.swift-format) indents the literals; Swift strips the
+# indentation of the closing delimiter, so the text is the same.
+swift format format -i "$out"
 echo "wrote $out"

@@ -26,6 +26,10 @@ extension PlaygroundFiles {
                 //   const mouse = hr.pointer("ring-demo", "mouse");
                 //   (await mouse.hover(210, 120)).boundary;       // → { out: null, leave: [], over: "ring", enter: ["ring"], removed: [] }
                 //
+                //   const s = hr.stream("ring-demo");              // a pointer stream (WebSocket), see HitRouteStream
+                //   s.on("boundary", (push) => …); s.on("scene", (push) => …);
+                //   const a = await s.send({ x: 210, y: 120, pointer: "mouse", phase: "hover", trace: false });
+                //
                 // Every method returns the parsed JSON answer. A problem answer (4xx/5xx,
                 // RFC 9457) rejects with a HitRouteError carrying `status` and `problem`
                 // (whose `errors[].pointer` are JSON Pointers into what was sent).
@@ -152,6 +156,210 @@ extension PlaygroundFiles {
                   render(id, options = {}) {
                     return this.request("GET", this.renderURL(id, options).slice(this.base.length));
                   }
+
+                  /**
+                   * Opens `GET /scenes/{id}/stream`, a pointer stream over WebSocket, with
+                   * this client's key (read again at every reconnect). See HitRouteStream.
+                   * @param {object} [options] `{reconnect = true, minDelay = 250, maxDelay = 15000, window = 8}`
+                   */
+                  stream(id, options = {}) {
+                    return new HitRouteStream(this, id, options);
+                  }
+                }
+
+                /** The phases the client may replace by a later one of the same pointer while unsent. */
+                const COALESCIBLE = new Set(["move", "hover"]);
+
+                /**
+                 * A pointer stream: hit queries over one WebSocket, answered in order, and
+                 * the service's pushes (SPEC §11.2). Messages are the bodies of
+                 * `POST /scenes/{id}/hit`.
+                 *
+                 *   const s = hr.stream("ring-demo");
+                 *   s.on("open", ({ reconnected }) => …);      // also after each reconnect
+                 *   s.on("scene", (m) => …);                   // {type: "scene", version} or {type: "scene", deleted: true}
+                 *   s.on("boundary", (m) => …);                // {type: "boundary", pointer, version, layer, boundary}
+                 *   s.on("close", ({ code, reason, opened, reconnecting }) => …);   // opened: this socket had opened
+                 *   s.on("error", (e) => …);                   // the socket failed, or an error message without a waiting send
+                 *   const answer = await s.send({ x, y, pointer: "mouse", phase: "hover", trace: false });
+                 *   const mouse = s.pointer("mouse", { pointerType: "pen" });   // down / move / up / cancel / hover / leave (x, y)
+                 *   s.close();
+                 *
+                 * - `send(message)` gives the message a `seq` (1, 2, 3, … over the
+                 *   stream's life; any `seq` of its own is replaced) and resolves with the
+                 *   answer carrying that `seq`; an error message (`type: "error"`) rejects
+                 *   with a HitRouteError of its `status` and problem. Sends made before
+                 *   the socket opens wait for it.
+                 * - Coalescing: at most `window` messages are unanswered at a time; the
+                 *   rest wait in order in the client. A waiting `move` or `hover` of a
+                 *   pointer is replaced by a later `move` or `hover` of the same pointer
+                 *   when nothing of that pointer waits between them (the service's own
+                 *   rule); `down`, `up`, `cancel`, `leave` and plain hits are never dropped
+                 *   or reordered. A replaced message's promise resolves with the answer of
+                 *   the message that replaced it, and so does one the service coalesced
+                 *   (its answer says `coalesced`). `coalesced` counts the client's
+                 *   replacements.
+                 * - Reconnect: when the socket closes (not by `close()`, and not with 4404,
+                 *   the scene deleted), every unanswered and waiting send is rejected
+                 *   (`status` 0) and a new socket is opened after `minDelay` ms, doubling
+                 *   up to `maxDelay` with each failed attempt (reset once one opens). The
+                 *   new stream is a new pointer namespace: the service cancelled the old
+                 *   stream's pointers (captures released, hovered sets forgotten), so a
+                 *   client resends where its pointers are, as after `open` with
+                 *   `reconnected: true`.
+                 * - The key travels as the subprotocol `bearer.<key in base64url,
+                 *   unpadded>` beside `hitroute.v1`, never in the URL.
+                 */
+                export class HitRouteStream {
+                  constructor(client, id, { reconnect = true, minDelay = 250, maxDelay = 15000, window = 8 } = {}) {
+                    this.client = client;
+                    this.id = id;
+                    this.options = { reconnect, minDelay, maxDelay, window: Math.max(1, window) };
+                    this.url = client.url(`/scenes/${encodeURIComponent(id)}/stream`).replace(/^http/, "ws");
+                    this.handlers = new Map();
+                    this.seq = 0;
+                    this.waiting = [];            // {message, resolve, reject, replaced: [{resolve, reject}]}, in order, unsent
+                    this.unanswered = new Map();  // seq → {resolve, reject, replaced}, in sending order
+                    this.coalesced = 0;
+                    this.opened = 0;              // sockets that opened
+                    this.attempt = 0;
+                    this.closed = false;
+                    this.socket = null;
+                    this.timer = null;
+                    this.connect();
+                  }
+
+                  /** Whether the socket is open (sends go out now, not after a reconnect). */
+                  get isOpen() { return !!this.socket && this.socket.readyState === 1; }
+
+                  /** Calls `handler(detail)` on each event of `type`; returns a function that stops it. */
+                  on(type, handler) {
+                    if (!this.handlers.has(type)) this.handlers.set(type, new Set());
+                    this.handlers.get(type).add(handler);
+                    return () => this.handlers.get(type).delete(handler);
+                  }
+
+                  emit(type, detail) {
+                    for (const handler of this.handlers.get(type) || []) handler(detail);
+                  }
+
+                  connect() {
+                    this.timer = null;
+                    const protocols = ["hitroute.v1"];
+                    if (this.client.key) protocols.push("bearer." + base64url(this.client.key));
+                    const socket = new WebSocket(this.url, protocols);
+                    this.socket = socket;
+                    let opened = false;
+                    socket.onopen = () => {
+                      opened = true;
+                      this.attempt = 0;
+                      this.emit("open", { reconnected: this.opened++ > 0 });
+                      this.flush();
+                    };
+                    socket.onmessage = (event) => this.receive(event.data);
+                    socket.onerror = () => this.emit("error", new HitRouteError(0, { detail: opened ? "the stream failed" : "the stream could not open" }));
+                    socket.onclose = (event) => {
+                      if (this.socket !== socket) return;
+                      this.socket = null;
+                      const reconnecting = this.options.reconnect && !this.closed && event.code !== 4404;
+                      this.failAll(`the stream closed (${event.code}${event.reason ? " " + event.reason : ""})`);
+                      this.emit("close", { code: event.code, reason: event.reason, opened, reconnecting });
+                      if (reconnecting) {
+                        const delay = Math.min(this.options.maxDelay, this.options.minDelay * 2 ** this.attempt++);
+                        this.timer = setTimeout(() => this.connect(), delay);
+                      }
+                    };
+                  }
+
+                  /** Sends one hit query; resolves with its answer (see the class). */
+                  send(message) {
+                    return new Promise((resolve, reject) => {
+                      if (this.closed) { reject(new HitRouteError(0, { detail: "the stream is closed" })); return; }
+                      const entry = { message: { ...message }, resolve, reject, replaced: [] };
+                      const last = COALESCIBLE.has(message.phase) && message.pointer !== undefined
+                        ? this.waiting.findLast((w) => w.message.pointer === message.pointer) : undefined;
+                      if (last && COALESCIBLE.has(last.message.phase)) {
+                        this.waiting.splice(this.waiting.indexOf(last), 1);
+                        entry.replaced.push(...last.replaced, { resolve: last.resolve, reject: last.reject });
+                        this.coalesced += 1;
+                      }
+                      this.waiting.push(entry);
+                      this.flush();
+                    });
+                  }
+
+                  /** `{down, move, up, cancel, hover, leave}` of one pointer, each `(x, y, extra)` → `send`. */
+                  pointer(pointer = "mouse", options = {}) {
+                    const helpers = {};
+                    for (const phase of ["down", "move", "up", "cancel", "hover", "leave"]) {
+                      helpers[phase] = (x, y, extra = {}) => this.send({ x, y, ...options, ...extra, pointer, phase });
+                    }
+                    return helpers;
+                  }
+
+                  /** Sends waiting messages while fewer than `window` are unanswered. */
+                  flush() {
+                    while (this.isOpen && this.waiting.length && this.unanswered.size < this.options.window) {
+                      const entry = this.waiting.shift();
+                      entry.message.seq = ++this.seq;
+                      this.unanswered.set(entry.message.seq, entry);
+                      this.socket.send(JSON.stringify(entry.message));
+                    }
+                  }
+
+                  receive(text) {
+                    let m;
+                    try { m = JSON.parse(text); } catch { this.emit("error", new HitRouteError(0, { detail: "a message that is not JSON" })); return; }
+                    if (m.type === "scene" || m.type === "boundary") { this.emit(m.type, m); return; }
+                    const entry = this.unanswered.get(m.seq);
+                    if (!entry) { if (m.type === "error") this.emit("error", new HitRouteError(m.status, m)); return; }
+                    // Answers come in order: an unanswered message sent before this one
+                    // was coalesced by the service into it.
+                    for (const [seq, earlier] of this.unanswered) {
+                      if (seq === m.seq) break;
+                      this.unanswered.delete(seq);
+                      settle(earlier, m);
+                    }
+                    this.unanswered.delete(m.seq);
+                    settle(entry, m);
+                    this.flush();
+                  }
+
+                  /** Rejects every unanswered and waiting send. */
+                  failAll(detail) {
+                    const error = new HitRouteError(0, { detail });
+                    const all = [...this.unanswered.values(), ...this.waiting];
+                    this.unanswered.clear();
+                    this.waiting = [];
+                    for (const entry of all) for (const p of [entry, ...entry.replaced]) p.reject(error);
+                  }
+
+                  /** Closes the stream for good (code 1000); pending sends are rejected. */
+                  close() {
+                    this.closed = true;
+                    if (this.timer) clearTimeout(this.timer);
+                    const socket = this.socket;
+                    const opened = this.isOpen;
+                    this.socket = null;
+                    this.failAll("the stream was closed");
+                    if (socket) socket.close(1000);
+                    this.emit("close", { code: 1000, reason: "", opened, reconnecting: false });
+                  }
+                }
+
+                /** Resolves (an answer) or rejects (an error message) a send and those it replaced. */
+                function settle(entry, m) {
+                  for (const p of [entry, ...entry.replaced]) {
+                    if (m.type === "error") p.reject(new HitRouteError(m.status, m));
+                    else p.resolve(m);
+                  }
+                }
+
+                /** Unpadded base64url of a string's UTF-8 bytes. */
+                function base64url(text) {
+                  let binary = "";
+                  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+                  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
                 }
 
                 /** `?a=1&b=2` of the defined entries of `params`, or "". */
@@ -250,6 +458,7 @@ extension PlaygroundFiles {
                       <dt>captured</dt><dd id="result-captured">–</dd>
                       <dt>hovered</dt><dd id="result-hovered">–</dd>
                       <dt>boundary</dt><dd id="result-boundary">–</dd>
+                      <dt>link</dt><dd id="result-link">–</dd>
                     </dl>
                     <div class="table-scroll">
                     <table id="trace">
@@ -369,8 +578,9 @@ extension PlaygroundFiles {
                 // The playground (GET /): lists, edits and uploads scenes, draws them with
                 // render.svg, routes clicks, plays pointer down/move/up and outlines what the
                 // pointer hovers. Everything it asks of the service goes through hitroute.js,
-                // and every request is shown as curl. Text from scenes is only ever set as
-                // textContent, never as HTML.
+                // and every HTTP request is shown as curl. Hovers and drags go over the
+                // scene's pointer stream while it is open, else over HTTP. Text from scenes
+                // is only ever set as textContent, never as HTML.
                 import { HitRoute, HitRouteError, curlCommand } from "/hitroute.js";
 
                 const $ = (id) => document.getElementById(id);
@@ -386,13 +596,19 @@ extension PlaygroundFiles {
                 // `hovered`: the layers the pointer `mouse` is over, kept from the
                 // `boundary` of each answer and push (leave, then enter), outlined on the
                 // picture.
+                // `stream`: the open scene's pointer stream (HitRouteStream), `answered`
+                // the highest `seq` of its answers applied (a message the stream client
+                // coalesced resolves with the answer that replaced it, applied once).
                 const state = {
                   id: "", version: 0, layers: 0, point: null, answer: null, svg: null, drawAnyway: false,
                   pointerDown: false, busy: null, pending: null,
                   /** The audit's or a diff's cells over the picture: `{audit: true}` or `{diff: otherId}`. */
                   overlay: {},
                   hovered: new Set(), hoverBusy: null, hoverPending: null,
+                  stream: null, answered: 0, pointerType: "mouse",
                 };
+                /** The browser's PointerEvent.pointerType values the service knows (another is sent as "mouse"). */
+                const POINTER_TYPES = new Set(["mouse", "pen", "touch"]);
 
                 const client = new HitRoute({ key: sessionStorage.getItem("hitroute.key") || "", onRequest: showCurl });
 
@@ -464,6 +680,52 @@ extension PlaygroundFiles {
                   }
                 }
 
+                /** Which link pointer events take, in the result panel. */
+                function showLink() {
+                  setText("result-link", viaStream() ? `stream (${state.stream.url})` : "HTTP (POST …/hit)");
+                }
+
+                function viaStream() { return !!state.stream && state.stream.isOpen; }
+
+                /** A send the stream rejected because it closed (the page goes on over HTTP), or another error. */
+                function quiet(error) {
+                  if (!(error instanceof HitRouteError && error.status === 0)) showProblem(error);
+                }
+
+                /**
+                 * Opens the pointer stream of scene `id` (closing any other): hovers and
+                 * drags go over it while it is open; its pushes move the outline and
+                 * redraw the picture when another client changes the scene.
+                 */
+                function openStream(id) {
+                  if (state.stream) state.stream.close();
+                  state.stream = null;
+                  state.answered = 0;
+                  if (!id || typeof WebSocket !== "function") { showLink(); return; }
+                  const stream = client.stream(id);
+                  state.stream = stream;
+                  const mine = (f) => (m) => { if (state.stream === stream && id === state.id) f(m); };
+                  stream.on("open", mine(() => {
+                    // A new stream is a new pointer namespace: the pointer is over nothing yet.
+                    state.hovered.clear();
+                    paintHover();
+                    showLink();
+                  }));
+                  stream.on("close", mine(({ opened, reconnecting }) => {
+                    // The stream's pointer is gone with it (one that never opened had none).
+                    if (opened) { state.hovered.clear(); paintHover(); }
+                    showLink();
+                    if (!reconnecting) state.stream = null;
+                  }));
+                  stream.on("scene", mine((m) => {
+                    if (m.deleted) { setText("picture-note", `“${id}” was deleted`); return; }
+                    noteVersion(id, m.version);
+                    requestDraw();
+                  }));
+                  stream.on("boundary", mine((m) => { if (m.pointer === "mouse") applyBoundary(m.boundary); }));
+                  showLink();
+                }
+
                 /** Loads a scene into the editor and draws it. */
                 async function openScene(id, { redraw = true } = {}) {
                   const scene = await client.getScene(id);
@@ -474,6 +736,7 @@ extension PlaygroundFiles {
                     $("diff-groups").replaceChildren();
                     state.hovered.clear();
                     paintHover();
+                    openStream(id);
                   }
                   state.id = id;
                   const version = scene.version;
@@ -642,19 +905,32 @@ extension PlaygroundFiles {
                   paintHover();
                 }
 
-                /** Sends one event of the pointer `mouse` as `POST …/hit`, keeping the hovered set. */
+                /**
+                 * Sends one event of the pointer `mouse` (with the browser's
+                 * `pointerType`) over the stream when it is open, else as `POST …/hit`,
+                 * keeping the hovered set. Resolves with the answer, or null for an answer
+                 * already applied.
+                 */
                 async function sendPointer(phase, p, trace) {
-                  const r = await client.hit(state.id, p.x, p.y, { trace, pointer: "mouse", phase });
+                  const body = { trace, pointer: "mouse", phase, pointerType: state.pointerType };
+                  const r = viaStream() ? await state.stream.send({ x: p.x, y: p.y, ...body }) : await client.hit(state.id, p.x, p.y, body);
+                  if (r.seq !== undefined) {
+                    if (r.seq <= state.answered) return null;
+                    state.answered = r.seq;
+                  }
                   if (r.scene === state.id) { noteVersion(r.scene, r.version); applyBoundary(r.boundary); }
                   return r;
                 }
 
                 // Hovering (both modes, when "hover" is ticked): a `hover` per move with
-                // no button pressed, one in flight at a time (the latest position wins),
-                // and a `leave` when the pointer leaves the picture. `hoverBusy` is the
-                // hover in flight: a press waits for it, since a hover the service saw
-                // after the `down` would let go of the capture (no button is pressed).
+                // no button pressed and a `leave` when the pointer leaves the picture.
+                // Over the stream each goes out at once (the stream client replaces an
+                // unsent hover by the latest, and keeps the order). Over HTTP one is in
+                // flight at a time (the latest position wins); `hoverBusy` is the hover in
+                // flight: a press waits for it, since a hover the service saw after the
+                // `down` would let go of the capture (no button is pressed).
                 function queueHover(p) {
+                  if (viaStream()) { sendPointer("hover", p, false).catch(quiet); return; }
                   if (state.hoverBusy) { state.hoverPending = p; return; }
                   state.hoverBusy = sendPointer("hover", p, false).catch(showProblem).finally(() => {
                     state.hoverBusy = null;
@@ -664,11 +940,13 @@ extension PlaygroundFiles {
                   });
                 }
 
-                // Pointer mode: down on press, move while dragging (one request in
-                // flight at a time; the latest position wins), up on release. Each answer
+                // Pointer mode: down on press, move while dragging (over HTTP one request
+                // in flight at a time, the latest position winning; over the stream each
+                // at once, coalesced by the stream client), up on release. Each answer
                 // redraws the picture (at most once a frame), so a drag is seen as it goes.
                 async function pointerPhase(phase, p) {
                   const r = await sendPointer(phase, p, true);
+                  if (!r) return null;
                   state.point = p;
                   state.answer = r;
                   showResult(r);
@@ -677,6 +955,7 @@ extension PlaygroundFiles {
                 }
 
                 function queueMove(p) {
+                  if (viaStream()) { pointerPhase("move", p).catch(quiet); return; }
                   if (state.busy) { state.pending = p; return; }
                   state.busy = pointerPhase("move", p).catch(showProblem).finally(() => {
                     state.busy = null;
@@ -696,8 +975,9 @@ extension PlaygroundFiles {
                     if (mode() === "route") { route(p.x, p.y).catch(showProblem); return; }
                     picture.setPointerCapture(event.pointerId);
                     state.pointerDown = true;
+                    state.pointerType = POINTER_TYPES.has(event.pointerType) ? event.pointerType : "mouse";
                     state.hoverPending = null;
-                    const hovering = state.hoverBusy;
+                    const hovering = viaStream() ? null : state.hoverBusy;
                     state.busy = (async () => {
                       if (hovering) await hovering;
                       return pointerPhase("down", p);
@@ -705,6 +985,7 @@ extension PlaygroundFiles {
                   });
                   picture.addEventListener("pointermove", (event) => {
                     if (!state.svg) return;
+                    state.pointerType = POINTER_TYPES.has(event.pointerType) ? event.pointerType : "mouse";
                     if (!state.pointerDown) {
                       if (!$("hover").checked || event.pointerType === "touch") return;
                       const p = scenePoint(event);
@@ -719,7 +1000,7 @@ extension PlaygroundFiles {
                     if (!state.svg || state.pointerDown || !$("hover").checked || !state.hovered.size) return;
                     state.hoverPending = null;
                     const p = scenePoint(event);
-                    if (p) sendPointer("leave", p, false).catch(showProblem);
+                    if (p) sendPointer("leave", p, false).catch(quiet);
                   });
                   const release = async (event) => {
                     if (!state.pointerDown) return;
@@ -836,6 +1117,7 @@ extension PlaygroundFiles {
                   $("key").addEventListener("change", () => {
                     client.key = $("key").value.trim();
                     sessionStorage.setItem("hitroute.key", client.key);
+                    if (state.id) openStream(state.id);
                   });
                   for (const name of EXAMPLES) {
                     const b = document.createElement("button");
