@@ -30,7 +30,7 @@ done
 echo
 for body in traced untraced; do
   for bin in "$@"; do
-    awk -v b="$body" -v bin="$bin" '$3 == b && $4 == bin { print $5 }' "$OUT" | sort -n \
+    awk -v b="$body" -v bin="$bin" '$3 == b && $4 == bin && $5 != "" { print $5 }' "$OUT" | sort -n \
       | awk -v b="$body" -v bin="$bin" '{ v[NR] = $1 } END { printf "%s %s: median %d of %d (%s)\n", b, bin, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), NR, "sorted: " v[1] (NR > 1 ? " … " v[NR] : "") }'
   done
 done
