@@ -2,20 +2,27 @@
 """The single-hit table: hitroute against one nginx worker serving the very
 same bytes, and hitroute against itself with keys, Redis and the journal.
 
-    python3 Benchmarks/hit-table.py [--rounds 7] [--seconds 3] [--connections 16] [BINARY]
+    python3 Benchmarks/hit-table.py [--rounds 7] [--seconds 3] [--connections 16]
+                                    [--port-base N] [--base BASE_BINARY] [BINARY]
 
 BINARY defaults to .build/release/hitroute. Every server listens on a free
-127.0.0.1 port, runs under `timeout` (bounded lifetime) and is stopped on
-exit, error or signal; all traffic is loopback. It starts:
+127.0.0.1 port (the system's choice, or the first free ones from
+`--port-base`, default $HITROUTE_BENCH_PORT_BASE), runs under `timeout`
+(bounded lifetime) and is stopped on exit, error or signal; all traffic is
+loopback. With `--base`, every hitroute configuration is also started from
+BASE_BINARY and run in the same rounds, next to its counterpart, and the
+table has a column for each build. It starts:
 
 - hitroute `--threads 1` (memory store), hitroute with its default
   `--threads` (one loop per core), hitroute `--threads 1 --api-keys-file`,
   hitroute `--threads 1 --store redis://…` (a private `redis-server`, no
   persistence) and hitroute `--threads 1 --data-dir` (journal), each with
   the ring scene (examples/ring-over-button.json) as `ring-demo`;
-- one nginx (`worker_processes 1`) with two ports, each answering
-  `return 200` with hitroute's answer body to `{"x":120,"y":120,"trace":false}`
-  and to `{"x":120,"y":120}` (traced), captured from the running hitroute,
+- one nginx (`worker_processes 1`) with three ports, each answering
+  `return 200` with hitroute's answer body to `{"x":120,"y":120,"trace":false}`,
+  to `{"x":120,"y":120}` (traced) and to `{"x":120.37,"y":119.6}` (traced,
+  fractional numbers: `x`, `y` and every `local` written in the shortest
+  round-trip form), captured from the running hitroute,
   with every header field hitroute sends (`Content-Type`, the CORS
   fields, an `X-Request-Id` of the same length; `Date` and
   `Content-Length` nginx makes itself, and it adds `Server` and
@@ -47,16 +54,29 @@ import harness  # noqa: E402  (its wrk runner and parser)
 
 UNTRACED = '{"x":120,"y":120,"trace":false}'
 TRACED = '{"x":120,"y":120}'
+FRACTIONAL = '{"x":120.37,"y":119.6}'
 READ_KEY = "bench-read-key-0123456789abcdef"
 WRITE_KEY = "bench-write-key-0123456789abcdef"
 
 
+NEXT_PORT = [int(os.environ.get("HITROUTE_BENCH_PORT_BASE", "0"))]
+
+
 def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    """A free loopback port: the system's choice, or the next free one from the base."""
+    while True:
+        s = socket.socket()
+        try:
+            s.bind(("127.0.0.1", NEXT_PORT[0]))
+            port = s.getsockname()[1]
+        except OSError:
+            NEXT_PORT[0] += 1
+            continue
+        finally:
+            s.close()
+        if NEXT_PORT[0]:
+            NEXT_PORT[0] = port + 1
+        return port
 
 
 def wait_port(port, proc, what):
@@ -120,15 +140,21 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--seconds", type=int, default=3)
     ap.add_argument("--connections", type=int, default=16)
+    ap.add_argument("--port-base", type=int, default=None, help="first port tried (default: the system picks)")
+    ap.add_argument("--base", default=None, help="a second hitroute binary run in the same rounds")
     args = ap.parse_args()
+    if args.port_base is not None:
+        NEXT_PORT[0] = args.port_base
     if args.rounds < 1 or args.seconds < 1:
         raise SystemExit("--rounds and --seconds must be at least 1")
     for tool in ("wrk", "redis-server"):
         if not shutil.which(tool):
             raise SystemExit(f"{tool} is missing (Debian: apt-get install wrk redis-server)")
     nginx = os.environ.get("NGINX", "/usr/sbin/nginx")
-    binary = os.path.abspath(args.binary)
-    lifetime = str(60 + args.rounds * 10 * (args.seconds + 3))  # bounded: every server dies by then
+    builds = {"": os.path.abspath(args.binary)}  # prefix of the configuration names → binary
+    if args.base:
+        builds["base "] = os.path.abspath(args.base)
+    lifetime = str(60 + args.rounds * 11 * len(builds) * (args.seconds + 3))  # bounded: every server dies by then
     work = tempfile.mkdtemp(prefix="hit-table-")
     procs = []
 
@@ -162,16 +188,19 @@ def main():
         keys = os.path.join(work, "keys")
         with open(keys, "w") as f:
             f.write(f"read {READ_KEY}\nwrite {WRITE_KEY}\n")
-        os.mkdir(os.path.join(work, "data"))
-        variants = {  # name → (extra arguments, read key, write key)
-            "one loop": (["--threads", "1"], None, None),
-            "two loops": ([], None, None),
-            "keys": (["--threads", "1", "--api-keys-file", keys], READ_KEY, WRITE_KEY),
-            "redis": (["--threads", "1", "--store", f"redis://127.0.0.1:{redis_port}"], None, None),
-            "journal": (["--threads", "1", "--data-dir", os.path.join(work, "data")], None, None),
-        }
+        variants = {}  # name → (binary, extra arguments, read key, write key)
+        for prefix, binary in builds.items():
+            os.mkdir(os.path.join(work, prefix + "data"))
+            variants.update({
+                prefix + "one loop": (binary, ["--threads", "1"], None, None),
+                prefix + "two loops": (binary, [], None, None),
+                prefix + "keys": (binary, ["--threads", "1", "--api-keys-file", keys], READ_KEY, WRITE_KEY),
+                # Each build its own Redis key space: one scene id per build.
+                prefix + "redis": (binary, ["--threads", "1", "--store", f"redis://127.0.0.1:{redis_port}/{len(variants) // 5}"], None, None),
+                prefix + "journal": (binary, ["--threads", "1", "--data-dir", os.path.join(work, prefix + "data")], None, None),
+            })
         ports = {}
-        for name, (extra, _, write_key) in variants.items():
+        for name, (binary, extra, _, write_key) in variants.items():
             port = free_port()
             wrappers[name] = start([binary, "--port", str(port), "--quiet"] + extra, port, f"hitroute ({name})")
             for _ in range(100):  # a store that is still starting answers 503
@@ -183,16 +212,16 @@ def main():
                 raise SystemExit(f"PUT ring-demo into hitroute ({name}): {status} {body[:300]!r}")
             ports[name] = port
         answers = {}
-        for label, body in (("untraced", UNTRACED), ("traced", TRACED)):
+        for label, body in (("untraced", UNTRACED), ("traced", TRACED), ("fractional", FRACTIONAL)):
             status, headers, data = request(ports["one loop"], "POST", "/scenes/ring-demo/hit", body.encode())
             assert status == 200, status
             answers[label] = (headers, data)
-            for name, (_, read_key, _) in variants.items():
+            for name, (_, _, read_key, _) in variants.items():
                 for _ in range(2):  # the second one is the cached scene in Redis mode
                     got = request(ports[name], "POST", "/scenes/ring-demo/hit", body.encode(), read_key)
                 if got[0] != 200 or got[2] != data:
                     raise SystemExit(f"hitroute ({name}) answers {label} with other bytes: {got[0]} {got[2][:200]!r}")
-        nginx_ports = {"untraced": free_port(), "traced": free_port()}
+        nginx_ports = {"untraced": free_port(), "traced": free_port(), "fractional": free_port()}
         servers = []
         for label, port in nginx_ports.items():
             headers, data = answers[label]
@@ -240,22 +269,31 @@ http {{
                 raise SystemExit(f"nginx ({label}) serves other bytes: {data[:200]!r}")
         wrappers["nginx"] = nginx_proc
         pids = {name: server_pids(w) for name, w in wrappers.items()}
-        print(f"same bytes: untraced {len(answers['untraced'][1])} B, traced {len(answers['traced'][1])} B "
+        print(f"same bytes: untraced {len(answers['untraced'][1])} B, traced {len(answers['traced'][1])} B, "
+              f"fractional {len(answers['fractional'][1])} B "
               f"(every hitroute and nginx checked)", flush=True)
 
         # Ordered so that each row's two configurations run next to each
         # other (odd rounds reverse the order, which keeps them adjacent).
-        configs = {  # name → (port, request body, key, server)
-            "journal untraced": (ports["journal"], UNTRACED, None, "journal"),
-            "redis untraced": (ports["redis"], UNTRACED, None, "redis"),
-            "one loop untraced": (ports["one loop"], UNTRACED, None, "one loop"),
-            "keys untraced": (ports["keys"], UNTRACED, READ_KEY, "keys"),
-            "nginx untraced": (nginx_ports["untraced"], UNTRACED, None, "nginx"),
-            "two loops untraced": (ports["two loops"], UNTRACED, None, "two loops"),
-            "two loops traced": (ports["two loops"], TRACED, None, "two loops"),
-            "nginx traced": (nginx_ports["traced"], TRACED, None, "nginx"),
-            "one loop traced": (ports["one loop"], TRACED, None, "one loop"),
-        }
+        # (With --base, each hitroute configuration's two builds run one
+        # after the other.)
+        configs = {}  # name → (port, request body, key, server)
+
+        def hitroute(name, variant, body, key=None):
+            for prefix in builds:
+                configs[prefix + name] = (ports[prefix + variant], body, key, prefix + variant)
+
+        hitroute("journal untraced", "journal", UNTRACED)
+        hitroute("redis untraced", "redis", UNTRACED)
+        hitroute("one loop untraced", "one loop", UNTRACED)
+        hitroute("keys untraced", "keys", UNTRACED, READ_KEY)
+        configs["nginx untraced"] = (nginx_ports["untraced"], UNTRACED, None, "nginx")
+        hitroute("two loops untraced", "two loops", UNTRACED)
+        hitroute("two loops traced", "two loops", TRACED)
+        configs["nginx traced"] = (nginx_ports["traced"], TRACED, None, "nginx")
+        hitroute("one loop traced", "one loop", TRACED)
+        hitroute("one loop fractional", "one loop", FRACTIONAL)
+        configs["nginx fractional"] = (nginx_ports["fractional"], FRACTIONAL, None, "nginx")
         results = {name: [] for name in configs}
         for r in range(args.rounds):
             order = list(configs) if r % 2 == 0 else list(configs)[::-1]
@@ -279,6 +317,7 @@ http {{
     rows = [
         ("untraced hit / nginx serving the untraced answer", "one loop untraced", "nginx untraced"),
         ("traced hit / nginx serving the traced answer", "one loop traced", "nginx traced"),
+        ("traced hit, fractional numbers / nginx serving its answer", "one loop fractional", "nginx fractional"),
         ("two loops (default `--threads`), traced / nginx one worker", "two loops traced", "nginx traced"),
         ("two loops (default `--threads`), untraced / nginx one worker", "two loops untraced", "nginx untraced"),
         ("two loops / one loop, untraced", "two loops untraced", "one loop untraced"),
@@ -291,13 +330,16 @@ http {{
     for name in configs:
         samples = ", ".join(f"{x['rps'] or 0:.0f}" for x in results[name])
         print(f"  {name}: {med(name):,.0f} req/s ({samples}); {med(name, 'cpu_us'):.2f} µs CPU a request")
-    print("\n| measure | req/s: ratio of medians | per-round ratios: median (range) | CPU a request: inverse ratio |"
-          "\n| --- | --- | --- | --- |")
-    for label, a, b in rows:
-        per = [(x["rps"] or 0) / y["rps"] for x, y in zip(results[a], results[b]) if y["rps"]]
-        cpu = med(b, "cpu_us") / med(a, "cpu_us") if med(a, "cpu_us") else 0
-        print(f"| {label} | {med(a) / med(b):.2f} | {statistics.median(per):.2f} ({min(per):.2f}–{max(per):.2f}) "
-              f"| {cpu:.2f} |")
+    for prefix, binary in builds.items():
+        print(f"\n{binary}:\n\n| measure | req/s: ratio of medians | per-round ratios: median (range) | CPU a request: inverse ratio |"
+              "\n| --- | --- | --- | --- |")
+        for label, a, b in rows:
+            a = prefix + a
+            b = b if b.startswith("nginx") else prefix + b
+            per = [(x["rps"] or 0) / y["rps"] for x, y in zip(results[a], results[b]) if y["rps"]]
+            cpu = med(b, "cpu_us") / med(a, "cpu_us") if med(a, "cpu_us") else 0
+            print(f"| {label} | {med(a) / med(b):.2f} | {statistics.median(per):.2f} ({min(per):.2f}–{max(per):.2f}) "
+                  f"| {cpu:.2f} |")
 
 
 if __name__ == "__main__":

@@ -109,7 +109,12 @@ extension EventLoop {
             case .head(let expectsContinue):
                 connection.lastRead = now
                 connection.bodyStart = now
-                if let admit = context.configuration.admitsHead, refuseHead(connection, admit) { return }
+                if let admit = context.configuration.admitsHead,
+                    !context.configuration.admitsHeadsWithoutOrigin || connection.parser.pendingMayHaveOrigin,
+                    refuseHead(connection, admit)
+                {
+                    return
+                }
                 guard reserveBody(connection) else { return }
                 if expectsContinue {
                     if connection.output.isEmpty { connection.lastWrite = now }

@@ -65,6 +65,15 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     /// Whether there are no fields.
     public var isEmpty: Bool { storage.isEmpty && received.isEmpty }
 
+    /// Whether this list is `other` unchanged: both hold the same stored
+    /// fields in the same memory (a copy of a list not changed since). False
+    /// for lists equal field by field but built apart, and for received fields.
+    /// - Complexity: O(1).
+    public func sharesStorage(with other: HTTPHeaders) -> Bool {
+        guard received.isEmpty, other.received.isEmpty, storage.count == other.storage.count else { return false }
+        return storage.withUnsafeBufferPointer { a in other.storage.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+    }
+
     /// The first value of the field `name` (case-insensitive), or `nil`.
     /// - Complexity: O(n) in the bytes of the fields; allocates only the
     ///   string returned.

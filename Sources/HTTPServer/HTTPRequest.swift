@@ -26,7 +26,8 @@ public struct HTTPRequest: Sendable, Equatable {
     var tagLoop: UInt8 = 0
     /// Bit 15: an id is assigned; 14: it is the client's `X-Request-Id`;
     /// 13: the handler runs on loop `tagLoop`; 12: the parser scanned the
-    /// fields for `HTTPLimits.watchedField`, 11: and found it; bits 0…7:
+    /// fields for `HTTPLimits.watchedField`, 11: and found it; 9: the
+    /// parser scanned the fields for `Origin`, 10: and found it; bits 0…7:
     /// serial bits 32…39.
     var tagHigh: UInt16 = 0
     /// Serial bits 0…31 of a generated id.
@@ -98,7 +99,7 @@ public struct HTTPRequest: Sendable, Equatable {
     var hasClientRequestID: Bool { tagHigh & 0x4000 != 0 }
 
     /// Notes that the client's `X-Request-Id` is valid and is the id.
-    mutating func useClientRequestID() { tagHigh = 0xC000 | (tagHigh & 0x1800) }
+    mutating func useClientRequestID() { tagHigh = 0xC000 | (tagHigh & 0x1E00) }
 
     /// Notes what the parser's pass found of `HTTPLimits.watchedField`.
     mutating func noteFieldsScanned(watchedFieldPresent: Bool) {
@@ -110,12 +111,21 @@ public struct HTTPRequest: Sendable, Equatable {
     /// process was never looked at, so it may).
     public var mayHaveWatchedField: Bool { tagHigh & 0x1000 == 0 || tagHigh & 0x0800 != 0 }
 
+    /// Notes whether the parser's pass found an `Origin` field.
+    mutating func noteOriginScanned(present: Bool) {
+        tagHigh |= present ? 0x0600 : 0x0200
+    }
+
+    /// Whether the request may hold an `Origin` field: false only when the
+    /// parser looked and found none (a request made in process may).
+    public var mayHaveOrigin: Bool { tagHigh & 0x0200 == 0 || tagHigh & 0x0400 != 0 }
+
     /// Notes the loop that received the request, a generated id's serial
     /// (unless the client's id is used), and whether the handler runs there.
     mutating func noteLoop(_ loop: Int, serial: UInt64, handlerOnLoop: Bool) {
         tagLoop = UInt8(truncatingIfNeeded: loop)
         if tagHigh & 0x4000 == 0 {
-            tagHigh = 0x8000 | (tagHigh & 0x1800) | UInt16(truncatingIfNeeded: (serial >> 32) & 0xFF)
+            tagHigh = 0x8000 | (tagHigh & 0x1E00) | UInt16(truncatingIfNeeded: (serial >> 32) & 0xFF)
             tagLow = UInt32(truncatingIfNeeded: serial)
         }
         if handlerOnLoop { tagHigh |= 0x2000 } else { tagHigh &= ~0x2000 }

@@ -32,6 +32,7 @@ extension HTTPRequestParser {
         var unsupportedExpectationOffset = -1
         var requestIDRange: Range<Int>?
         var sawWatchedField = false
+        var sawOrigin = false
 
         for field in fields {
             let nameRange = Int(field.nameStart)..<Int(field.nameEnd)
@@ -48,6 +49,8 @@ extension HTTPRequestParser {
                 {
                     invalidHostOffset = valueRange.lowerBound
                 }
+            case 6 where asciiEqualsLowercased(name, "origin"):
+                sawOrigin = true
             case 6 where asciiEqualsLowercased(name, "expect"):
                 if asciiEqualsLowercased(value, "100-continue") {
                     expectsContinue = true
@@ -129,6 +132,7 @@ extension HTTPRequestParser {
             pending?.useClientRequestID()
         }
         if !watchedField.isEmpty { pending?.noteFieldsScanned(watchedFieldPresent: sawWatchedField) }
+        pending?.noteOriginScanned(present: sawOrigin)
         keepAlive = http11 ? !close : (keepAliveToken && !close)
 
         if chunked {

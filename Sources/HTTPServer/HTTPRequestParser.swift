@@ -113,6 +113,9 @@ struct HTTPRequestParser {
 
     // Body.
     var pending: HTTPRequest?
+    /// Whether the head just completed may carry `Origin` (read without
+    /// copying the request).
+    var pendingMayHaveOrigin: Bool { pending?.mayHaveOrigin ?? false }
     var keepAlive = true
     var body: [UInt8] = []
     /// How much of `body`'s buffer is known to be backed by memory (see `prefaultAhead`).

@@ -67,6 +67,10 @@ public struct ServerConfiguration: Sendable {
     /// such as credentials. The request it sees has an empty body and its
     /// id. It must be cheap. Default: none (every head admitted).
     public var admitsHead: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil
+    /// Whether ``admitsHead`` admits every head without an `Origin` field
+    /// (an open service's only check on a head): the server then asks it
+    /// only about heads that carry one. Default `false`.
+    public var admitsHeadsWithoutOrigin: Bool = false
     /// Whether to write one line per request to stderr:
     /// `<method> <path> <status> <µs>us <body bytes>B`. Lines are buffered
     /// per loop and written once per loop iteration. Default `true`.

@@ -26,6 +26,10 @@ public final class Application: Sendable {
     /// A JSON answer's fields: its content type, and the CORS fields when
     /// every origin is allowed. Built and checked once, shared by answers.
     let jsonHeaders: HTTPHeaders
+    /// ``jsonHeaders`` and `Vary: Origin`: what ``addCORS(to:request:)``
+    /// makes of them for a request that may change state (every origin
+    /// allowed), built once.
+    let jsonHeadersVaryingByOrigin: HTTPHeaders
     /// The limits `RunWhere` reads.
     let runLimits: RunWhere.Limits
 
@@ -59,6 +63,8 @@ public final class Application: Sendable {
         var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
         if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }
         jsonHeaders = h
+        h.add("Vary", "Origin")
+        jsonHeadersVaryingByOrigin = h
     }
 
     /// The CORS fields that let any origin read an answer.
@@ -77,6 +83,7 @@ public final class Application: Sendable {
         serverConfiguration.limits.watchedField = "x-min-version"  // asked of every request: noted while parsing
         serverConfiguration.routeLabels = Route.templates
         serverConfiguration.admitsHead = { head in app.admitHead(head) }
+        serverConfiguration.admitsHeadsWithoutOrigin = access.isAlwaysOpen
         if let hosts = configuration.allowedHosts { serverConfiguration.limits.allowedHosts = hosts }
         let server = HTTPServer(configuration: serverConfiguration) { request, placement in app.handle(request, on: placement) }
         box.server = server
@@ -169,19 +176,18 @@ public final class Application: Sendable {
             if request.path == "*", request.method == "OPTIONS" { return .done(Application.serverOptions) }
             throw Problem.notFound("no route \(request.path); see GET /openapi.yaml")
         }
-        let method = request.method == "HEAD" ? "GET" : request.method
-        guard route.methods.contains(method) else {
+        let method = MethodName.is(request.method, "HEAD") ? "GET" : request.method
+        guard MethodName.isOne(of: route.methods, method) else {
             throw Problem.methodNotAllowed(request.method, allowed: route.methods)
         }
-        if method == "OPTIONS" { return .done(preflight(route, request)) }
+        if MethodName.is(method, "OPTIONS") { return .done(preflight(route, request)) }
         let grant = try gate(route, method: method, request)
         var minVersion: Int?
         if request.mayHaveWatchedField, request.headers.contains("X-Min-Version") {
             minVersion = try minVersionAsked(request, route)  // a store in one process is always current: its form is checked, no more
         }
-        switch method {
-        case "POST", "PUT", "PATCH": try checkContentType(request)
-        default: break
+        if MethodName.is(method, "POST") || MethodName.is(method, "PUT") || MethodName.is(method, "PATCH") {
+            try checkContentType(request)
         }
         if let minVersion, let id = route.sceneID {  // (nil for a render: see `minVersionAsked`)
             // Fetching a newer copy waits on the shared store: where `RunWhere` says.
@@ -304,8 +310,15 @@ public final class Application: Sendable {
     func addCORS(to response: inout HTTPResponse, request: HTTPRequest) {
         let origins = configuration.corsOrigins
         let any = origins.contains("*")
-        let safe = request.method == "GET" || request.method == "HEAD" || request.method == "OPTIONS"
-        if !any || (access.isOpen && !safe) { response.headers.add("Vary", "Origin") }
+        let m = request.method
+        let safe = MethodName.is(m, "GET") || MethodName.is(m, "HEAD") || MethodName.is(m, "OPTIONS")
+        let varies = !any || (access.isOpen && !safe)
+        if any, response.headers.sharesStorage(with: jsonHeaders) {
+            // A JSON answer's fields as built once: the same bytes as below, no copy made.
+            if varies { response.headers = jsonHeadersVaryingByOrigin }
+            return
+        }
+        if varies { response.headers.add("Vary", "Origin") }
         // Handlers set none of these but through `jsonHeaders`, which has them all.
         if response.headers.contains("Access-Control-Allow-Origin") { return }
         if any {

@@ -15,12 +15,14 @@ extension JSONWriter {
         // Kept as an invariant: the core guarantees finite answers (NumericProblem, SPEC §1).
         precondition(d.isFinite, "JSON cannot represent a non-finite number")
         separate()
-        if d.magnitude < 9_007_199_254_740_992 && d.rounded(.towardZero) == d {
+        // |d| < 2^53: Int(d) (truncation) cannot trap, and converts back
+        // exactly when d is integral; no call to a rounding function.
+        if d.magnitude < 9_007_199_254_740_992, Double(Int(d)) == d {
             if d == 0 && d.sign == .minus {
                 append(UInt8(ascii: "-"))
                 append(UInt8(ascii: "0"))
             } else {
-                appendInteger(Int(d))  // |d| < 2^53 and integral: exact, no trap
+                appendInteger(Int(d))
             }
         } else {
             appendShortest(d)
@@ -34,25 +36,33 @@ extension JSONWriter {
         text.withUTF8 { append($0) }
     }
 
-    /// Appends the decimal digits of `value`.
+    /// Appends the decimal digits of `value` (with `-` when negative),
+    /// written in place, last digit first, once their count is known.
     @inlinable
     mutating func appendInteger(_ value: Int) {
         if value >= 0 && value < 10 {
             append(UInt8(truncatingIfNeeded: value) &+ UInt8(ascii: "0"))
             return
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var magnitude = value.magnitude
-            var i = 20
-            repeat {
-                let (q, r) = magnitude.quotientAndRemainder(dividingBy: 10)
-                i -= 1
-                buffer[i] = UInt8(truncatingIfNeeded: r) &+ UInt8(ascii: "0")
-                magnitude = q
-            } while magnitude != 0
-            if value < 0 { append(UInt8(ascii: "-")) }
-            append(UnsafeBufferPointer(rebasing: buffer[i..<20]))
+        var magnitude = UInt64(value.magnitude)
+        let sign = value < 0 ? 1 : 0
+        var digits = 1
+        var scale: UInt64 = 10
+        while digits < 20, magnitude >= scale {  // 10^19 is the largest power that fits
+            digits &+= 1
+            scale = digits < 20 ? scale &* 10 : scale
         }
+        let count = sign &+ digits
+        let p = reserve(count)
+        if sign == 1 { p[0] = UInt8(ascii: "-") }
+        var i = count
+        repeat {
+            i &-= 1
+            let (q, r) = magnitude.quotientAndRemainder(dividingBy: 10)
+            p[i] = UInt8(truncatingIfNeeded: r) &+ UInt8(ascii: "0")
+            magnitude = q
+        } while i > sign
+        advance(count)
     }
 
     /// Appends `s` in quotes, escaped by ``JSONString`` (`"` and `\` as

@@ -127,7 +127,7 @@ public struct JSONWriter: ~Copyable {
             i = 1
         }
         p[i] = UInt8(ascii: "\"")
-        (p + i + 1).update(from: name.utf8Start, count: n)
+        ByteBuffer.copy(name.utf8Start, to: p + i + 1, count: n)
         p[i + n + 1] = UInt8(ascii: "\"")
         p[i + n + 2] = UInt8(ascii: ":")
         advance(i + n + 3)

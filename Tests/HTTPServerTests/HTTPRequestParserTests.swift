@@ -40,6 +40,30 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertTrue(HTTPRequest(method: "GET", target: "/").mayHaveWatchedField, "made in process: never looked at")
     }
 
+    /// The server asks an open service's head gate only about heads with
+    /// `Origin`: the parser notes it in the same pass, whatever else is noted.
+    func testOriginIsNotedInTheOnePassOverTheFields() {
+        var limits = HTTPLimits()
+        limits.watchedField = "x-min-version"
+        func request(_ fields: String) -> HTTPRequest? {
+            let e = parseEverySplit(Array("GET / HTTP/1.1\r\nHost: a\r\n\(fields)\r\n".utf8), limits: limits, randomSplits: 4)
+            guard case .request(let r, _) = e.first else {
+                XCTFail("\(e)")
+                return nil
+            }
+            return r
+        }
+        XCTAssertEqual(request("Origin: http://evil.example\r\n")?.mayHaveOrigin, true)
+        XCTAssertEqual(request("oRIGIN: null\r\n")?.mayHaveOrigin, true, "names are case-insensitive")
+        XCTAssertEqual(
+            request("X-Request-Id: abc\r\nX-Min-Version: 1\r\nOrigin: x\r\n")?.mayHaveOrigin, true, "beside an id and the watched field")
+        XCTAssertEqual(request("X-Request-Id: abc\r\nOrigin: x\r\n")?.requestID?.description, "abc", "the client's id stays")
+        XCTAssertEqual(request("X-Request-Id: abc\r\nX-Min-Version: 1\r\nOrigin: x\r\n")?.mayHaveWatchedField, true)
+        XCTAssertEqual(request("Origim: x\r\nAccept: */*\r\n")?.mayHaveOrigin, false)
+        XCTAssertEqual(request("")?.mayHaveOrigin, false)
+        XCTAssertTrue(HTTPRequest(method: "GET", target: "/").mayHaveOrigin, "made in process: never looked at")
+    }
+
     func testPathWithoutQuery() {
         let e = requests(parseEverySplit(Array("GET /a/b HTTP/1.1\r\nHost: h\r\n\r\n")))
         XCTAssertEqual(e.first?.0.path, "/a/b")

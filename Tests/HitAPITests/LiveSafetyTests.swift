@@ -99,6 +99,7 @@ final class LiveSafetyTests: XCTestCase {
             let refused = try s.send("POST", "/scenes", square, headers: evil)
             XCTAssertEqual(refused.status, 403, refused.text)
             XCTAssertEqual(json(refused)["type"] as? String, "/problems/foreign-origin")
+            XCTAssertEqual(refused["Connection"], "close", "refused on its head, the body unread")
             XCTAssertEqual(try s.send("PUT", "/scenes/a", square, headers: evil).status, 403)
             XCTAssertEqual(try s.send("GET", "/scenes").text, #"{"scenes":[]}"#)
             // curl (no Origin) and the service's own pages (Origin = Host) write.

@@ -26,6 +26,27 @@ final class ByteBufferTests: XCTestCase {
     }
 }
 
+final class ByteCopyTests: XCTestCase {
+    /// Short copies move as overlapping words: every length up to 40, at
+    /// every offset of a word, copies exactly its bytes and nothing past them.
+    func testCopiesEveryLengthExactly() {
+        let source: [UInt8] = (0..<64).map { UInt8(($0 * 37 + 11) & 0xFF) }
+        for count in 0...40 {
+            for offset in 0..<8 {
+                var target = [UInt8](repeating: 0xEE, count: 64)
+                source.withUnsafeBufferPointer { s in
+                    target.withUnsafeMutableBufferPointer { t in
+                        ByteBuffer.copy(s.baseAddress! + offset, to: t.baseAddress! + 3, count: count)
+                    }
+                }
+                XCTAssertEqual(Array(target[3..<(3 + count)]), Array(source[offset..<(offset + count)]), "\(count) at \(offset)")
+                let untouched: [UInt8] = Array(target[0..<3]) + Array(target[(3 + count)...])
+                XCTAssertEqual(untouched, [UInt8](repeating: 0xEE, count: 64 - count), "\(count) at \(offset)")
+            }
+        }
+    }
+}
+
 final class JSONStringTests: XCTestCase {
     func quoted(_ s: String) -> String {
         var out: [UInt8] = []
@@ -51,6 +72,41 @@ final class JSONStringTests: XCTestCase {
             JSONString.append(s, to: &buffer)
             let written = buffer.finish()
             XCTAssertEqual(written, Array(quoted(s).utf8), s.debugDescription)
+        }
+    }
+
+    /// The escaper tests eight bytes at a time: every byte value, at every
+    /// offset of a 19-byte run (two words and a tail), among bytes that
+    /// need no escape, escapes exactly as a byte-at-a-time reference does.
+    func testEveryByteAtEveryOffsetEscapesAsByteAtATime() {
+        func reference(_ bytes: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [0x22]
+            for b in bytes {
+                switch b {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x08: out += Array(#"\b"#.utf8)
+                case 0x0C: out += Array(#"\f"#.utf8)
+                case 0x0A: out += Array(#"\n"#.utf8)
+                case 0x0D: out += Array(#"\r"#.utf8)
+                case 0x09: out += Array(#"\t"#.utf8)
+                case 0..<0x20: out += Array(#"\u00"#.utf8) + [b >> 4, b & 0xF].map { Array("0123456789abcdef".utf8)[Int($0)] }
+                default: out.append(b)
+                }
+            }
+            return out + [0x22]
+        }
+        for filler: UInt8 in [0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xFF] {
+            for value in 0...255 {
+                for offset in 0..<19 {
+                    var bytes = [UInt8](repeating: filler, count: 19)
+                    bytes[offset] = UInt8(value)
+                    var out: [UInt8] = []
+                    bytes.withUnsafeBufferPointer { JSONString.append($0, to: &out) }
+                    XCTAssertEqual(out, reference(bytes), "byte \(value) at \(offset) among \(filler)")
+                    if out != reference(bytes) { return }
+                }
+            }
         }
     }
 }

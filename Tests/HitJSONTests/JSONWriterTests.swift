@@ -158,5 +158,14 @@ final class JSONWriterTests: XCTestCase {
             let i = Int(bitPattern: UInt(rng.next())) >> Int(rng.next() % 64)
             XCTAssertEqual(text { $0.int(i) }, String(i))
         }
+        // The digit count changes at every power of ten.
+        var power = 1
+        for _ in 0...18 {
+            for i in [power - 1, power, power + 1, -power + 1, -power, -power - 1] {
+                XCTAssertEqual(text { $0.int(i) }, String(i))
+                if i.magnitude < 1 << 53 { XCTAssertEqual(text { $0.number(Double(i)) }, String(i), "as a Double") }
+            }
+            if power <= Int.max / 10 { power *= 10 }
+        }
     }
 }

@@ -144,11 +144,13 @@ public final class AccessControl: Sendable {
 
     /// The token of `Bearer <token>` (scheme case-insensitive, spaces
     /// around the token dropped), or nil for another scheme.
+    /// - Complexity: O(value.count); allocates nothing.
     static func bearerToken(_ value: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
-        let scheme = Array("bearer".utf8)
-        guard value.count > scheme.count, value[scheme.count] == UInt8(ascii: " ") else { return nil }
-        for i in 0..<scheme.count where value[i] | 0x20 != scheme[i] { return nil }
-        var lo = scheme.count
+        let scheme: StaticString = "bearer"
+        let n = scheme.utf8CodeUnitCount
+        guard value.count > n, value[n] == UInt8(ascii: " ") else { return nil }
+        for i in 0..<n where value[i] | 0x20 != scheme.utf8Start[i] { return nil }
+        var lo = n
         var hi = value.count
         while lo < hi, value[lo] == UInt8(ascii: " ") { lo += 1 }
         while hi > lo, value[hi - 1] == UInt8(ascii: " ") { hi -= 1 }

@@ -27,10 +27,10 @@ extension Application {
         // Open for good, the gate refuses only a foreign `Origin`: without
         // one it cannot refuse, and the request (each hit) skips a second
         // route match.
-        if access.isAlwaysOpen, !head.headers.contains("Origin") { return nil }
+        if access.isAlwaysOpen, !head.mayHaveOrigin || !head.headers.contains("Origin") { return nil }
         guard let route = Route(path: head.path) else { return nil }
-        let method = head.method == "HEAD" ? "GET" : head.method
-        guard method != "OPTIONS", route.methods.contains(method) else { return nil }
+        let method = MethodName.is(head.method, "HEAD") ? "GET" : head.method
+        guard !MethodName.is(method, "OPTIONS"), MethodName.isOne(of: route.methods, method) else { return nil }
         do {
             _ = try gate(route, method: method, head)
             return nil
