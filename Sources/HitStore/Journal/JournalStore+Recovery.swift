@@ -151,16 +151,7 @@ extension JournalStore {
             base ?? 0, segmentsFound.last ?? 0, snapshotsFound.last ?? 0, listed?.segments.last ?? 0, listed?.snapshot ?? 0,
         ]
         let next = seen.max()! + 1
-        let (fd, p, bytes) = try JournalFiles.createSegment(directory, next, io: io)
-        let m = JournalManifest(snapshot: base, segments: live + [next])
-        do {
-            try m.write(to: directory, io: io)
-        } catch {
-            Glibc.close(fd)
-            Files.remove(p)
-            throw error
-        }
-        manifest.withLock { $0 = m }
+        let (fd, p, bytes) = try createListedSegment(next, listing: JournalManifest(snapshot: base, segments: live + [next]))
         segment.withLock { $0 = next }
         log.writer.withLock { $0 = JournalWriter(fd: fd, path: p, existingBytes: bytes, mode: options.fsync, io: io) }
         if repair.repaired {

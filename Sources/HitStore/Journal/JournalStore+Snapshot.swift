@@ -67,19 +67,11 @@ extension JournalStore {
         guard let writer = log.writer.withLock({ $0 }) else { return }
         let started = MonotonicClock.seconds()
         let next = segment.withLock { $0 } + 1
-        let (fd, p, bytes) = try JournalFiles.createSegment(directory, next, io: io)
         // The new segment is listed before anything is appended to it.
         let before = manifest.withLock { $0 }
         var listing = before
         listing.segments.append(next)
-        do {
-            try listing.write(to: directory, io: io)
-        } catch {
-            Glibc.close(fd)
-            Files.remove(p)
-            throw error
-        }
-        manifest.withLock { $0 = listing }
+        let (fd, p, bytes) = try createListedSegment(next, listing: listing)
         let (taken, pause) = try log.exclusive { () throws(JournalIOError) -> (old: Int32, scenes: [SceneSnapshot]) in
             let old: Int32
             do throws(JournalIOError) {
@@ -119,16 +111,7 @@ extension JournalStore {
         let next = segment.withLock { $0 } + 1
         let (scenes, _) = try log.exclusive { () throws(JournalIOError) -> [SceneSnapshot] in memory.all() }
         _ = try writeSnapshot(scenes, sequence: next)
-        let (fd, p, bytes) = try JournalFiles.createSegment(directory, next, io: io)
-        let listing = JournalManifest(snapshot: next, segments: [next])
-        do {
-            try listing.write(to: directory, io: io)
-        } catch {
-            Glibc.close(fd)
-            Files.remove(p)
-            throw error
-        }
-        manifest.withLock { $0 = listing }
+        let (fd, p, bytes) = try createListedSegment(next, listing: JournalManifest(snapshot: next, segments: [next]))
         Glibc.close(writer.restart(fd: fd, path: p, existingBytes: bytes))
         log.segmentReplayCost.store(0, ordering: .relaxed)
         segment.withLock { $0 = next }
@@ -140,6 +123,25 @@ extension JournalStore {
     }
 
     /// Writes `scenes` as snapshot `sequence`. Returns its size in bytes.
+    /// Creates segment `sequence` and makes `listing` (which names it) the
+    /// manifest, on disk and here; a listing that cannot be written takes
+    /// the new segment away again, and the manifest in force stays.
+    /// - Returns: the new segment's descriptor, path and header bytes.
+    func createListedSegment(
+        _ sequence: UInt64, listing: JournalManifest
+    ) throws(JournalIOError) -> (fd: Int32, path: String, bytes: Int) {
+        let (fd, p, bytes) = try JournalFiles.createSegment(directory, sequence, io: io)
+        do {
+            try listing.write(to: directory, io: io)
+        } catch {
+            Glibc.close(fd)
+            Files.remove(p)
+            throw error
+        }
+        manifest.withLock { $0 = listing }
+        return (fd, p, bytes)
+    }
+
     private func writeSnapshot(_ scenes: [SceneSnapshot], sequence: UInt64) throws(JournalIOError) -> Int {
         var w = try SnapshotWriter(dir: directory, sequence: sequence, io: io)
         do throws(JournalIOError) {
