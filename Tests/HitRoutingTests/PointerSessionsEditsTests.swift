@@ -45,22 +45,25 @@ final class PointerSessionsEditsTests: XCTestCase {
         var scene = LiveScene(model)
         var sessions = PointerSessions(maxPointers: 8, idleTimeout: 30)
         _ = try sessions.apply(pointer: "m", phase: .hover, at: Point(5, 5), to: &scene, trace: false, all: false, now: 0)
-        _ = try sessions.apply(pointer: "a", phase: .down, at: Point(300, 300), to: &scene, trace: false, all: false, now: 1)
+        _ = try sessions.apply(pointer: "a", phase: .down, at: Point(300, 300), to: &scene, trace: false, all: false, now: 10)
         sessions.noteDropped(pointer: "m", layer: "square1", why: .replicaLost)
         var refused = false
-        for (i, x) in [1.5e308, -1.5e308, 1.5e308, -1.5e308].enumerated() {
+        // "m" is idle past the timeout from 30 on: a refused event there
+        // must keep it too.
+        for (now, x) in zip([20.0, 35, 36, 37], [1.5e308, -1.5e308, 1.5e308, -1.5e308]) {
             let before = Table(sessions)
             let transform = scene.model.layers[2].transform
             var edits = PointerSessions.Edits()
             do {
                 _ = try sessions.apply(
-                    pointer: "a", phase: .move, at: Point(x, 300), to: &scene, trace: true, all: false, now: 2 + Double(i),
+                    pointer: "a", phase: .move, at: Point(x, 300), to: &scene, trace: true, all: false, now: now,
                     recording: &edits)
             } catch {
                 guard case .moveOverflows(layer: "square3", _) = error else { return XCTFail("\(error)") }
                 XCTAssertEqual(Table(sessions), before)
                 XCTAssertEqual(scene.model.layers[2].transform, transform)
                 XCTAssertTrue(edits.isEmpty)
+                XCTAssertNotNil(sessions.pointers["m"], "kept, though a scan at \(now) would forget it")
                 refused = true
                 break
             }
