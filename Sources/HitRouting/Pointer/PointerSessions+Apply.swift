@@ -26,13 +26,45 @@ extension PointerSessions {
     /// The pointer is remembered afterwards unless it left, or is a touch
     /// that is not pressed; an event that would remember one pointer more
     /// than `maxPointers` is refused before anything changes.
+    ///
+    /// A refused event leaves the sessions as they were (expiry included).
     /// - Complexity: one routing of `point` (two for a mouse or pen's
-    ///   captured `up` or `cancel`), plus O(pointers) for expiry.
+    ///   captured `up` or `cancel`), plus O(1) amortised for expiry
+    ///   (``expire(now:)``).
     public mutating func apply(
         pointer key: PointerKey, phase: Phase, type: PointerType = .mouse, at point: Point, to scene: inout LiveScene,
         trace: Bool, all: Bool, now: Double
     ) throws(Refusal) -> Outcome {
-        expire(now: now)
+        var edits = Edits()
+        return try apply(pointer: key, phase: phase, type: type, at: point, to: &scene, trace: trace, all: all, now: now, recording: &edits)
+    }
+
+    /// `apply(pointer:phase:type:at:to:trace:all:now:)`, recording in `edits`
+    /// what it changed in the sessions (nothing when it throws), so that
+    /// ``revert(_:)`` can undo the event when its record fails afterwards.
+    /// - Complexity: as `apply`; O(1) entries recorded, plus one per pointer
+    ///   expired.
+    public mutating func apply(
+        pointer key: PointerKey, phase: Phase, type: PointerType = .mouse, at point: Point, to scene: inout LiveScene,
+        trace: Bool, all: Bool, now: Double, recording edits: inout Edits
+    ) throws(Refusal) -> Outcome {
+        var mine = Edits()
+        do throws(Refusal) {
+            let outcome = try applying(
+                pointer: key, phase: phase, type: type, at: point, to: &scene, trace: trace, all: all, now: now, recording: &mine)
+            edits.append(mine)
+            return outcome
+        } catch {
+            revert(mine)
+            throw error
+        }
+    }
+
+    private mutating func applying(
+        pointer key: PointerKey, phase: Phase, type: PointerType, at point: Point, to scene: inout LiveScene,
+        trace: Bool, all: Bool, now: Double, recording edits: inout Edits
+    ) throws(Refusal) -> Outcome {
+        expire(now: now, recording: &edits)
         let previous = pointers[key]
         let pressed: Bool
         switch phase {
@@ -44,7 +76,9 @@ extension PointerSessions {
         if remembered && previous == nil && pointers.count >= maxPointers { throw .tooManyPointers(limit: maxPointers) }
 
         var notes: [TraceEntry] = []
-        if let (layer, why) = dropped.removeValue(forKey: key), trace {
+        let droppedBefore = dropped.removeValue(forKey: key)
+        if droppedBefore != nil { edits.dropped.append((key, droppedBefore)) }
+        if let (layer, why) = droppedBefore, trace {
             notes.append(
                 TraceEntry(
                     layer: -1, decision: .skip, reason: .captured,
@@ -119,7 +153,9 @@ extension PointerSessions {
         state.pressed = pressed
         state.last = point
         state.lastActive = now
+        edits.pointers.append((key, previous))
         pointers[key] = remembered ? state : nil
+        if remembered { earliestActive = min(earliestActive, now) }
         return outcome
     }
 }

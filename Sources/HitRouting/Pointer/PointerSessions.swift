@@ -74,6 +74,13 @@ public struct PointerSessions: Sendable {
     /// Captures dropped before their pointer's next event, by pointer: the
     /// layer that held it and why, until that event reports it.
     public internal(set) var dropped: [PointerKey: (layer: String, why: TraceDetail.DropReason)] = [:]
+    /// A lower bound of every remembered pointer's `lastActive`, in seconds
+    /// (infinity when none is remembered): while `now - earliestActive` is at
+    /// most `idleTimeout`, no pointer has expired and expiry visits nothing.
+    public internal(set) var earliestActive = Double.infinity
+    /// Remembered pointers visited by expiry scans so far: a deterministic
+    /// measure of expiry's work (each scan visits every pointer).
+    public internal(set) var expiryVisits = 0
     /// Pointers remembered at once (captures among them).
     public var maxPointers: Int
     /// Seconds without an event after which a pointer (and its capture) is forgotten.
@@ -100,11 +107,30 @@ public struct PointerSessions: Sendable {
     }
 
     /// Forgets pointers idle for longer than `idleTimeout` at time `now`.
-    /// - Complexity: O(pointers).
+    /// - Complexity: O(1) while no pointer can have expired (`now` is within
+    ///   `idleTimeout` of ``earliestActive``); else O(pointers) once, after
+    ///   which ``earliestActive`` is exact again.
     public mutating func expire(now: Double) {
+        var edits = Edits()
+        expire(now: now, recording: &edits)
+    }
+
+    /// `expire(now:)`, recording every pointer it forgets in `edits`.
+    mutating func expire(now: Double, recording edits: inout Edits) {
         let timeout = idleTimeout
-        guard pointers.values.contains(where: { now - $0.lastActive > timeout }) else { return }
-        pointers = pointers.filter { now - $0.value.lastActive <= timeout }
+        guard now - earliestActive > timeout else { return }
+        var earliest = Double.infinity
+        var expired: [PointerKey] = []
+        for (key, pointer) in pointers {
+            expiryVisits &+= 1
+            if now - pointer.lastActive > timeout {
+                expired.append(key)
+            } else {
+                earliest = min(earliest, pointer.lastActive)
+            }
+        }
+        earliestActive = earliest
+        for key in expired { edits.pointers.append((key, pointers.removeValue(forKey: key))) }
     }
 
     /// Drops every capture whose layer is not in `scene` (after a replace or
@@ -132,8 +158,20 @@ public struct PointerSessions: Sendable {
     /// (another replica held it), so that its next event says so; replaces
     /// any live capture of that pointer here.
     public mutating func noteDropped(pointer: PointerKey, layer: String, why: TraceDetail.DropReason) {
-        pointers[pointer]?.capture = nil
-        if dropped[pointer] != nil || dropped.count < maxPointers { dropped[pointer] = (layer, why) }
+        var edits = Edits()
+        noteDropped(pointer: pointer, layer: layer, why: why, recording: &edits)
+    }
+
+    /// `noteDropped(pointer:layer:why:)`, recording what it changes in `edits`.
+    public mutating func noteDropped(pointer: PointerKey, layer: String, why: TraceDetail.DropReason, recording edits: inout Edits) {
+        if let previous = pointers[pointer], previous.capture != nil {
+            edits.pointers.append((pointer, previous))
+            pointers[pointer]?.capture = nil
+        }
+        if dropped[pointer] != nil || dropped.count < maxPointers {
+            edits.dropped.append((pointer, dropped[pointer]))
+            dropped[pointer] = (layer, why)
+        }
     }
 
     /// Forgets every pointer of `namespace` (a stream closed: its pointers
@@ -142,5 +180,46 @@ public struct PointerSessions: Sendable {
     public mutating func forget(namespace: UInt64) {
         pointers = pointers.filter { $0.key.namespace != namespace }
         dropped = dropped.filter { $0.key.namespace != namespace }
+    }
+}
+
+extension PointerSessions {
+    /// What an event changed in the sessions, entry by entry, in order: each
+    /// touched pointer's and dropped capture's value before it changed
+    /// (nil: absent). ``PointerSessions/revert(_:)`` puts them back, so that
+    /// an event whose record then fails leaves the sessions as they were
+    /// without the sessions ever being copied.
+    public struct Edits: Sendable {
+        var pointers: [(key: PointerKey, previous: Pointer?)] = []
+        var dropped: [(key: PointerKey, previous: (layer: String, why: TraceDetail.DropReason)?)] = []
+
+        public init() {}
+
+        /// Whether nothing was recorded.
+        public var isEmpty: Bool { pointers.isEmpty && dropped.isEmpty }
+
+        mutating func append(_ other: Edits) {
+            pointers += other.pointers
+            dropped += other.dropped
+        }
+    }
+
+    /// Puts back every entry `edits` recorded, latest first.
+    /// - Returns: the edits that redo what was undone (reverting them
+    ///   restores the entries as they were before this call).
+    /// - Complexity: O(entries recorded).
+    @discardableResult
+    public mutating func revert(_ edits: Edits) -> Edits {
+        var redo = Edits()
+        for (key, previous) in edits.dropped.reversed() {
+            redo.dropped.append((key, dropped[key]))
+            dropped[key] = previous
+        }
+        for (key, previous) in edits.pointers.reversed() {
+            redo.pointers.append((key, pointers[key]))
+            pointers[key] = previous
+            if let previous { earliestActive = min(earliestActive, previous.lastActive) }
+        }
+        return redo
     }
 }

@@ -29,35 +29,49 @@ extension SceneStore {
         let limits = self.limits
         return try entry.state.withLock { (state) throws(StoreError) -> (PointerSessions.Outcome, SceneSnapshot) in
             if state.removed { throw StoreError.notFound("no scene \"\(id)\"") }
-            var sessions = state.sessions
+            // The sessions move out of the state for the event, so that they
+            // are uniquely referenced and change in place (O(1), not a copy
+            // of every pointer); a refused event changes nothing, and one
+            // whose record fails reverts the entries it changed.
+            var sessions = PointerSessions(maxPointers: state.sessions.maxPointers, idleTimeout: state.sessions.idleTimeout)
+            swap(&sessions, &state.sessions)
+            defer { swap(&sessions, &state.sessions) }
+            var edits = PointerSessions.Edits()
             var outcome: PointerSessions.Outcome?
-            try state.changeInPlace { (live, version) throws(StoreError) -> Bool in
-                // The layer a move or up may drag, as it is: a drag moves it
-                // before its record is written, and a refused record must
-                // leave it where it was (the version does not grow).
-                let held = phase == .down ? nil : sessions.capture(of: pointer).flatMap { live.compiled.indexByID[$0.layer] }.map(Int.init)
-                let before = held.map { live.model.layer(at: live.compiled.modelPath(of: $0)) }
-                do throws(PointerSessions.Refusal) {
-                    outcome = try sessions.apply(
-                        pointer: pointer, phase: phase, type: event.type, at: event.point, to: &live,
-                        trace: event.trace, all: event.all, now: now)
-                } catch {
-                    throw StoreError.pointerRefused(
-                        error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
-                }
-                if outcome!.moved, let n = outcome!.result.target {
-                    let moved = live.model.layer(at: live.compiled.modelPath(of: n)).transform.translation
-                    do throws(StoreError) {
-                        try ticket.append(
-                            .drag(id: id, version: try SceneStore.version(after: version), layer: live.compiled.ids[n], translation: moved))
+            do throws(StoreError) {
+                try state.changeInPlace { (live, version) throws(StoreError) -> Bool in
+                    // The layer a move or up may drag, as it is: a drag moves it
+                    // before its record is written, and a refused record must
+                    // leave it where it was (the version does not grow).
+                    let held =
+                        phase == .down ? nil : sessions.capture(of: pointer).flatMap { live.compiled.indexByID[$0.layer] }.map(Int.init)
+                    let before = held.map { live.model.layer(at: live.compiled.modelPath(of: $0)) }
+                    do throws(PointerSessions.Refusal) {
+                        outcome = try sessions.apply(
+                            pointer: pointer, phase: phase, type: event.type, at: event.point, to: &live,
+                            trace: event.trace, all: event.all, now: now, recording: &edits)
                     } catch {
-                        if let held, held == n, let before { live.replaceLayer(n, with: before) }
-                        throw error
+                        throw StoreError.pointerRefused(
+                            error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
                     }
+                    if outcome!.moved, let n = outcome!.result.target {
+                        let moved = live.model.layer(at: live.compiled.modelPath(of: n)).transform.translation
+                        do throws(StoreError) {
+                            try ticket.append(
+                                .drag(
+                                    id: id, version: try SceneStore.version(after: version), layer: live.compiled.ids[n], translation: moved
+                                ))
+                        } catch {
+                            if let held, held == n, let before { live.replaceLayer(n, with: before) }
+                            throw error
+                        }
+                    }
+                    return outcome!.moved  // `!`: set, since apply did not throw
                 }
-                return outcome!.moved  // `!`: set, since apply did not throw
+            } catch {
+                sessions.revert(edits)
+                throw error
             }
-            state.sessions = sessions
             return (outcome!, state.snapshot)
         }
     }

@@ -59,9 +59,9 @@ extension RedisSceneStore {
     /// Keeps the hash in step with what one event did to `pointer`.
     /// Only the HTTP clients' pointers are recorded: a stream's pointers
     /// live and die with the stream, on this replica.
-    func bookkeep(_ id: String, _ event: PointerEvent, hadCapture: Bool, after sessions: PointerSessions) {
+    func bookkeep(_ id: String, _ event: PointerEvent, hadCapture: Bool, capture: PointerSessions.Capture?) {
         guard event.pointer.namespace == PointerKey.http else { return }
-        if event.phase == .down, let capture = sessions.capture(of: event.pointer) {
+        if event.phase == .down, let capture {
             recordCapture(id, pointer: event.pointer.id, layer: capture.layer)
         } else if hadCapture && event.phase != .move {
             forget(id, pointer: event.pointer.id)  // up, cancel, hover, leave, or a down that hit nothing

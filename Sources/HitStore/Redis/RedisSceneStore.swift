@@ -273,30 +273,43 @@ public final class RedisSceneStore: SceneStoring {
         }
         return try entry.writer.withLock { (_) throws(StoreError) -> (PointerSessions.Outcome, SceneSnapshot) in
             for _ in 0..<RedisSceneStore.maxAttempts {
-                let (before, sessionsBefore) = entry.state.withLock { ($0.snapshot, $0.sessions) }
-                var sessions = sessionsBefore
-                let hadCapture = sessionsBefore.capture(of: event.pointer) != nil
-                if let lostLayer, !hadCapture {
-                    sessions.noteDropped(pointer: event.pointer, layer: lostLayer, why: .replicaLost)
-                }
-                var live = before.live
-                let outcome: PointerSessions.Outcome
-                do throws(PointerSessions.Refusal) {
-                    outcome = try sessions.apply(
-                        pointer: event.pointer, phase: event.phase, type: event.type, at: event.point, to: &live,
-                        trace: event.trace, all: event.all, now: now)
-                } catch {
-                    throw StoreError.pointerRefused(
-                        error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
+                // The event applies to the sessions in place, under the
+                // state's lock (O(1), not a copy of every pointer): a refused
+                // event reverts itself; a drag's changes are reverted at once
+                // and redone by its commit, so that nothing shows them before
+                // Redis holds the version they belong to.
+                let (before, live, outcome, redo, hadCapture, capture) = try entry.state.withLock {
+                    (s) throws(StoreError) -> (
+                        SceneSnapshot, LiveScene, PointerSessions.Outcome, PointerSessions.Edits, Bool, PointerSessions.Capture?
+                    ) in
+                    let before = s.snapshot
+                    let hadCapture = s.sessions.capture(of: event.pointer) != nil
+                    var edits = PointerSessions.Edits()
+                    if let lostLayer, !hadCapture {
+                        s.sessions.noteDropped(pointer: event.pointer, layer: lostLayer, why: .replicaLost, recording: &edits)
+                    }
+                    var live = before.live
+                    let outcome: PointerSessions.Outcome
+                    do throws(PointerSessions.Refusal) {
+                        outcome = try s.sessions.apply(
+                            pointer: event.pointer, phase: event.phase, type: event.type, at: event.point, to: &live,
+                            trace: event.trace, all: event.all, now: now, recording: &edits)
+                    } catch {
+                        s.sessions.revert(edits)
+                        throw StoreError.pointerRefused(
+                            error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
+                    }
+                    let capture = s.sessions.capture(of: event.pointer)
+                    let redo = outcome.moved ? s.sessions.revert(edits) : PointerSessions.Edits()
+                    return (before, live, outcome, redo, hadCapture, capture)
                 }
                 if !outcome.moved {
-                    entry.state.withLock { $0.sessions = sessions }
-                    bookkeep(id, event, hadCapture: hadCapture, after: sessions)
+                    bookkeep(id, event, hadCapture: hadCapture, capture: capture)
                     return (outcome, before)
                 }
                 // A drag is a change like a patch: through Redis, checked against the version it moved.
-                if let done = try commit(id, entry, live, expected: before.version, kind: .drag, sessions: sessions) {
-                    bookkeep(id, event, hadCapture: hadCapture, after: sessions)
+                if let done = try commit(id, entry, live, expected: before.version, kind: .drag, redo: redo) {
+                    bookkeep(id, event, hadCapture: hadCapture, capture: capture)
                     return (outcome, done)
                 }
                 guard try refreshLocked(id, entry, dropAllCaptures: false) else { throw StoreError.notFound("no scene \"\(id)\"") }
@@ -311,7 +324,7 @@ public final class RedisSceneStore: SceneStoring {
     /// returns its snapshot, or nil when Redis holds another version.
     private func commit(
         _ id: String, _ entry: CachedScene, _ live: LiveScene, expected: Int, kind: Announcement.Kind,
-        sessions: PointerSessions? = nil, patch: (LayerPatch, change: LayerPatch.WeightChange)? = nil
+        redo: PointerSessions.Edits? = nil, patch: (LayerPatch, change: LayerPatch.WeightChange)? = nil
     ) throws(StoreError) -> SceneSnapshot? {
         let doc = RedisSceneStore.document(live.model, id: id)  // O(scene): the whole document goes to Redis
         let weight = RedisSceneStore.weight(doc, live.model)
@@ -330,7 +343,7 @@ public final class RedisSceneStore: SceneStoring {
         let snapshot = SceneSnapshot(id: id, version: r, live: live)
         entry.state.withLock { s in
             s.snapshot = snapshot
-            if let sessions { s.sessions = sessions }
+            if let redo { s.sessions.revert(redo) }
             s.sessions.dropCaptures(missingFrom: snapshot.compiled)
         }
         cache.reweigh(id, entry, weight: weight)
