@@ -33,6 +33,11 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Serial bits 0…31 of a generated id.
     var tagLow: UInt32 = 0
     public var headers: HTTPHeaders
+    /// What ``ServerConfiguration/admitsHead`` noted when it admitted this
+    /// request's own head (0 when it was not asked, or noted nothing): an
+    /// opaque value the server carries from the head to this request and
+    /// never to another request of the connection.
+    public var admission: UInt64 = 0
     /// The message body, de-chunked; empty when there is none (or once
     /// released, see `releaseBody()`).
     public var body: [UInt8] {
