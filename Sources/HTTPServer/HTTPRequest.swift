@@ -41,16 +41,23 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The message body, de-chunked; empty when there is none (or once
     /// released, see `releaseBody()`).
     public var body: [UInt8] {
-        get { releasable.map { $0.bytes.withLock { $0 } } ?? storedBody }
-        set {
-            storedBody = newValue
-            releasable = nil
+        get {
+            switch storage {
+            case .stored(let bytes): return bytes
+            case .releasable(let box): return box.bytes.withLock { $0 }
+            }
         }
+        set { storage = .stored(newValue) }
     }
-    private var storedBody: [UInt8]
-    /// Holds the body instead of `storedBody` when a handler may let it go
-    /// before the request ends (big, offloaded bodies).
-    private var releasable: ReleasableBody?
+    /// The body, or (big, offloaded bodies) the box that holds it instead
+    /// when a handler may let it go before the request ends: one word, so
+    /// that ``admission`` costs the request no size.
+    private var storage: BodyStorage
+
+    private enum BodyStorage {
+        case stored([UInt8])
+        case releasable(ReleasableBody)
+    }
 
     /// A body that whoever holds the request can drop for all its copies.
     private final class ReleasableBody: Sendable {
@@ -63,9 +70,8 @@ public struct HTTPRequest: Sendable, Equatable {
     /// offloads, so that a handler done with a big body can free it while
     /// it still works (e.g. before compiling what it decoded).
     mutating func makeBodyReleasable() {
-        guard releasable == nil else { return }
-        releasable = ReleasableBody(storedBody)
-        storedBody = []
+        guard case .stored(let bytes) = storage else { return }
+        storage = .releasable(ReleasableBody(bytes))
     }
 
     /// Tells the server the handler has no further use for the body: when
@@ -74,8 +80,8 @@ public struct HTTPRequest: Sendable, Equatable {
     /// every copy of the request. Otherwise nothing changes. Read what is
     /// needed of the body (its size, say) before.
     public func releaseBody() {
-        guard let releasable else { return }
-        let bytes = releasable.bytes.withLock { bytes in
+        guard case .releasable(let box) = storage else { return }
+        let bytes = box.bytes.withLock { bytes in
             let taken = bytes
             bytes = []
             return taken
@@ -167,7 +173,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.query = query
         self.version = version
         self.headers = headers
-        self.storedBody = body
+        self.storage = .stored(body)
     }
 
     /// Splits a request-target into path and query as documented on `path`.
