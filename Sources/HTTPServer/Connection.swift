@@ -73,6 +73,9 @@ final class Connection {
     @exclusivity(unchecked) var bytesIn = 0
     /// Bytes of ``ServerContext/bodyBudget`` the body being received holds.
     @exclusivity(unchecked) var bodyReserved = 0
+    /// ``HTTPRequest/admission`` of the head being read, for its request
+    /// only: set when the head is admitted, taken with the request.
+    @exclusivity(unchecked) var admission: UInt64 = 0
     /// The peer's address as `host:port` (`[v6]:port`), for the JSON log;
     /// empty unless that log is on.
     @exclusivity(unchecked) var remote = ""

@@ -109,6 +109,7 @@ extension EventLoop {
             case .head(let expectsContinue):
                 connection.lastRead = now
                 connection.bodyStart = now
+                connection.admission = 0
                 if let admit = context.configuration.admitsHead,
                     !context.configuration.admitsHeadsWithoutOrigin || connection.parser.pendingMayHaveOrigin,
                     refuseHead(connection, admit)
@@ -127,7 +128,10 @@ extension EventLoop {
                 // The body's reservation goes with the request to its handler.
                 let reserved = connection.bodyReserved
                 connection.bodyReserved = 0
-                handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn, bodyReserved: reserved)
+                // The head's admission goes with it too, and no further.
+                let admission = connection.admission
+                connection.admission = 0
+                handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn, bodyReserved: reserved, admission: admission)
                 if let stream = connection.stream {
                     // Upgraded: what follows the handshake is frames.
                     streamProcess(connection, stream, rest)
@@ -143,7 +147,10 @@ extension EventLoop {
     /// Offloaded requests with bodies this big are followed by `malloc_trim`.
     static let trimAfterBodyBytes = 1 << 20
 
-    private func handle(_ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int, bodyReserved: Int) {
+    private func handle(
+        _ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int, bodyReserved: Int, admission: UInt64
+    ) {
+        request.admission = admission
         let bodyBytes = request.body.count
         let offload = bodyBytes >= context.configuration.offloadBodyBytes
         let id: RequestID?
@@ -236,8 +243,9 @@ extension EventLoop {
 
     /// Asks `admit` about the head just parsed; when it refuses, queues its
     /// answer (logged under the request's method and path) and closes the
-    /// connection after it, the body unread. True when refused.
-    private func refuseHead(_ connection: Connection, _ admit: @Sendable (HTTPRequest) -> HTTPResponse?) -> Bool {
+    /// connection after it, the body unread. True when refused; when
+    /// admitted, what `admit` noted is kept for this head's request.
+    private func refuseHead(_ connection: Connection, _ admit: @Sendable (inout HTTPRequest) -> HTTPResponse?) -> Bool {
         guard var head = connection.parser.pending else { return false }
         let id: RequestID?
         if head.hasClientRequestID {
@@ -248,7 +256,10 @@ extension EventLoop {
             head.noteLoop(index, serial: requestSerial, handlerOnLoop: true)
             id = RequestID(loop: index, serial: requestSerial)
         }
-        guard let refusal = admit(head) else { return false }
+        guard let refusal = admit(&head) else {
+            connection.admission = head.admission
+            return false
+        }
         let responseContext = Connection.ResponseContext(
             isHead: connection.parser.methodIsHead, keepAlive: false, version: head.version, methodSlot: connection.parser.methodSlot,
             method: head.method, path: context.configuration.logRequests ? head.path : "",

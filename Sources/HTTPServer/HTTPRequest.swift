@@ -33,19 +33,31 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Serial bits 0…31 of a generated id.
     var tagLow: UInt32 = 0
     public var headers: HTTPHeaders
+    /// What ``ServerConfiguration/admitsHead`` noted when it admitted this
+    /// request's own head (0 when it was not asked, or noted nothing): an
+    /// opaque value the server carries from the head to this request and
+    /// never to another request of the connection.
+    public var admission: UInt64 = 0
     /// The message body, de-chunked; empty when there is none (or once
     /// released, see `releaseBody()`).
     public var body: [UInt8] {
-        get { releasable.map { $0.bytes.withLock { $0 } } ?? storedBody }
-        set {
-            storedBody = newValue
-            releasable = nil
+        get {
+            switch storage {
+            case .stored(let bytes): return bytes
+            case .releasable(let box): return box.bytes.withLock { $0 }
+            }
         }
+        set { storage = .stored(newValue) }
     }
-    private var storedBody: [UInt8]
-    /// Holds the body instead of `storedBody` when a handler may let it go
-    /// before the request ends (big, offloaded bodies).
-    private var releasable: ReleasableBody?
+    /// The body, or (big, offloaded bodies) the box that holds it instead
+    /// when a handler may let it go before the request ends: one word, so
+    /// that ``admission`` costs the request no size.
+    private var storage: BodyStorage
+
+    private enum BodyStorage {
+        case stored([UInt8])
+        case releasable(ReleasableBody)
+    }
 
     /// A body that whoever holds the request can drop for all its copies.
     private final class ReleasableBody: Sendable {
@@ -58,9 +70,8 @@ public struct HTTPRequest: Sendable, Equatable {
     /// offloads, so that a handler done with a big body can free it while
     /// it still works (e.g. before compiling what it decoded).
     mutating func makeBodyReleasable() {
-        guard releasable == nil else { return }
-        releasable = ReleasableBody(storedBody)
-        storedBody = []
+        guard case .stored(let bytes) = storage else { return }
+        storage = .releasable(ReleasableBody(bytes))
     }
 
     /// Tells the server the handler has no further use for the body: when
@@ -69,8 +80,8 @@ public struct HTTPRequest: Sendable, Equatable {
     /// every copy of the request. Otherwise nothing changes. Read what is
     /// needed of the body (its size, say) before.
     public func releaseBody() {
-        guard let releasable else { return }
-        let bytes = releasable.bytes.withLock { bytes in
+        guard case .releasable(let box) = storage else { return }
+        let bytes = box.bytes.withLock { bytes in
             let taken = bytes
             bytes = []
             return taken
@@ -162,7 +173,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.query = query
         self.version = version
         self.headers = headers
-        self.storedBody = body
+        self.storage = .stored(body)
     }
 
     /// Splits a request-target into path and query as documented on `path`.

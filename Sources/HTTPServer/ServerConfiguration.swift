@@ -65,8 +65,10 @@ public struct ServerConfiguration: Sendable {
     /// the request (it is sent, with `Connection: close`, and the body is
     /// never read); nil admits it. For checks that need only the head,
     /// such as credentials. The request it sees has an empty body and its
-    /// id. It must be cheap. Default: none (every head admitted).
-    public var admitsHead: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil
+    /// id; what it stores in the request's ``HTTPRequest/admission`` when it
+    /// admits the head reaches the handler with that same request (and no
+    /// other). It must be cheap. Default: none (every head admitted).
+    public var admitsHead: (@Sendable (inout HTTPRequest) -> HTTPResponse?)? = nil
     /// Whether ``admitsHead`` admits every head without an `Origin` field
     /// (an open service's only check on a head): the server then asks it
     /// only about heads that carry one. Default `false`.

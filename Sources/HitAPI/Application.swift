@@ -82,7 +82,7 @@ public final class Application: Sendable {
         var serverConfiguration = configuration.server
         serverConfiguration.limits.watchedField = "x-min-version"  // asked of every request: noted while parsing
         serverConfiguration.routeLabels = Route.templates
-        serverConfiguration.admitsHead = { head in app.admitHead(head) }
+        serverConfiguration.admitsHead = { head in app.admitHead(&head) }
         serverConfiguration.admitsHeadsWithoutOrigin = access.isAlwaysOpen
         if let hosts = configuration.allowedHosts { serverConfiguration.limits.allowedHosts = hosts }
         let server = HTTPServer(configuration: serverConfiguration) { request, placement in app.handle(request, on: placement) }

@@ -11,7 +11,7 @@ import XCTest
 /// sockets.
 final class LiveAdmissionTests: XCTestCase {
     /// Refuses every head whose path starts with `/locked` with a 401.
-    static let lockedPaths: @Sendable (HTTPRequest) -> HTTPResponse? = { head in
+    static let lockedPaths: @Sendable (inout HTTPRequest) -> HTTPResponse? = { head in
         guard head.path.hasPrefix("/locked") else { return nil }
         return HTTPResponse.problem(status: 401, slug: "unauthorized", title: "Unauthorized", detail: "no key", requestID: head.requestID)
     }
@@ -65,6 +65,38 @@ final class LiveAdmissionTests: XCTestCase {
             try c.send("POST /locked HTTP/1.1\r\nHost: t\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n" + smuggled)
             XCTAssertEqual(try c.readResponse().status, 401)
             XCTAssertTrue(c.isClosedByPeer(), "one answer, then close")
+        }
+    }
+
+    /// What the hook notes on an admitted head reaches that head's request,
+    /// and no later request of the keep-alive connection: not one without
+    /// a body (the hook is not asked), not one whose head it admits
+    /// without a note.
+    func testAdmissionReachesItsOwnRequestOnly() throws {
+        let seen = Mutex<[UInt64]>([])
+        try withServer(
+            configure: {
+                $0.admitsHead = { head in
+                    if head.path == "/noted" { head.admission = 42 }
+                    return nil
+                }
+            },
+            handler: { request in
+                seen.withLock { $0.append(request.admission) }
+                return testHandler(request)
+            }
+        ) { _, port in
+            let c = try TestClient(port: port)
+            for request in [
+                "POST /noted HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nab",
+                "GET /noted HTTP/1.1\r\nHost: t\r\n\r\n",
+                "POST /plain HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nab",
+                "POST /noted HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nab",
+            ] {
+                try c.send(request)
+                XCTAssertEqual(try c.readResponse().status, 200)
+            }
+            XCTAssertEqual(seen.withLock { $0 }, [42, 0, 0, 42])
         }
     }
 

@@ -156,6 +156,29 @@ final class LiveAuthTests: XCTestCase {
         }
     }
 
+    /// A head admitted with its key hands its request the key's grant
+    /// (no second lookup), only while the key set it was admitted under is
+    /// in force: after a reload that drops the key, the request is refused.
+    func testAdmittedHeadsGrantHoldsOnlyUnderItsKeySet() throws {
+        let path = try writeKeyFile("read \(readKey)\nwrite \(writeKey)\n", in: self)
+        let access = try AccessControl(file: path)
+        let head = HTTPRequest(method: "POST", target: "/scenes/a/hit", headers: HTTPHeaders(bearer(writeKey)))
+        let (grant, admission) = try access.authorizeHead(head, needs: .interact)
+        XCTAssertEqual(grant.scope, .write)
+        XCTAssertNotEqual(admission, 0)
+        var request = head
+        request.admission = admission
+        XCTAssertEqual(try access.authorize(request, needs: .interact).scope, .write)
+        // The same index now holds another key: the old admission must not name it.
+        try "read \(readKey)\nwrite \(interactKey)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        guard case .success = access.reload() else { return XCTFail("reload failed") }
+        XCTAssertThrowsError(try access.authorize(request, needs: .interact)) { error in
+            XCTAssertEqual((error as? Problem)?.status, 401)
+        }
+        // An open service looks nothing up and notes nothing.
+        XCTAssertEqual(try AccessControl.open.authorizeHead(head, needs: .write).admission, 0)
+    }
+
     func testSIGHUPReloadsTheKeyFile() throws {
         let path = try writeKeyFile("read \(readKey)\n", in: self)
         let access = try AccessControl(file: path)

@@ -106,18 +106,30 @@ public struct APIKeys: Sendable {
     ///   (the table is at most half full) and one constant-time comparison
     ///   with the key whose hash equals the token's, if any.
     public func grant(of token: UnsafeBufferPointer<UInt8>) -> Grant? {
+        index(of: token).map(grant(at:))
+    }
+
+    /// The index in ``keys`` of the key `token` is, or nil: one hash of
+    /// the presented bytes, then one constant-time comparison.
+    func index(of token: UnsafeBufferPointer<UInt8>) -> Int? {
         let hash = APIKeys.hash(token)
         var slot = hash & slotMask
         while true {
             let entry = Int(slots[slot])
             if entry == 0 { return nil }
             if hashes[entry - 1] == hash {
-                let key = keys[entry - 1]
-                let equal = key.bytes.withUnsafeBufferPointer { APIKeys.constantTimeEqual($0, token) }
-                return equal ? Grant(scope: key.scope, scenePrefix: key.scenePrefix) : nil
+                let equal = keys[entry - 1].bytes.withUnsafeBufferPointer { APIKeys.constantTimeEqual($0, token) }
+                return equal ? entry - 1 : nil
             }
             slot = (slot + 1) & slotMask
         }
+    }
+
+    /// The grant of the key at `index` (an index ``index(of:)`` gave).
+    @inline(__always)
+    func grant(at index: Int) -> Grant {
+        let key = keys[index]
+        return Grant(scope: key.scope, scenePrefix: key.scenePrefix)
     }
 
     /// The scope of `token`, or nil when it is no key of the file.

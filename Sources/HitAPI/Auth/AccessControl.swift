@@ -21,8 +21,15 @@ public final class AccessControl: Sendable {
 
     final class KeySet: Sendable {
         let keys: APIKeys
-        init(_ keys: APIKeys) { self.keys = keys }
+        /// Which publication this is (1, 2, …): an admission names it.
+        let generation: UInt32
+        init(_ keys: APIKeys, generation: UInt32) {
+            self.keys = keys
+            self.generation = generation
+        }
     }
+    /// Key sets published so far.
+    private let published = Atomic<UInt32>(0)
 
     struct ReloadCounts {
         var succeeded = 0
@@ -88,15 +95,22 @@ public final class AccessControl: Sendable {
     }
 
     private func publish(_ keys: APIKeys) {
-        let set = Unmanaged.passRetained(KeySet(keys))  // never released: see the type's note
+        let generation = published.add(1, ordering: .relaxed).newValue
+        let set = Unmanaged.passRetained(KeySet(keys, generation: generation))  // never released: see the type's note
         current.store(Int(bitPattern: set.toOpaque()), ordering: .releasing)
     }
 
     @inline(__always)
     private func withKeys<R>(_ body: (APIKeys?) -> R) -> R {
+        withKeySet { keys, _ in body(keys) }
+    }
+
+    /// The keys in force and their set's generation (0 when open).
+    @inline(__always)
+    private func withKeySet<R>(_ body: (APIKeys?, UInt32) -> R) -> R {
         let bits = current.load(ordering: .acquiring)
-        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return body(nil) }
-        return Unmanaged<KeySet>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0.keys) }
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return body(nil, 0) }
+        return Unmanaged<KeySet>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0.keys, $0.generation) }
     }
 
     /// What `request` may do, after checking that its scope is at least `needed`.
@@ -110,18 +124,40 @@ public final class AccessControl: Sendable {
     }
 
     private func authorizeByKey(_ request: HTTPRequest, needs needed: Scope?) throws(Problem) -> Grant {
-        guard let needed else { return .all }
-        let held: Grant? = withKeys { keys in
-            guard let keys else { return .all }
-            return request.headers.withFirstValue("Authorization") { value -> Grant? in
-                guard let value else { return nil }
-                return AccessControl.grant(ofAuthorization: value, keys: keys)
+        try authorizeKey(request, needs: needed).grant
+    }
+
+    /// ``authorize(_:needs:)`` of a head, and the admission that lets its
+    /// request (``HTTPRequest/admission``, the same request once its body is
+    /// read) skip the key lookup: the key's index and the key set's
+    /// generation, 0 when no key was looked up.
+    func authorizeHead(_ head: HTTPRequest, needs needed: Scope?) throws(Problem) -> (grant: Grant, admission: UInt64) {
+        if alwaysOpen { return (.all, 0) }
+        return try authorizeKey(head, needs: needed)
+    }
+
+    /// A request whose head was admitted with its key (`admission` names
+    /// the key and the key set then in force) takes that key's grant
+    /// without a second lookup, while that key set is still in force;
+    /// otherwise the key is looked up in the keys in force.
+    private func authorizeKey(_ request: HTTPRequest, needs needed: Scope?) throws(Problem) -> (grant: Grant, admission: UInt64) {
+        guard let needed else { return (.all, 0) }
+        let admitted = request.admission
+        let held: (grant: Grant, admission: UInt64)? = withKeySet { keys, generation in
+            guard let keys else { return (.all, 0) }
+            if admitted != 0, UInt32(truncatingIfNeeded: admitted >> 32) == generation {
+                let index = Int(truncatingIfNeeded: admitted & 0xFFFF_FFFF) - 1
+                if index >= 0, index < keys.count { return (keys.grant(at: index), admitted) }
+            }
+            return request.headers.withFirstValue("Authorization") { value -> (grant: Grant, admission: UInt64)? in
+                guard let value, let token = AccessControl.bearerToken(value), let index = keys.index(of: token) else { return nil }
+                return (keys.grant(at: index), UInt64(generation) << 32 | UInt64(index + 1))
             }
         }
         guard let held else {
             throw AccessControl.unauthorized(request)
         }
-        try AccessControl.require(needed, held: held.scope)
+        try AccessControl.require(needed, held: held.grant.scope)
         return held
     }
 

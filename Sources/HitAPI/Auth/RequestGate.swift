@@ -12,9 +12,15 @@ extension Application {
     func gate(_ route: Route, method: String, _ request: HTTPRequest) throws(Problem) -> Grant {
         let needed = route.requiredScope(method: method)
         let grant = try access.authorize(request, needs: needed)
+        try gateRest(route, method: method, request, needed: needed, grant)
+        return grant
+    }
+
+    /// The gate's checks after the key's.
+    @inline(__always)
+    func gateRest(_ route: Route, method: String, _ request: HTTPRequest, needed: Scope?, _ grant: Grant) throws(Problem) {
         if needed == .write { try checkOrigin(request) }
         if grant.scenePrefix != nil { try checkTenant(route, method: method, grant) }
-        return grant
     }
 
     /// ``ServerConfiguration/admitsHead``: the refusal of a head that
@@ -23,7 +29,10 @@ extension Application {
     /// answer needs no key and comes once the body is read.
     /// - Complexity: a route match and, with keys, one key lookup; on an
     ///   open service without `Origin`, one look at the fields.
-    public func admitHead(_ head: HTTPRequest) -> HTTPResponse? {
+    /// An admitted head's key is noted in its ``HTTPRequest/admission``: its
+    /// request (``gate(_:method:_:)``) takes the key's grant without looking
+    /// the key up again.
+    public func admitHead(_ head: inout HTTPRequest) -> HTTPResponse? {
         // Open for good, the gate refuses only a foreign `Origin`: without
         // one it cannot refuse, and the request (each hit) skips a second
         // route match.
@@ -32,7 +41,10 @@ extension Application {
         let method = MethodName.is(head.method, "HEAD") ? "GET" : head.method
         guard !MethodName.is(method, "OPTIONS"), MethodName.isOne(of: route.methods, method) else { return nil }
         do {
-            _ = try gate(route, method: method, head)
+            let needed = route.requiredScope(method: method)
+            let (grant, admission) = try access.authorizeHead(head, needs: needed)
+            try gateRest(route, method: method, head, needed: needed, grant)
+            head.admission = admission
             return nil
         } catch {
             var response = error.response(requestID: head.requestID)
