@@ -95,9 +95,13 @@ struct FuzzSession {
         if !body.isEmpty, !headers.contains(where: { $0.0 == "Content-Type" }) {
             h.add("Content-Type", "application/json")
         }
-        // What the server asks before it reads or reserves any of a body.
-        let headRefusal = app.admitHead(HTTPRequest(method: method, target: target, headers: h, body: []))
-        let request = HTTPRequest(method: method, target: target, headers: h, body: body)
+        // What the server asks before it reads or reserves any of a body;
+        // an admitted head's note goes with its request, as the server
+        // passes it on.
+        var head = HTTPRequest(method: method, target: target, headers: h, body: [])
+        let headRefusal = app.admitHead(&head)
+        var request = HTTPRequest(method: method, target: target, headers: h, body: body)
+        if headRefusal == nil, !body.isEmpty { request.admission = head.admission }
         let response = app.respond(to: request)
         count += 1
         if printRequests {
