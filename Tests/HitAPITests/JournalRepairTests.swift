@@ -380,4 +380,33 @@ final class JournalRepairTests: XCTestCase {
         XCTAssertNil(got["s03"]!, "its patches are set aside, not applied to nothing")
         store.close()
     }
+
+    /// A rewrite after a failed write renames its snapshot into place, then
+    /// lists it: a crash between the two leaves a whole snapshot newer than
+    /// every listed file. The start adopts it, so a scene only it holds
+    /// survives (it used to be removed as an interrupted snapshot).
+    func testAnUnlistedSnapshotNewerThanTheManifestIsAdopted() throws {
+        let dir = newDirectory()
+        do {
+            let (store, app) = try open(dir)
+            XCTAssertEqual(app.call("PUT", "/scenes/old", scene(1)).status, 201)
+            store.close()
+        }
+        let before = try copy(dir)  // the files and MANIFEST as the crash left them
+        do {
+            let (store, app) = try open(dir)
+            XCTAssertEqual(app.call("PUT", "/scenes/new", scene(2)).status, 201)
+            try store.snapshot()
+            store.close()
+        }
+        let snapshot = try XCTUnwrap(JournalFiles.snapshots(in: try Files.list(dir)).last)
+        let listed = try JournalManifest.parse(try Files.read(before + "/MANIFEST")).get()
+        XCTAssertGreaterThan(snapshot, max(listed.snapshot ?? 0, listed.segments.last ?? 0))
+        let name = JournalFiles.snapshotName(snapshot)
+        try FileManager.default.copyItem(atPath: dir + "/" + name, toPath: before + "/" + name)
+        let (store, app) = try open(before)
+        XCTAssertEqual(app.call("GET", "/scenes/new").status, 200, "the snapshot's scene is kept")
+        XCTAssertEqual(app.call("GET", "/scenes/old").status, 200)
+        store.close()
+    }
 }

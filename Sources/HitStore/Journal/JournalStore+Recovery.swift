@@ -86,7 +86,15 @@ extension JournalStore {
         var progress = Progress(total: names.reduce(0) { $0 + (Files.size(path($1)) ?? 0) }, say: say)
         var repair = RepairState()
 
-        let listed = try readManifest(present)
+        var listed = try readManifest(present)
+        if let m = listed, let newest = snapshotsFound.last, newest > max(m.snapshot ?? 0, m.segments.last ?? 0) {
+            // A snapshot past every listed file comes only from a rewrite
+            // after a failed write (`rewriteFromMemory`) that stopped
+            // before `MANIFEST` listed it: written whole before its rename,
+            // it holds every scene then, where the listed segment may not.
+            listed = JournalManifest(snapshot: newest, segments: segmentsFound.filter { $0 >= newest })
+            say("journal: adopting \(JournalFiles.snapshotName(newest)), newer than every file \(JournalManifest.fileName) lists")
+        }
         var base: UInt64?
         var live: [UInt64]
         if let m = listed {
