@@ -235,7 +235,7 @@ final class StreamSession: WebSocketSession {
         guard mayFetch else { return .unknown }
         do throws(StoreError) {
             guard let snapshot = try app.store.snapshot(id) else { return .deleted }
-            return .current(snapshot, app.store.refreshPointers(id, namespace: namespace)?.1 ?? [])
+            return .current(snapshot, [])  // fetched anew: none of this stream's pointers are in it
         } catch {
             return .unknown
         }
