@@ -490,22 +490,7 @@ public final class RedisSceneStore: SceneStoring {
     /// The document Redis keeps: the scene as submitted, with its id.
     static func document(_ scene: Scene, id: String) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
-        w.beginObject()
-        w.field("id")
-        w.string(id)
-        if let width = scene.width {
-            w.field("width")
-            w.number(width)
-        }
-        if let height = scene.height {
-            w.field("height")
-            w.number(height)
-        }
-        w.field("layers")
-        w.beginArray()
-        for layer in scene.layers { SceneEncoder.write(layer, children: true, to: &w) }
-        w.endArray()
-        w.endObject()
+        SceneEncoder.write(scene, id: id, version: nil, to: &w)
         return w.finish()
     }
 }
