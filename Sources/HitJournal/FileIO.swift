@@ -32,6 +32,17 @@ public struct PosixFileIO: FileIO {
     }
 }
 
+extension FileIO {
+    /// Writes all of `bytes` to `fd`, then syncs it.
+    /// - Returns: nil, or the call that failed (`write` or `fsync`) and its errno.
+    func writeSynced(_ fd: Int32, _ bytes: [UInt8]) -> (call: String, errno: Int32)? {
+        let e = bytes.withUnsafeBytes { write(fd, $0) }
+        if e != 0 { return ("write", e) }
+        let s = fsync(fd)
+        return s == 0 ? nil : ("fsync", s)
+    }
+}
+
 /// A failed file operation: which, on what, and the errno.
 public struct JournalIOError: Error, Sendable, CustomStringConvertible {
     public var operation: String

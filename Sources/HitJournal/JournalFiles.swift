@@ -54,12 +54,10 @@ public enum JournalFiles {
         let path = dir + "/" + segmentName(seq)
         let fd = try Files.openAppend(path, create: true)
         let head = header(type: 1, sequence: seq)
-        var (op, e) = ("write", head.withUnsafeBytes { io.write(fd, $0) })
-        if e == 0 { (op, e) = ("fsync", io.fsync(fd)) }
-        if e != 0 {
+        if let failed = io.writeSynced(fd, head) {
             close(fd)
             Files.remove(path)
-            throw JournalIOError(op, path, e)
+            throw JournalIOError(failed.call, path, failed.errno)
         }
         try Files.fsyncDirectory(dir)
         return (fd, path, head.count)

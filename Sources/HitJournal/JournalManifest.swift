@@ -87,12 +87,11 @@ public struct JournalManifest: Sendable, Equatable {
     public func write(to dir: String, io: any FileIO) throws(JournalIOError) {
         let tmp = dir + "/" + Self.fileName + ".tmp"
         let fd = try Files.openTruncate(tmp)
-        var (op, e) = ("write", encoded.withUnsafeBytes { io.write(fd, $0) })
-        if e == 0 { (op, e) = ("fsync", io.fsync(fd)) }
+        let failed = io.writeSynced(fd, encoded)
         close(fd)
-        if e != 0 {
+        if let failed {
             Files.remove(tmp)
-            throw JournalIOError(op, tmp, e)
+            throw JournalIOError(failed.call, tmp, failed.errno)
         }
         do throws(JournalIOError) {
             try Files.rename(tmp, dir + "/" + Self.fileName)

@@ -360,16 +360,12 @@ extension JournalStore {
                             lost.append((r.sceneID, r.version))
                         }
                         if scenes & 63 == 0 { progress.advance(to: base + offset, in: name) }
-                    case .snapshotEnd(let n):
-                        if n != scenes + UInt64(lost.count) || next != b.count {
-                            _ = try damaged(offset, "snapshot end says \(n) scenes, \(scenes) read, \(b.count - next) bytes after it")
-                        }
-                        break reading
                     case .snapshotIndex(let e):
                         seenIndex = e.count
-                    case .snapshotFooter(let n, _):
+                    case .snapshotEnd(let n), .snapshotFooter(let n, _):
                         if n != scenes + UInt64(lost.count) || next != b.count {
-                            _ = try damaged(offset, "snapshot footer says \(n) scenes, \(scenes) read, \(b.count - next) bytes after it")
+                            let what = r.kind == .snapshotEnd ? "end" : "footer"
+                            _ = try damaged(offset, "snapshot \(what) says \(n) scenes, \(scenes) read, \(b.count - next) bytes after it")
                         }
                         break reading
                     default:
