@@ -294,7 +294,8 @@ extension EventLoop {
         let route = counters.route(response.routeLabel)
         let queuedBefore = connection.output.count
         let bodyBytes = ResponseEncoder.encode(
-            response, framing: &framing, date: date.bytes, requestID: request.requestID, into: &connection.output)
+            response, framing: &framing, date: date.bytes, requestID: request.requestID, fieldCache: fieldBlocks,
+            into: &connection.output)
         let bytesOut = connection.output.count &- queuedBefore
         outputShard.bump(OutputBudget.queuedCell, by: UInt64(bytesOut))
         connection.requestsServed += 1
