@@ -96,11 +96,11 @@ extension EventLoop {
                 return
             }
             let wasIdle = connection.parser.isIdle
-            let (used, event) = connection.parser.parse(rest)
+            let (used, step) = connection.parser.step(rest)
             if wasIdle, used > 0 { connection.requestStart = now }
             connection.bytesIn &+= used
             rest = UnsafeRawBufferPointer(rebasing: rest[used...])
-            switch consume event {
+            switch step {
             case .needMoreData:
                 if connection.parser.phase == .body, connection.parser.declaredBodyLength == nil {
                     _ = reserveChunkedBody(connection)  // refused: the 503 is queued
@@ -122,7 +122,7 @@ extension EventLoop {
                     connection.output.appendOwned { $0.append(contentsOf: ResponseEncoder.continueBytes) }
                     outputShard.bump(OutputBudget.queuedCell, by: UInt64(ResponseEncoder.continueBytes.count))
                 }
-            case .request(let request, let keepAlive):
+            case .request(let keepAlive):
                 let bytesIn = connection.bytesIn
                 connection.bytesIn = 0
                 // The body's reservation goes with the request to its handler.
@@ -131,7 +131,9 @@ extension EventLoop {
                 // The head's admission goes with it too, and no further.
                 let admission = connection.admission
                 connection.admission = 0
-                handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn, bodyReserved: reserved, admission: admission)
+                handle(
+                    connection, connection.parser.takeRequest(), keepAlive: keepAlive, bytesIn: bytesIn, bodyReserved: reserved,
+                    admission: admission)
                 if let stream = connection.stream {
                     // Upgraded: what follows the handshake is frames.
                     streamProcess(connection, stream, rest)
