@@ -153,7 +153,7 @@ extension EventLoop {
         _ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int, bodyReserved: Int, admission: UInt64
     ) {
         request.admission = admission
-        let bodyBytes = request.body.count
+        let bodyBytes = request.bodyCount
         let offload = bodyBytes >= context.configuration.offloadBodyBytes
         let id: RequestID?
         if request.hasClientRequestID {

@@ -74,6 +74,16 @@ extension HTTPRequestParser {
                 i += 1
 
             case .version(let index):
+                if index == 0, i + 9 <= n, base + i + 8 - methodStart <= lineLimit,
+                    let minor = Self.version1(input, at: i)
+                {
+                    // `HTTP/1.x` and its CR at hand: one word, not eight states.
+                    versionMajor = 1
+                    versionMinor = minor
+                    state = .requestLineLF
+                    i += 9
+                    continue
+                }
                 let b = input[i]
                 if b != Self.cr, base + i - methodStart >= lineLimit {
                     return (i, fail(.requestLineTooLong, at: base + i))
@@ -277,6 +287,20 @@ extension HTTPRequestParser {
         let empty = valueEnd == valueStart
         return WholeLine(
             field: (nameEnd, empty ? nameEnd + 1 : valueStart, empty ? nameEnd + 1 : valueEnd, i + 2))
+    }
+
+    /// `HTTP/1.` as the low seven bytes of a little-endian word (computed:
+    /// a `static let` would cost a lazy-initialisation check per request).
+    static var http1Word: UInt64 { 0x002E_312F_5054_5448 }
+
+    /// The minor version when the nine bytes at `i` are `HTTP/1.` DIGIT CR,
+    /// else nil (the version states then take the bytes one by one).
+    @inline(__always)
+    static func version1(_ input: UnsafeRawBufferPointer, at i: Int) -> UInt8? {
+        let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        let minor = UInt8(truncatingIfNeeded: word >> 56) &- UInt8(ascii: "0")
+        guard word & 0x00FF_FFFF_FFFF_FFFF == http1Word, minor < 10, input[i + 8] == cr else { return nil }
+        return minor
     }
 
     /// `HEAD`'s four bytes read as one little-endian word.
