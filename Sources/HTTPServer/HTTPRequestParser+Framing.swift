@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a complete head means: the request's strings, and how its body is
 /// framed (RFC 9112 §6). Ambiguous framing is rejected, never guessed.
 extension HTTPRequestParser {
@@ -119,7 +121,10 @@ extension HTTPRequestParser {
         pending = head.withUnsafeBufferPointer { head in
             let targetBytes = UnsafeBufferPointer(rebasing: head[targetStart..<targetEnd])
             let target = String(decoding: targetBytes, as: UTF8.self)
-            let (pathRange, queryRange) = HTTPRequest.targetRanges(targetBytes)
+            let (pathRange, queryRange) =
+                targetBytes.first == UInt8(ascii: "/") && memchr(targetBytes.baseAddress!, 0x3F, targetBytes.count) == nil
+                ? (0..<targetBytes.count, nil)  // origin-form without a query: all path (one memchr for the `?`)
+                : HTTPRequest.targetRanges(targetBytes)
             let path: String
             if queryRange == nil, pathRange.count == targetBytes.count {
                 path = target
