@@ -96,11 +96,11 @@ extension EventLoop {
                 return
             }
             let wasIdle = connection.parser.isIdle
-            let (used, event) = connection.parser.parse(rest)
+            let (used, step) = connection.parser.step(rest)
             if wasIdle, used > 0 { connection.requestStart = now }
             connection.bytesIn &+= used
             rest = UnsafeRawBufferPointer(rebasing: rest[used...])
-            switch consume event {
+            switch step {
             case .needMoreData:
                 if connection.parser.phase == .body, connection.parser.declaredBodyLength == nil {
                     _ = reserveChunkedBody(connection)  // refused: the 503 is queued
@@ -122,7 +122,7 @@ extension EventLoop {
                     connection.output.appendOwned { $0.append(contentsOf: ResponseEncoder.continueBytes) }
                     outputShard.bump(OutputBudget.queuedCell, by: UInt64(ResponseEncoder.continueBytes.count))
                 }
-            case .request(let request, let keepAlive):
+            case .request(let keepAlive):
                 let bytesIn = connection.bytesIn
                 connection.bytesIn = 0
                 // The body's reservation goes with the request to its handler.
@@ -131,7 +131,9 @@ extension EventLoop {
                 // The head's admission goes with it too, and no further.
                 let admission = connection.admission
                 connection.admission = 0
-                handle(connection, request, keepAlive: keepAlive, bytesIn: bytesIn, bodyReserved: reserved, admission: admission)
+                handle(
+                    connection, connection.parser.takeRequest(), keepAlive: keepAlive, bytesIn: bytesIn, bodyReserved: reserved,
+                    admission: admission)
                 if let stream = connection.stream {
                     // Upgraded: what follows the handshake is frames.
                     streamProcess(connection, stream, rest)
@@ -151,7 +153,7 @@ extension EventLoop {
         _ connection: Connection, _ request: consuming HTTPRequest, keepAlive: Bool, bytesIn: Int, bodyReserved: Int, admission: UInt64
     ) {
         request.admission = admission
-        let bodyBytes = request.body.count
+        let bodyBytes = request.bodyCount
         let offload = bodyBytes >= context.configuration.offloadBodyBytes
         let id: RequestID?
         if request.hasClientRequestID {
@@ -294,7 +296,8 @@ extension EventLoop {
         let route = counters.route(response.routeLabel)
         let queuedBefore = connection.output.count
         let bodyBytes = ResponseEncoder.encode(
-            response, framing: &framing, date: date.bytes, requestID: request.requestID, into: &connection.output)
+            response, framing: &framing, date: date.bytes, requestID: request.requestID, fieldCache: fieldBlocks,
+            into: &connection.output)
         let bytesOut = connection.output.count &- queuedBefore
         outputShard.bump(OutputBudget.queuedCell, by: UInt64(bytesOut))
         connection.requestsServed += 1

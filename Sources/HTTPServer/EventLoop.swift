@@ -47,8 +47,10 @@ final class EventLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     /// The monotonic time at the last wake-up.
     var now: UInt64
-    var date = HTTPDateCache()
-    var log: RequestLog
+    @exclusivity(unchecked) var date = HTTPDateCache()
+    /// The handler fields this loop wrote last, as one block.
+    let fieldBlocks = FieldBlockCache()
+    @exclusivity(unchecked) var log: RequestLog
     /// This loop's shard of the server's counters.
     let counters: ServerMetrics.LoopCounters
     /// This loop's shard of ``OutputBudget``'s cells: bytes queued, bytes drained.
@@ -56,7 +58,7 @@ final class EventLoop: @unchecked Sendable {
     /// Whether the output budget was full at the last sweep.
     var outputPressure = false
     /// Requests this loop has seen, for generated request ids.
-    var requestSerial: UInt64 = 0
+    @exclusivity(unchecked) var requestSerial: UInt64 = 0
     var draining = false
     var drainDeadline: UInt64 = .max
     private var nextSweep: UInt64 = 0

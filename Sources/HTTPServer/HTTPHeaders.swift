@@ -65,6 +65,9 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     /// Whether there are no fields.
     public var isEmpty: Bool { storage.isEmpty && received.isEmpty }
 
+    /// Whether the fields are received lines, not (yet) strings.
+    var isReceived: Bool { !received.isEmpty }
+
     /// Whether this list is `other` unchanged: both hold the same stored
     /// fields in the same memory (a copy of a list not changed since). False
     /// for lists equal field by field but built apart, and for received fields.

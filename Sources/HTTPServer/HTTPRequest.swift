@@ -49,6 +49,13 @@ public struct HTTPRequest: Sendable, Equatable {
         }
         set { storage = .stored(newValue) }
     }
+    /// `body.count`, read without copying the body out.
+    var bodyCount: Int {
+        switch storage {
+        case .stored(let bytes): return bytes.count
+        case .releasable(let box): return box.bytes.withLock { $0.count }
+        }
+    }
     /// The body, or (big, offloaded bodies) the box that holds it instead
     /// when a handler may let it go before the request ends: one word, so
     /// that ``admission`` costs the request no size.

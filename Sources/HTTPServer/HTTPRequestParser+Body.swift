@@ -2,7 +2,7 @@
 /// extensions (validated, ignored) and trailers (validated, discarded).
 extension HTTPRequestParser {
     /// Consumes body bytes until the message completes.
-    mutating func parseBody(_ input: UnsafeRawBufferPointer) -> (consumed: Int, event: Event) {
+    mutating func parseBody(_ input: UnsafeRawBufferPointer) -> (consumed: Int, step: Step) {
         let n = input.count
         let base = consumed
         var i = 0

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a complete head means: the request's strings, and how its body is
 /// framed (RFC 9112 §6). Ambiguous framing is rejected, never guessed.
 extension HTTPRequestParser {
@@ -9,7 +11,7 @@ extension HTTPRequestParser {
     /// in HTTP/1.0 (400), unknown coding (501), chunked not final or
     /// repeated (400), Content-Length syntax and agreement (400), size
     /// (413), Expect (417).
-    mutating func finishHead() -> Event {
+    mutating func finishHead() -> Step {
         let end = consumed - 1
         guard let known = Self.knownMethod(head[methodStart..<methodEnd]) else { return fail(.unknownMethod, at: methodStart) }
         let method = known.0
@@ -113,26 +115,34 @@ extension HTTPRequestParser {
             return fail(.unsupportedExpectation, at: unsupportedExpectationOffset)
         }
 
-        let target = String(decoding: head[targetStart..<targetEnd], as: UTF8.self)
-        let (pathRange, queryRange) = HTTPRequest.targetRanges(head[targetStart..<targetEnd])
-        let path: String
-        if queryRange == nil, pathRange.count == targetEnd - targetStart {
-            path = target
-        } else {
-            path = pathRange.isEmpty ? "/" : String(decoding: head[pathRange], as: UTF8.self)
+        // Strings and the field lines (without the empty line that ends
+        // them) copied straight from the head's memory.
+        let linesEnd = consumed - 2
+        pending = head.withUnsafeBufferPointer { head in
+            let targetBytes = UnsafeBufferPointer(rebasing: head[targetStart..<targetEnd])
+            let target = String(decoding: targetBytes, as: UTF8.self)
+            let (pathRange, queryRange) =
+                targetBytes.first == UInt8(ascii: "/") && memchr(targetBytes.baseAddress!, 0x3F, targetBytes.count) == nil
+                ? (0..<targetBytes.count, nil)  // origin-form without a query: all path (one memchr for the `?`)
+                : HTTPRequest.targetRanges(targetBytes)
+            let path: String
+            if queryRange == nil, pathRange.count == targetBytes.count {
+                path = target
+            } else {
+                path = pathRange.isEmpty ? "/" : String(decoding: UnsafeBufferPointer(rebasing: targetBytes[pathRange]), as: UTF8.self)
+            }
+            let query = queryRange.map { String(decoding: UnsafeBufferPointer(rebasing: targetBytes[$0]), as: UTF8.self) }
+            let headers = HTTPHeaders(receivedLines: Array(UnsafeBufferPointer(rebasing: head[sectionStart..<linesEnd])))
+            return HTTPRequest(
+                method: method, target: target, path: path, query: query,
+                version: version, headers: headers, body: [])
         }
-        let query = queryRange.map { String(decoding: head[$0], as: UTF8.self) }
-        // The field lines, without the empty line that ends them.
-        let headers = HTTPHeaders(receivedLines: Array(head[sectionStart..<(consumed - 2)]))
-        pending = HTTPRequest(
-            method: method, target: target, path: path, query: query,
-            version: version, headers: headers, body: [])
-        if let requestIDRange, head[requestIDRange].withUnsafeBufferPointer({ RequestID.isValid($0) }) {
+        if let requestIDRange, head.withUnsafeBufferPointer({ RequestID.isValid(UnsafeBufferPointer(rebasing: $0[requestIDRange])) }) {
             // The client's id when valid (SPEC §8); else the loop makes one up.
-            pending?.useClientRequestID()
+            pending!.useClientRequestID()
         }
-        if !watchedField.isEmpty { pending?.noteFieldsScanned(watchedFieldPresent: sawWatchedField) }
-        pending?.noteOriginScanned(present: sawOrigin)
+        if !watchedField.isEmpty { pending!.noteFieldsScanned(watchedFieldPresent: sawWatchedField) }
+        pending!.noteOriginScanned(present: sawOrigin)
         keepAlive = http11 ? !close : (keepAliveToken && !close)
 
         if chunked {
@@ -151,14 +161,15 @@ extension HTTPRequestParser {
     }
 
     /// Hands out the finished request and resets for the next one.
-    mutating func completeMessage() -> Event {
-        guard var request = pending.take() else { preconditionFailure("no pending request") }
-        request.body = body
-        body = []
+    mutating func completeMessage() -> Step {
+        var bytes: [UInt8] = []
+        swap(&bytes, &body)
+        pending!.body = bytes  // traps when no head is pending
         prefaulted = 0
+        swap(&completed, &pending)  // moved, `completed` was empty: nothing copied or destroyed
         let keepAlive = self.keepAlive
         reset()
-        return .request(request, keepAlive: keepAlive)
+        return .request(keepAlive: keepAlive)
     }
 
     /// The method spelt by `bytes` (one of RFC 9110's, case-sensitive), as

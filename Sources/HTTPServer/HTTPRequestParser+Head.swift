@@ -17,7 +17,7 @@ extension HTTPRequestParser {
     }
 
     /// Scans request-line and header bytes; appends them to `head`.
-    mutating func parseHead(_ input: UnsafeRawBufferPointer) -> (consumed: Int, event: Event) {
+    mutating func parseHead(_ input: UnsafeRawBufferPointer) -> (consumed: Int, step: Step) {
         let n = input.count
         let base = consumed
         let lineLimit = limits.maxRequestLineBytes
@@ -74,6 +74,16 @@ extension HTTPRequestParser {
                 i += 1
 
             case .version(let index):
+                if index == 0, i + 9 <= n, base + i + 8 - methodStart <= lineLimit,
+                    let minor = Self.version1(input, at: i)
+                {
+                    // `HTTP/1.x` and its CR at hand: one word, not eight states.
+                    versionMajor = 1
+                    versionMinor = minor
+                    state = .requestLineLF
+                    i += 9
+                    continue
+                }
                 let b = input[i]
                 if b != Self.cr, base + i - methodStart >= lineLimit {
                     return (i, fail(.requestLineTooLong, at: base + i))
@@ -127,7 +137,7 @@ extension HTTPRequestParser {
         case needMore
         /// The empty line ending the section was consumed.
         case end
-        case failed(Event)
+        case failed(Step)
     }
 
     /// Scans field lines until the section's empty line. In the header
@@ -142,6 +152,25 @@ extension HTTPRequestParser {
             let end = min(n, limitIndex)
             switch state {
             case .fieldLineStart:
+                if let line = Self.wholeLine(input, from: i, to: end) {
+                    // The usual case, the whole line at hand and well formed:
+                    // scanned in one go (anything else takes the steps below).
+                    if let line = line.field {
+                        guard fieldCount < limits.maxHeaderCount else {
+                            return (i, .failed(fail(.headerTooLarge, at: base + i)))
+                        }
+                        if !inTrailers {
+                            fields.append(
+                                FieldRange(
+                                    nameStart: Int32(base + i), nameEnd: Int32(base + line.nameEnd),
+                                    valueStart: Int32(base + line.valueStart), valueEnd: Int32(base + line.valueEnd)))
+                        }
+                        fieldCount += 1
+                        i = line.next
+                        continue
+                    }
+                    return (i + 2, .end)
+                }
                 let b = input[i]
                 if ByteClass.isToken(b) {
                     if fieldCount >= limits.maxHeaderCount {
@@ -224,6 +253,54 @@ extension HTTPRequestParser {
             }
         }
         return (i, .needMore)
+    }
+
+    /// One field line, or the empty line, found whole by ``wholeLine(_:from:to:)``.
+    struct WholeLine {
+        /// The field's offsets in the input (an empty value: both just
+        /// after the colon), and the offset after its LF; nil for the
+        /// empty line that ends the section.
+        var field: (nameEnd: Int, valueStart: Int, valueEnd: Int, next: Int)?
+    }
+
+    /// The line at `start` when all of it lies before `end` and it is well
+    /// formed: a token, `:`, OWS, field-value bytes, CRLF; or just CRLF.
+    /// Nil for anything else (not all here yet, or malformed), which the
+    /// byte-by-byte states then take from `start`, errors and all.
+    /// - Complexity: O(line length).
+    @inline(__always)
+    static func wholeLine(_ input: UnsafeRawBufferPointer, from start: Int, to end: Int) -> WholeLine? {
+        var i = start
+        if input[i] == cr {
+            return i + 1 < end && input[i + 1] == lf ? WholeLine(field: nil) : nil
+        }
+        while i < end, ByteClass.isToken(input[i]) { i += 1 }
+        guard i > start, i < end, input[i] == UInt8(ascii: ":") else { return nil }
+        let nameEnd = i
+        i += 1
+        while i < end, ByteClass.isWhitespace(input[i]) { i += 1 }
+        let valueStart = i
+        i = ByteClass.fieldValueEnd(input, from: i, to: end)
+        guard i + 1 < end, input[i] == cr, input[i + 1] == lf else { return nil }
+        var valueEnd = i
+        while valueEnd > valueStart, ByteClass.isWhitespace(input[valueEnd - 1]) { valueEnd -= 1 }
+        let empty = valueEnd == valueStart
+        return WholeLine(
+            field: (nameEnd, empty ? nameEnd + 1 : valueStart, empty ? nameEnd + 1 : valueEnd, i + 2))
+    }
+
+    /// `HTTP/1.` as the low seven bytes of a little-endian word (computed:
+    /// a `static let` would cost a lazy-initialisation check per request).
+    static var http1Word: UInt64 { 0x002E_312F_5054_5448 }
+
+    /// The minor version when the nine bytes at `i` are `HTTP/1.` DIGIT CR,
+    /// else nil (the version states then take the bytes one by one).
+    @inline(__always)
+    static func version1(_ input: UnsafeRawBufferPointer, at i: Int) -> UInt8? {
+        let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        let minor = UInt8(truncatingIfNeeded: word >> 56) &- UInt8(ascii: "0")
+        guard word & 0x00FF_FFFF_FFFF_FFFF == http1Word, minor < 10, input[i + 8] == cr else { return nil }
+        return minor
     }
 
     /// `HEAD`'s four bytes read as one little-endian word.

@@ -38,6 +38,17 @@ struct HTTPRequestParser {
         case error(HTTPParseError)
     }
 
+    /// What one call to ``step(_:)`` produced: an ``Event`` whose complete
+    /// request stays in the parser, to be moved out with ``takeRequest()``
+    /// (no payload to copy or destroy on the way).
+    enum Step: Equatable {
+        case needMoreData
+        case head(expectsContinue: Bool)
+        /// A complete request waits in ``takeRequest()``.
+        case request(keepAlive: Bool)
+        case error(HTTPParseError)
+    }
+
     /// Coarse progress, for the connection's timeouts.
     enum Phase: Equatable {
         /// Between requests: no byte of the next one seen yet.
@@ -113,6 +124,8 @@ struct HTTPRequestParser {
 
     // Body.
     var pending: HTTPRequest?
+    /// The request the last ``Step/request(keepAlive:)`` completed, until taken.
+    var completed: HTTPRequest?
     /// Whether the head just completed may carry `Origin` (read without
     /// copying the request).
     var pendingMayHaveOrigin: Bool { pending?.mayHaveOrigin ?? false }
@@ -168,6 +181,18 @@ struct HTTPRequestParser {
     ///   means all of `input` was consumed.
     /// - Complexity: O(`consumed`), plus the head's size when a head completes.
     mutating func parse(_ input: UnsafeRawBufferPointer) -> (consumed: Int, event: Event) {
+        let (used, step) = step(input)
+        switch step {
+        case .needMoreData: return (used, .needMoreData)
+        case .head(let expectsContinue): return (used, .head(expectsContinue: expectsContinue))
+        case .request(let keepAlive): return (used, .request(takeRequest(), keepAlive: keepAlive))
+        case .error(let error): return (used, .error(error))
+        }
+    }
+
+    /// ``parse(_:)``, the complete request left in the parser: after
+    /// `.request`, call ``takeRequest()`` before the next step.
+    mutating func step(_ input: UnsafeRawBufferPointer) -> (consumed: Int, step: Step) {
         switch state {
         case .failed(let error):
             return (0, .error(error))
@@ -184,7 +209,24 @@ struct HTTPRequestParser {
         input.withUnsafeBytes { parse($0) }
     }
 
-    mutating func fail(_ kind: HTTPParseError.Kind, at offset: Int) -> Event {
+    /// Moves out the request the last `.request` step completed.
+    mutating func takeRequest() -> HTTPRequest {
+        guard let request = Self.take(&completed) else { preconditionFailure("no completed request") }
+        return request
+    }
+
+    /// Moves the request out of `slot`, leaving nil: no copy, and no call
+    /// to destroy the nil put in its place.
+    @inline(__always)
+    static func take(_ slot: inout HTTPRequest?) -> HTTPRequest? {
+        withUnsafeMutablePointer(to: &slot) { slot in
+            let request = slot.move()
+            slot.initialize(to: nil)
+            return request
+        }
+    }
+
+    mutating func fail(_ kind: HTTPParseError.Kind, at offset: Int) -> Step {
         let error = HTTPParseError(kind, at: offset)
         state = .failed(error)
         pending = nil
@@ -192,7 +234,8 @@ struct HTTPRequestParser {
         return .error(error)
     }
 
-    /// Forgets the finished message, keeping small buffers' capacity.
+    /// Forgets the finished message, keeping small buffers' capacity
+    /// (`pending` is already taken).
     mutating func reset() {
         state = .requestStart
         methodIsHead = false
@@ -202,7 +245,6 @@ struct HTTPRequestParser {
         fieldCount = 0
         inTrailers = false
         valueStart = -1
-        pending = nil
         keepAlive = true
     }
 }

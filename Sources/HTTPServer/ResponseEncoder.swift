@@ -20,10 +20,12 @@ enum ResponseEncoder {
     /// - Complexity: one pass over the handler's fields; the head is
     ///   written on the stack, then copied into `out` with a small body.
     /// With a `requestID`, the response carries it as `X-Request-Id`
-    /// (in place of any the handler set).
+    /// (in place of any the handler set). With a `fieldCache`, a list of
+    /// fields the cache holds is written as its one block, and the cache
+    /// keeps the list written otherwise.
     static func encode(
         _ response: HTTPResponse, framing: inout Framing, date: [UInt8], requestID: RequestID? = nil,
-        into out: inout OutboundBuffer
+        fieldCache: FieldBlockCache? = nil, into out: inout OutboundBuffer
     ) -> Int {
         // A WebSocket upgrade's 101: no body, no Content-Length, `Connection: Upgrade`.
         let switching = response.status == 101 && response.upgrade != nil
@@ -35,19 +37,22 @@ enum ResponseEncoder {
         var handlerLength: String?
         var close = framing.close
         let inlineBody = sendBody && body.count < OutboundBuffer.copyThreshold
+        // A small body goes on the stack after the head: one append to the output.
+        let bodyOnStack = inlineBody && body.count <= stackBodyBytes
 
         // The head at most: every field with ": " and CRLF, plus the status
         // line, Date, Content-Length and Connection lines and the blank line
         // (`fixedBound` covers all but the date).
         let bound =
             fixedBound + date.count + response.headers.writtenBound
-            + (requestID.map { 16 + $0.byteCount } ?? 0)
+            + (requestID.map { 16 + $0.byteCount } ?? 0) + (bodyOnStack ? body.count : 0)
         let dropRequestID = requestID != nil
 
         // Written on the stack (a usual head is well under the 1 KiB that
-        // `withUnsafeTemporaryAllocation` keeps there), then copied once into
-        // the output with an inline body: the output's array is never
-        // zero-filled to the bound and trimmed back.
+        // `withUnsafeTemporaryAllocation` keeps there), with a body of up to
+        // `stackBodyBytes`, then copied once into the output (with any
+        // other inline body): the output's array is never zero-filled to
+        // the bound and trimmed back.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { room in
             let head = room.baseAddress!
             var w = ByteCursor(head)
@@ -56,12 +61,25 @@ enum ResponseEncoder {
             w.put(UInt8(ascii: " "))
             w.put(reasonPhrase(status))
             w.put("\r\n")
-            let checked = response.headers.allValid
-            response.headers.forEachField { name, value in
-                putField(
-                    name, value, checked: checked, to: &w, close: &close, handlerLength: &handlerLength,
-                    keepLength: keepLength, dropRequestID: dropRequestID)
-                return true
+            if !keepLength, let fieldCache, fieldCache.holds(response.headers, dropRequestID: dropRequestID) {
+                fieldCache.bytes.withUnsafeBufferPointer { w.put($0) }
+                if fieldCache.closes { close = true }
+            } else {
+                let fieldsStart = w.position
+                var fieldsClose = false
+                let checked = response.headers.allValid
+                response.headers.forEachField { name, value in
+                    putField(
+                        name, value, checked: checked, to: &w, close: &fieldsClose, handlerLength: &handlerLength,
+                        keepLength: keepLength, dropRequestID: dropRequestID)
+                    return true
+                }
+                if fieldsClose { close = true }
+                if !keepLength, let fieldCache {
+                    fieldCache.keep(
+                        response.headers, dropRequestID: dropRequestID,
+                        block: UnsafeBufferPointer(start: fieldsStart, count: w.position - fieldsStart), closes: fieldsClose)
+                }
             }
             w.put("Date: ")
             date.withUnsafeBufferPointer { w.put($0) }
@@ -90,10 +108,11 @@ enum ResponseEncoder {
                 w.put("Connection: keep-alive\r\n")
             }
             w.put("\r\n")
+            if bodyOnStack { body.withUnsafeBufferPointer { w.put($0) } }
             let written = UnsafeBufferPointer(start: head, count: w.position - head)
             out.appendOwned { buf in
                 buf.append(contentsOf: written)
-                if inlineBody { buf.append(contentsOf: body) }
+                if inlineBody, !bodyOnStack { buf.append(contentsOf: body) }
             }
         }
         if sendBody, !inlineBody { out.append(body) }
@@ -106,6 +125,10 @@ enum ResponseEncoder {
     /// `Content-Length: ` with up to 20 digits and CRLF (38),
     /// `Connection: keep-alive` and CRLF (24), and the blank line (2).
     static let fixedBound = 128
+    /// Bodies up to this long (bytes) are copied after the head on the
+    /// stack, which then stays well under the 1 KiB that
+    /// `withUnsafeTemporaryAllocation` keeps there with a usual head.
+    static let stackBodyBytes = 512
     /// Room for `X-Request-Id: `, an id of up to 128 bytes, and CRLF.
     static let requestIDBound = 16 + RequestID.maxLength
 
