@@ -51,3 +51,15 @@ extension JSONWriter {
         }
     }
 }
+
+extension JSONWriter {
+    /// Writes text known when the program is built that ends with an
+    /// object key and its `:` (`,"version":`, `{"x":`: trusted, neither
+    /// checked nor escaped, its comma written by the caller); a value
+    /// must follow.
+    @inlinable
+    public mutating func keyText(_ text: StaticString) {
+        appendASCII(text)
+        needsComma = false
+    }
+}
