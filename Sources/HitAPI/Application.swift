@@ -177,7 +177,7 @@ public final class Application: Sendable {
             throw Problem.notFound("no route \(request.path); see GET /openapi.yaml")
         }
         let method = MethodName.is(request.method, "HEAD") ? "GET" : request.method
-        guard MethodName.isOne(of: route.methods, method) else {
+        guard route.answers(method) else {
             throw Problem.methodNotAllowed(request.method, allowed: route.methods)
         }
         if MethodName.is(method, "OPTIONS") { return .done(preflight(route, request)) }
