@@ -5,7 +5,7 @@
 extension JSONWriter {
     /// Writes a whole object member known when the program is built
     /// (`"decision":"hit"`: trusted, neither checked nor escaped).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func member(_ keyAndValue: StaticString) {
         separate()
         appendASCII(keyAndValue)
@@ -57,7 +57,7 @@ extension JSONWriter {
     /// object key and its `:` (`,"version":`, `{"x":`: trusted, neither
     /// checked nor escaped, its comma written by the caller); a value
     /// must follow.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func keyText(_ text: StaticString) {
         appendASCII(text)
         needsComma = false

@@ -40,16 +40,20 @@ extension JSONWriter {
     /// below 10,000 (the commonest: coordinates, versions, counts) from a
     /// table of digit pairs, else written in place, last digit first, once
     /// their count is known.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func appendInteger(_ value: Int) {
         if value >= 0 && value < 10 {
             append(UInt8(truncatingIfNeeded: value) &+ UInt8(ascii: "0"))
-            return
-        }
-        if value >= 10 && value < 10_000 {
+        } else if value >= 10 && value < 10_000 {
             appendSmallInteger(value)
-            return
+        } else {
+            appendAnyInteger(value)
         }
+    }
+
+    /// ``appendInteger(_:)`` of any value, digit by digit.
+    @usableFromInline
+    mutating func appendAnyInteger(_ value: Int) {
         var magnitude = UInt64(value.magnitude)
         let sign = value < 0 ? 1 : 0
         var digits = 1

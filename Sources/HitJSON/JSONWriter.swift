@@ -178,7 +178,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Splices an already-encoded JSON value (not checked) as the next value.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func raw(_ jsonBytes: UnsafeBufferPointer<UInt8>) {
         separate()
         append(jsonBytes)
