@@ -7,7 +7,7 @@ import HitBase
 ///
 /// Memory: per layer, the escaped text plus its two quotes (at most six
 /// bytes per byte of text, for control characters; the text's own length
-/// for the usual ids) and 8 bytes for its span. A replaced text (a patched
+/// for the usual ids) and 16 bytes for its span. A replaced text (a patched
 /// action) leaves its old bytes behind until they pass half of the store,
 /// when the store is rebuilt from the texts in force.
 public struct QuotedTexts: Sendable {
@@ -15,7 +15,7 @@ public struct QuotedTexts: Sendable {
     @usableFromInline var bytes: [UInt8] = []
     /// Per layer, where its quoted text starts in `bytes`, and its length
     /// (0: no text).
-    @usableFromInline var spans: [(start: Int32, count: Int32)] = []
+    @usableFromInline var spans: [(start: Int, count: Int)] = []
     /// Bytes of `bytes` no span points at any more.
     private var garbage = 0
 
@@ -39,17 +39,17 @@ public struct QuotedTexts: Sendable {
     /// pass half of it.
     /// - Complexity: O(text), or O(total length) when rebuilt.
     mutating func replace(_ n: Int, with text: String?, all: [String?]) {
-        garbage &+= Int(spans[n].count)
+        garbage &+= spans[n].count
         spans[n] = quote(text)
         if garbage > 4096 && garbage > bytes.count / 2 { self = QuotedTexts(all) }
     }
 
     /// Appends `text` quoted to `bytes`; its span.
-    private mutating func quote(_ text: String?) -> (start: Int32, count: Int32) {
+    private mutating func quote(_ text: String?) -> (start: Int, count: Int) {
         guard let text else { return (0, 0) }
         let start = bytes.count
         JSONString.append(text, to: &bytes)
-        return (Int32(truncatingIfNeeded: start), Int32(truncatingIfNeeded: bytes.count &- start))
+        return (start, bytes.count &- start)
     }
 
     /// Whether layer `n` has a text.
@@ -62,7 +62,7 @@ public struct QuotedTexts: Sendable {
     public func withText<R>(_ n: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let span = spans[n]
         return bytes.withUnsafeBufferPointer { all in
-            body(UnsafeBufferPointer(start: all.baseAddress.map { $0 + Int(span.start) }, count: Int(span.count)))
+            body(UnsafeBufferPointer(start: all.baseAddress.map { $0 + span.start }, count: span.count))
         }
     }
 }
