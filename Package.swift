@@ -10,7 +10,7 @@ import PackageDescription
 //            ├─▶ SceneCodec ──▶ HitRouting, HitJSON, HitImage   the scene document: decode (JSON Pointers), encode
 //            ├─▶ HitRender ──▶ HitRouting, HitImage, HitBase    SVG of a scene, masks as PNG (no I/O, no Foundation)
 //            ├─▶ HitAnalysis ──▶ HitRouting       sample grids: audit, reach, diff (no I/O, no Foundation)
-//            ├─▶ HitRouting ──▶ CPrefetch         core: model, geometry, regions, router (no I/O, no Foundation)
+//            ├─▶ HitRouting ──▶ CPrefetch, HitBase   core: model, geometry, regions, router, answer text (no I/O, no Foundation)
 //            ├─▶ HitJSON ──▶ HitBase               byte-level JSON reader and writer (no Foundation)
 //            ├─▶ HTTPServer ──▶ CEpoll, HitMetrics, HitBase   HTTP/1.1 over epoll; knows nothing of scenes
 //            ├─▶ HitMetrics ──▶ CCounters          metric model, exposition, per-thread counter cells
@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "HitJSON", dependencies: ["HitBase"]),
         .target(name: "CPrefetch"),
         .target(name: "HitImage"),
-        .target(name: "HitRouting", dependencies: ["CPrefetch"]),
+        .target(name: "HitRouting", dependencies: ["CPrefetch", "HitBase"]),
         .target(name: "HitRender", dependencies: ["HitBase", "HitRouting", "HitImage"]),
         .target(name: "HitAnalysis", dependencies: ["HitRouting"]),
         .target(name: "Playground"),

@@ -32,6 +32,8 @@ public final class Application: Sendable {
     let jsonHeadersVaryingByOrigin: HTTPHeaders
     /// The limits `RunWhere` reads.
     let runLimits: RunWhere.Limits
+    /// Whether `--cors-origin` allows every origin (`*`), read once.
+    let corsAllowsAny: Bool
 
     public init(
         configuration: Configuration, store: (any SceneStoring)? = nil, access: AccessControl = .open,
@@ -60,8 +62,9 @@ public final class Application: Sendable {
         metrics.register { ServiceMetrics.health(of: store) }
         // Changes another replica made reach this process's streams (SPEC §11.2).
         store.observeChanges { [streams] change in streams.observe(change) }
+        corsAllowsAny = configuration.corsOrigins.contains("*")
         var h = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
-        if configuration.corsOrigins.contains("*") { h.add(contentsOf: Application.corsAnyOrigin) }
+        if corsAllowsAny { h.add(contentsOf: Application.corsAnyOrigin) }
         jsonHeaders = h
         h.add("Vary", "Origin")
         jsonHeadersVaryingByOrigin = h
@@ -176,17 +179,19 @@ public final class Application: Sendable {
             if request.path == "*", request.method == "OPTIONS" { return .done(Application.serverOptions) }
             throw Problem.notFound("no route \(request.path); see GET /openapi.yaml")
         }
-        let method = MethodName.is(request.method, "HEAD") ? "GET" : request.method
-        guard MethodName.isOne(of: route.methods, method) else {
+        let sent = MethodName.bit(request.method)
+        let asked = sent == MethodName.head ? MethodName.get : sent
+        let method = sent == MethodName.head ? "GET" : request.method
+        guard asked & route.methodSet != 0 else {
             throw Problem.methodNotAllowed(request.method, allowed: route.methods)
         }
-        if MethodName.is(method, "OPTIONS") { return .done(preflight(route, request)) }
+        if asked == MethodName.options { return .done(preflight(route, request)) }
         let grant = try gate(route, method: method, request)
         var minVersion: Int?
         if request.mayHaveWatchedField, request.headers.contains("X-Min-Version") {
             minVersion = try minVersionAsked(request, route)  // a store in one process is always current: its form is checked, no more
         }
-        if MethodName.is(method, "POST") || MethodName.is(method, "PUT") || MethodName.is(method, "PATCH") {
+        if asked & (MethodName.post | MethodName.put | MethodName.patch) != 0 {
             try checkContentType(request)
         }
         if let minVersion, let id = route.sceneID {  // (nil for a render: see `minVersionAsked`)
@@ -308,11 +313,9 @@ public final class Application: Sendable {
     /// does, while the service is open, every answer to a method that may
     /// change state: a foreign page's is refused (``checkOrigin(_:)``).
     func addCORS(to response: inout HTTPResponse, request: HTTPRequest) {
-        let origins = configuration.corsOrigins
-        let any = origins.contains("*")
-        let m = request.method
-        let safe = MethodName.is(m, "GET") || MethodName.is(m, "HEAD") || MethodName.is(m, "OPTIONS")
-        let varies = !any || (access.isOpen && !safe)
+        let any = corsAllowsAny
+        let safe = MethodName.bit(request.method) & (MethodName.get | MethodName.head | MethodName.options) != 0
+        let varies = !any || (!safe && access.isOpen)
         if any, response.headers.sharesStorage(with: jsonHeaders) {
             // A JSON answer's fields as built once: the same bytes as below, no copy made.
             if varies { response.headers = jsonHeadersVaryingByOrigin }
@@ -325,7 +328,7 @@ public final class Application: Sendable {
             response.headers.add(contentsOf: Application.corsAnyOrigin)
             return
         }
-        if let origin = request.headers["Origin"], origins.contains(origin) {
+        if let origin = request.headers["Origin"], configuration.corsOrigins.contains(origin) {
             response.headers.add("Access-Control-Allow-Origin", origin)
             response.headers.add("Access-Control-Expose-Headers", Application.exposedHeaders)
         }

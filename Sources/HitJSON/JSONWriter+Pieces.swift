@@ -5,7 +5,7 @@
 extension JSONWriter {
     /// Writes a whole object member known when the program is built
     /// (`"decision":"hit"`: trusted, neither checked nor escaped).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func member(_ keyAndValue: StaticString) {
         separate()
         appendASCII(keyAndValue)
@@ -49,5 +49,17 @@ extension JSONWriter {
         } else {
             appendShortest(d)
         }
+    }
+}
+
+extension JSONWriter {
+    /// Writes text known when the program is built that ends with an
+    /// object key and its `:` (`,"version":`, `{"x":`: trusted, neither
+    /// checked nor escaped, its comma written by the caller); a value
+    /// must follow.
+    @inlinable @inline(__always)
+    public mutating func keyText(_ text: StaticString) {
+        appendASCII(text)
+        needsComma = false
     }
 }

@@ -36,14 +36,24 @@ extension JSONWriter {
         text.withUTF8 { append($0) }
     }
 
-    /// Appends the decimal digits of `value` (with `-` when negative),
-    /// written in place, last digit first, once their count is known.
-    @inlinable
+    /// Appends the decimal digits of `value` (with `-` when negative):
+    /// below 10,000 (the commonest: coordinates, versions, counts) from a
+    /// table of digit pairs, else written in place, last digit first, once
+    /// their count is known.
+    @inlinable @inline(__always)
     mutating func appendInteger(_ value: Int) {
         if value >= 0 && value < 10 {
             append(UInt8(truncatingIfNeeded: value) &+ UInt8(ascii: "0"))
-            return
+        } else if value >= 10 && value < 10_000 {
+            appendSmallInteger(value)
+        } else {
+            appendAnyInteger(value)
         }
+    }
+
+    /// ``appendInteger(_:)`` of any value, digit by digit.
+    @usableFromInline
+    mutating func appendAnyInteger(_ value: Int) {
         var magnitude = UInt64(value.magnitude)
         let sign = value < 0 ? 1 : 0
         var digits = 1
@@ -63,6 +73,40 @@ extension JSONWriter {
             magnitude = q
         } while i > sign
         advance(count)
+    }
+
+    /// The two digits of 00…99, back to back.
+    @usableFromInline
+    static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Appends `value` (10…9,999) as two or four digits' pairs from
+    /// ``digitPairs``, dropping the leading zero of 100…999.
+    @inlinable @inline(__always)
+    mutating func appendSmallInteger(_ value: Int) {
+        let pairs = JSONWriter.digitPairs.utf8Start
+        let p = reserve(4)
+        if value < 100 {
+            p[0] = pairs[2 &* value]
+            p[1] = pairs[2 &* value &+ 1]
+            advance(2)
+            return
+        }
+        let high = value / 100
+        let low = value &- high &* 100
+        p[0] = pairs[2 &* high]
+        p[1] = pairs[2 &* high &+ 1]
+        p[2] = pairs[2 &* low]
+        p[3] = pairs[2 &* low &+ 1]
+        if high < 10 {
+            // Three digits: the pair of `high` had a leading zero.
+            p[0] = p[1]
+            p[1] = p[2]
+            p[2] = p[3]
+            advance(3)
+        } else {
+            advance(4)
+        }
     }
 
     /// Appends `s` in quotes, escaped by ``JSONString`` (`"` and `\` as

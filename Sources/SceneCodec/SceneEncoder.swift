@@ -241,9 +241,9 @@ package enum SceneEncoder {
     /// `{"x": …, "y": …}`.
     package static func writeXY(_ p: Point, to w: inout JSONWriter) {
         w.beginObject()
-        w.field("x")
+        w.keyText(#""x":"#)
         w.number(p.x)
-        w.field("y")
+        w.keyText(#","y":"#)
         w.number(p.y)
         w.endObject()
     }

@@ -159,6 +159,26 @@ final class HoverRoutesTests: XCTestCase {
             let slow = try bytes.withUnsafeBufferPointer { try HitRequestDecoder.decodeHit($0, fastPath: false) }
             XCTAssertEqual(fast, slow, body)
         }
+        // The compact bodies (`CompactHitBody`) and their near misses, which the general path reads or refuses.
+        let compact = [
+            #"{"x":120,"y":120}"#, #"{"x":120,"y":120,"trace":false}"#, #"{"y":-3,"x":0,"all":true,"trace":true}"#,
+            #"{"x":-0,"y":1}"#, #"{"x":01,"y":1}"#, #"{"x":1.5,"y":1}"#, #"{"x":1e2,"y":1}"#, #"{"x":123456789012345,"y":1}"#,
+            #"{"x":1234567890123456,"y":1}"#, #"{"x":1,"x":2,"y":1}"#, #"{"x":1,"y":1,"trace":false,"trace":true}"#,
+            #"{"x":1,"y":1,"trace":null}"#, #"{"x":1,"y":1} "#, #"{"x":1,"y":1,}"#, #"{"x":1}"#, #"{"x":-,"y":1}"#,
+            #"{"x":1,"y":1,"all":fals}"#, #"{"x":1,"y":1,"z":1}"#, #"{"x":1,"y":1}x"#,
+        ]
+        for body in compact {
+            let bytes = Array(body.utf8)
+            let fast = Result { try bytes.withUnsafeBufferPointer { try HitRequestDecoder.decodeHit($0) } }
+            let slow = Result { try bytes.withUnsafeBufferPointer { try HitRequestDecoder.decodeHit($0, fastPath: false) } }
+            switch (fast, slow) {
+            case (.success(let f), .success(let s)):
+                XCTAssertEqual(f, s, body)
+                XCTAssertEqual(f.point.x.sign, s.point.x.sign, body)
+            case (.failure(let f), .failure(let s)): XCTAssertEqual("\(f)", "\(s)", body)
+            default: XCTFail("\(body): \(fast) against \(slow)")
+            }
+        }
         let q = try Array(bodies[1].utf8).withUnsafeBufferPointer { try HitRequestDecoder.decodeHit($0) }
         XCTAssertEqual(q.point.pointerType, .touch)
         XCTAssertEqual(q.point.phase, .down)

@@ -128,6 +128,28 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(text { $0.number(-9_007_199_254_740_991) }, "-9007199254740991")
     }
 
+    func testEveryIntegerUpTo20000IsItsDescription() {
+        // The digit-pair table below 10,000 and the general path above it.
+        for i in -20_000...20_000 {
+            XCTAssertEqual(text { $0.int(i) }, String(i))
+            XCTAssertEqual(text { $0.number(Double(i)) }, i == 0 ? "0" : String(i))
+        }
+        XCTAssertEqual(text { $0.int(Int.max) }, String(Int.max))
+        XCTAssertEqual(text { $0.int(Int.min) }, String(Int.min))
+    }
+
+    func testKeyTextIsFollowedByAValueWithoutAComma() {
+        XCTAssertEqual(
+            text {
+                $0.beginObject()
+                $0.keyText(#""x":"#)
+                $0.number(1)
+                $0.keyText(#","y":"#)
+                $0.int(2)
+                $0.endObject()
+            }, #"{"x":1,"y":2}"#)
+    }
+
     func testOtherNumbersUseShortestRoundTripForm() {
         XCTAssertEqual(text { $0.number(0.5) }, "0.5")
         XCTAssertEqual(text { $0.number(0.1) }, "0.1")

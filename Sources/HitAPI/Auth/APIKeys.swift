@@ -149,8 +149,27 @@ public struct APIKeys: Sendable {
     }
 
     /// Whether `a` and `b` are equal, looking at every byte of the longer
-    /// one whatever the contents.
+    /// one whatever the contents: in time that depends on the lengths only
+    /// (of equal lengths, eight bytes at a time).
     static func constantTimeEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count, let x = a.baseAddress, let y = b.baseAddress else { return unequalLengthsEqual(a, b) }
+        let n = a.count
+        var difference: UInt64 = 0
+        var i = 0
+        while i &+ 8 <= n {
+            difference |= UnsafeRawPointer(x + i).loadUnaligned(as: UInt64.self) ^ UnsafeRawPointer(y + i).loadUnaligned(as: UInt64.self)
+            i &+= 8
+        }
+        while i < n {
+            difference |= UInt64(x[i] ^ y[i])
+            i &+= 1
+        }
+        return difference == 0
+    }
+
+    /// ``constantTimeEqual(_:_:)`` of buffers whose lengths may differ (or
+    /// that are empty): every byte of the longer is looked at.
+    private static func unequalLengthsEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var difference: UInt8 = a.count == b.count ? 0 : 1
         let n = max(a.count, b.count)
         var i = 0

@@ -39,7 +39,7 @@ extension Application {
         if access.isAlwaysOpen, !head.mayHaveOrigin || !head.headers.contains("Origin") { return nil }
         guard let route = Route(path: head.path) else { return nil }
         let method = MethodName.is(head.method, "HEAD") ? "GET" : head.method
-        guard !MethodName.is(method, "OPTIONS"), MethodName.isOne(of: route.methods, method) else { return nil }
+        guard !MethodName.is(method, "OPTIONS"), route.answers(method) else { return nil }
         do {
             let needed = route.requiredScope(method: method)
             let (grant, admission) = try access.authorizeHead(head, needs: needed)

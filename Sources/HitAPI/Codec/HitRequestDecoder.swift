@@ -67,6 +67,7 @@ public enum HitRequestDecoder {
     /// must give the same query or the same failure).
     public static func decodeHit(_ bytes: UnsafeBufferPointer<UInt8>, fastPath: Bool = true) throws(DecodeFailure) -> HitQuery {
         if fastPath {
+            if let query = CompactHitBody.query(bytes) { return query }
             var plain = JSONReader(bytes, maxDepth: DocumentDecoder.maxDepth)
             if let query = plain.plainHitQuery() { return query }
         }

@@ -10,13 +10,13 @@ enum HitResponseEncoder {
         scene: CompiledScene, to w: inout JSONWriter
     ) {
         w.beginObject()
-        w.field("scene")
+        w.keyText(#""scene":"#)
         w.string(sceneID)
-        w.field("version")
+        w.keyText(#","version":"#)
         w.int(version)
-        w.field("x")
+        w.keyText(#","x":"#)
         w.number(query.point.x)
-        w.field("y")
+        w.keyText(#","y":"#)
         w.number(query.point.y)
         writeTarget(result, scene: scene, path: true, to: &w)
         if !result.receivers.isEmpty {
@@ -112,46 +112,37 @@ enum HitResponseEncoder {
         w.endObject()
     }
 
-    /// `layer`, (`path`,) `action`, `actionLayer` (and `local` with `path`).
+    /// `layer`, (`path`,) `action`, `actionLayer` (and `local` with `path`):
+    /// the ids and the action copied as the scene keeps them quoted
+    /// (`CompiledScene.quotedIDs`, `quotedActions`), the keys as text known
+    /// when the program is built.
+    /// - Complexity: O(depth of the target + the bytes written).
     static func writeTarget(_ result: HitResult, scene: CompiledScene, path: Bool, to w: inout JSONWriter) {
         guard let target = result.target else {
-            w.field("layer")
-            w.null()
             if path {
-                w.field("path")
-                w.null()
-            }
-            w.field("action")
-            w.null()
-            w.field("actionLayer")
-            w.null()
-            if path {
-                w.field("local")
-                w.null()
+                w.member(#""layer":null,"path":null,"action":null,"actionLayer":null,"local":null"#)
+            } else {
+                w.member(#""layer":null,"action":null,"actionLayer":null"#)
             }
             return
         }
         w.field("layer")
-        w.string(scene.ids[target])
+        scene.quotedIDs.withText(target) { w.raw($0) }
         if path {
-            w.field("path")
-            w.beginArray()
-            scene.forEachLayer(onPathTo: target) { w.string(scene.ids[$0]) }
+            w.keyText(#","path":["#)
+            scene.forEachLayer(onPathTo: target) { n in scene.quotedIDs.withText(n) { w.raw($0) } }
             w.endArray()
         }
-        if let (action, layer) = scene.action(for: target) {
-            w.field("action")
-            w.string(action)
-            w.field("actionLayer")
-            w.string(scene.ids[layer])
+        if let layer = scene.actionLayer(for: target) {
+            w.keyText(#","action":"#)
+            scene.quotedActions.withText(layer) { w.raw($0) }
+            w.keyText(#","actionLayer":"#)
+            scene.quotedIDs.withText(layer) { w.raw($0) }
         } else {
-            w.field("action")
-            w.null()
-            w.field("actionLayer")
-            w.null()
+            w.member(#""action":null,"actionLayer":null"#)
         }
         if path {
-            w.field("local")
+            w.keyText(#","local":"#)
             if let local = result.local { SceneEncoder.writeXY(local, to: &w) } else { w.null() }
         }
     }
@@ -170,7 +161,7 @@ enum HitResponseEncoder {
 
     private static func writeIDs(_ layers: [Int], scene: CompiledScene, to w: inout JSONWriter) {
         w.beginArray()
-        for n in layers { w.string(scene.ids[n]) }
+        for n in layers { scene.quotedIDs.withText(n) { w.raw($0) } }
         w.endArray()
     }
 

@@ -16,10 +16,10 @@ enum TraceWriter {
         trace.withUnsafeBufferPointer { entries in
             for i in entries.indices {
                 w.beginObject()
-                w.field("layer")
+                w.keyText(#""layer":"#)
                 let layer = entries[i].layer
                 if layer >= 0 {
-                    w.string(scene.ids[layer])
+                    scene.quotedIDs.withText(layer) { w.raw($0) }
                 } else if case .captureDropped(_, let id, _)? = entries[i].detail {
                     w.string(id)
                 } else {
@@ -32,7 +32,7 @@ enum TraceWriter {
                     writeDetail(detail, to: &w)
                 }
                 if let local = entries[i].local {
-                    w.field("local")
+                    w.keyText(#","local":"#)
                     SceneEncoder.writeXY(local, to: &w)
                 }
                 w.endObject()

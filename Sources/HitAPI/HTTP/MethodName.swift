@@ -16,16 +16,35 @@ enum MethodName {
         }
         return equal ?? (method == String(describing: literal))
     }
+}
 
-    /// Whether `method` is one of `methods`, byte for byte.
-    /// - Complexity: O(the names' lengths).
+extension MethodName {
+    /// A method among those a route may answer, as one bit of a set
+    /// (``Route/methodSet``); 0 for any other method.
+    /// - Complexity: O(1): the name's length and first byte, then one
+    ///   comparison of at most seven bytes.
     @inline(__always)
-    static func isOne(of methods: [String], _ method: String) -> Bool {
-        method.utf8.withContiguousStorageIfAvailable { wanted in
-            methods.contains { name in
-                name.utf8.count == wanted.count
-                    && (name.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(wanted) } ?? (name == method))
-            }
-        } ?? methods.contains(method)
+    static func bit(_ method: String) -> UInt8 {
+        if let bit = method.utf8.withContiguousStorageIfAvailable(bit(of:)) { return bit }
+        var copy = method
+        return copy.withUTF8(bit(of:))
     }
+
+    /// ``bit(_:)`` of a method name's bytes.
+    @inline(__always)
+    static func bit(of b: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        switch (b.count, b.count > 0 ? b[0] : 0) {
+        case (3, UInt8(ascii: "G")): return b.equals("GET") ? get : 0
+        case (3, UInt8(ascii: "P")): return b.equals("PUT") ? put : 0
+        case (4, UInt8(ascii: "H")): return b.equals("HEAD") ? head : 0
+        case (4, UInt8(ascii: "P")): return b.equals("POST") ? post : 0
+        case (5, UInt8(ascii: "P")): return b.equals("PATCH") ? patch : 0
+        case (6, UInt8(ascii: "D")): return b.equals("DELETE") ? delete : 0
+        case (7, UInt8(ascii: "O")): return b.equals("OPTIONS") ? options : 0
+        default: return 0
+        }
+    }
+
+    static let get: UInt8 = 1, head: UInt8 = 2, post: UInt8 = 4, put: UInt8 = 8
+    static let delete: UInt8 = 16, patch: UInt8 = 32, options: UInt8 = 64
 }

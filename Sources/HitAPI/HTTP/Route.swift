@@ -36,6 +36,7 @@ enum Route: Equatable {
 
     /// The route of a path's bytes, split on "/" after the leading slash.
     private static func match(_ bytes: UnsafeBufferPointer<UInt8>) -> Route? {
+        if let hit = matchPlainHit(bytes) { return hit }
         guard bytes.first == UInt8(ascii: "/") else { return nil }
         // The segments' bounds: at most five.
         var segments = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
@@ -94,6 +95,21 @@ enum Route: Equatable {
         }
     }
 
+    /// `/scenes/{id}/hit` with an id of plain ASCII (no `%`, no `/`, the
+    /// commonest path of all) as ``match(_:)`` reads it, without splitting
+    /// the path into segments; nil for any other path.
+    /// - Complexity: O(path length).
+    @inline(__always)
+    private static func matchPlainHit(_ bytes: UnsafeBufferPointer<UInt8>) -> Route? {
+        let n = bytes.count
+        guard n > 12, UnsafeBufferPointer(rebasing: bytes[0..<8]).equals("/scenes/"),
+            UnsafeBufferPointer(rebasing: bytes[(n - 4)..<n]).equals("/hit")
+        else { return nil }
+        let id = UnsafeBufferPointer(rebasing: bytes[8..<(n - 4)])
+        for c in id where c == UInt8(ascii: "/") || c == UInt8(ascii: "%") || c >= 0x80 { return nil }
+        return .hit(String(decoding: id, as: UTF8.self))
+    }
+
     /// The methods the route answers (HEAD wherever GET; OPTIONS everywhere).
     var methods: [String] {
         switch self {
@@ -138,6 +154,26 @@ enum Route: Equatable {
         case .diff: return 15
         case .stream: return 16
         }
+    }
+
+    /// ``methods`` as a set of ``MethodName/bit(_:)`` bits.
+    var methodSet: UInt8 {
+        switch self {
+        case .healthz, .readyz, .openAPI, .metrics, .index, .asset, .render, .audit, .reach, .diff:
+            return MethodName.get | MethodName.head | MethodName.options
+        case .scenes, .hit: return MethodName.get | MethodName.head | MethodName.post | MethodName.options
+        case .scene: return MethodName.get | MethodName.head | MethodName.put | MethodName.delete | MethodName.options
+        case .hits: return MethodName.post | MethodName.options
+        case .layer: return MethodName.patch | MethodName.options
+        case .stream: return MethodName.get | MethodName.options
+        }
+    }
+
+    /// Whether the route answers `method` (``methods``); HEAD is asked as GET.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func answers(_ method: String) -> Bool {
+        MethodName.bit(method) & methodSet != 0
     }
 
     private static let readOnly = ["GET", "HEAD", "OPTIONS"]

@@ -11,7 +11,7 @@ extension Application {
     func hit(_ id: String, _ request: HTTPRequest, granted: Scope = .write, _ placement: Placement) throws(Problem) -> Step {
         let query: HitQuery
         do {
-            if request.method == "POST" {
+            if MethodName.is(request.method, "POST") {
                 query = try request.body.withUnsafeBufferPointer { (b) throws(DecodeFailure) -> HitQuery in
                     try HitRequestDecoder.decodeHit(b)
                 }

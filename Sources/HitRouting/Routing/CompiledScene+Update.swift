@@ -30,7 +30,10 @@ extension CompiledScene {
         node.cover = cover(node, isLeaf: node.childCount == 0)
         passThroughCount += (node.passThrough ? 1 : 0) - (old.passThrough ? 1 : 0)
         nodes[n] = node
-        actions[n] = layer.action
+        if actions[n] != layer.action {
+            actions[n] = layer.action
+            quotedActions.replace(n, with: layer.action, all: actions)
+        }
         if old.toParent != node.toParent {
             recomputeDescendants(of: n, toScene: toScene, rescale: old.toParent.maxScale != node.toParent.maxScale, model: layer)
         }

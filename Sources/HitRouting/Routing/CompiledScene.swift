@@ -9,6 +9,11 @@ public struct CompiledScene: Sendable {
     public internal(set) var ids: [String]
     /// Actions, parallel to `nodes`.
     public internal(set) var actions: [String?]
+    /// `ids` as the JSON strings answers write, parallel to `nodes`.
+    public private(set) var quotedIDs = QuotedTexts()
+    /// `actions` as the JSON strings answers write (none where nil),
+    /// parallel to `nodes`.
+    public internal(set) var quotedActions = QuotedTexts()
     /// Compiled hit regions; `Node.region` indexes here.
     var regions: [Region]
     /// Children lists in visiting order; `Node.children` is a range here.
@@ -257,6 +262,8 @@ public struct CompiledScene: Sendable {
         nodes.append(node)
         ids.append(layer.id)
         actions.append(layer.action)
+        quotedIDs.append(layer.id)
+        quotedActions.append(layer.action)
         indexByID[layer.id] = index
         if numericProblem == nil {
             note(
@@ -449,6 +456,18 @@ public struct CompiledScene: Sendable {
         var k = Int32(n)
         while k >= 0 {
             if let a = actions[Int(k)] { return (a, Int(k)) }
+            k = nodes[Int(k)].parent
+        }
+        return nil
+    }
+
+    /// The layer whose action ``action(for:)`` gives for layer `n` (`n` or
+    /// its nearest ancestor with an action), or nil; no string is touched.
+    /// - Complexity: O(depth).
+    public func actionLayer(for n: Int) -> Int? {
+        var k = Int32(n)
+        while k >= 0 {
+            if quotedActions.hasText(Int(k)) { return Int(k) }
             k = nodes[Int(k)].parent
         }
         return nil
