@@ -143,7 +143,7 @@ final class StreamSession: WebSocketSession {
             do throws(Problem) {
                 let answer = try app.answerHit(
                     query, in: sceneID, held: held, granted: granted, request: handshake, namespace: namespace, .loop)
-                stream.send(text: Self.message(answer, seq: item.seq, coalesced: item.coalesced))
+                Self.send(answer, seq: item.seq, coalesced: item.coalesced, on: stream)
             } catch {
                 stream.send(text: Self.error(error, seq: item.seq))
             }
@@ -293,26 +293,54 @@ final class StreamSession: WebSocketSession {
 
     /// An answer: exactly `POST …/hit`'s object, then `seq` and `coalesced` when there are.
     static func message(_ answer: HitAnswer, seq: StreamSeq?, coalesced: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        writeMessage(answer, seq: seq, coalesced: coalesced) { head, tail in
+            bytes.reserveCapacity(head.count + tail.count)
+            bytes.append(contentsOf: head)
+            bytes.append(contentsOf: tail)
+        }
+        return bytes
+    }
+
+    /// Sends ``message(_:seq:coalesced:)`` as one text frame, without
+    /// building it as an array first.
+    static func send(_ answer: HitAnswer, seq: StreamSeq?, coalesced: Int, on stream: WebSocketStream) {
+        writeMessage(answer, seq: seq, coalesced: coalesced) { head, tail in stream.send(text: head, tail) }
+    }
+
+    /// Writes the answer object and after it, when there are, the members
+    /// `"seq"` and `"coalesced"` and a closing brace, into one writer;
+    /// `body` gets the message in two pieces: the answer without its
+    /// closing brace, then the rest (`,"seq":…}`), or the whole answer and
+    /// nothing.
+    /// - Complexity: O(answer); one buffer.
+    private static func writeMessage(
+        _ answer: HitAnswer, seq: StreamSeq?, coalesced: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void
+    ) {
         var w = JSONWriter(capacity: answer.query.trace ? 1024 : 256)
         answer.write(to: &w)
-        var bytes = w.finish()
-        guard seq != nil || coalesced > 0, bytes.last == UInt8(ascii: "}") else { return bytes }
-        bytes.removeLast()
-        var tail = JSONWriter(capacity: 64)
-        tail.beginObject()
-        if let seq {
-            tail.field("seq")
-            seq.write(to: &tail)
+        let end = w.count
+        let extended = seq != nil || coalesced > 0
+        if extended {
+            if let seq {
+                w.field("seq")  // after the answer's `}`: `,"seq":`
+                seq.write(to: &w)
+            }
+            if coalesced > 0 {
+                w.field("coalesced")
+                w.int(coalesced)
+            }
+            let brace: StaticString = "}"
+            w.rawMembers(UnsafeBufferPointer(start: brace.utf8Start, count: 1))
         }
-        if coalesced > 0 {
-            tail.field("coalesced")
-            tail.int(coalesced)
+        w.withBytes { all in
+            let raw = UnsafeRawBufferPointer(all)
+            guard extended, end > 0, all[end - 1] == UInt8(ascii: "}") else {
+                body(UnsafeRawBufferPointer(rebasing: raw[..<end]), UnsafeRawBufferPointer(start: nil, count: 0))
+                return
+            }
+            body(UnsafeRawBufferPointer(rebasing: raw[..<(end - 1)]), UnsafeRawBufferPointer(rebasing: raw[end...]))
         }
-        tail.endObject()
-        var extra = tail.finish()
-        extra[0] = UInt8(ascii: ",")  // the members after the answer's own
-        bytes += extra
-        return bytes
     }
 
     /// `{"type":"error","seq":…,"problem":"/problems/<slug>","title",…,"status",…,"detail",…,"errors":[…]}`.

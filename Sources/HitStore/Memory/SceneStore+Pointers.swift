@@ -37,6 +37,21 @@ extension SceneStore {
             swap(&sessions, &state.sessions)
             defer { swap(&sessions, &state.sessions) }
             var edits = PointerSessions.Edits()
+            if !phase.mayDrag {
+                // Nothing can move: route against the current snapshot as
+                // it is, which keeps its version (and what was noted of
+                // its cost), with nothing to record.
+                let snapshot = state.snapshot
+                do throws(PointerSessions.Refusal) {
+                    let outcome = try sessions.apply(
+                        pointer: pointer, phase: phase, type: event.type, at: event.point, in: snapshot.box.live.compiled,
+                        trace: event.trace, all: event.all, now: now, recording: &edits)
+                    return (outcome, snapshot)
+                } catch {
+                    throw StoreError.pointerRefused(
+                        error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
+                }
+            }
             var outcome: PointerSessions.Outcome?
             do throws(StoreError) {
                 try state.changeInPlace { (live, version) throws(StoreError) -> Bool in
@@ -44,7 +59,7 @@ extension SceneStore {
                     // before its record is written, and a refused record must
                     // leave it where it was (the version does not grow).
                     let held =
-                        phase == .down ? nil : sessions.capture(of: pointer).flatMap { live.compiled.indexByID[$0.layer] }.map(Int.init)
+                        sessions.capture(of: pointer).flatMap { live.compiled.indexByID[$0.layer] }.map(Int.init)
                     let before = held.map { live.model.layer(at: live.compiled.modelPath(of: $0)) }
                     do throws(PointerSessions.Refusal) {
                         outcome = try sessions.apply(
