@@ -77,7 +77,8 @@ extension PointerSessions {
             let begun = try begin(pointer: key, phase: phase, type: type, at: point, trace: trace, now: now, recording: &mine)
             var state = begun.state
             let outcome = route(
-                pointer: key, phase: phase, type: type, at: point, in: scene, previous: begun.previous, state: &state, notes: begun.notes,
+                pointer: key, phase: phase, type: type, at: point, in: scene, previous: begun.previous, at: begun.index, state: &state,
+                notes: begun.notes,
                 moved: false, work: 0,
                 trace: trace, all: all, now: now, recording: &mine)
             edits.append(mine)
@@ -117,7 +118,7 @@ extension PointerSessions {
             moved = true
         }
         return route(
-            pointer: key, phase: phase, type: type, at: point, in: scene.compiled, previous: begun.previous, state: &state,
+            pointer: key, phase: phase, type: type, at: point, in: scene.compiled, previous: begun.previous, at: begun.index, state: &state,
             notes: begun.notes,
             moved: moved,
             work: work, trace: trace, all: all, now: now, recording: &edits)
@@ -126,13 +127,14 @@ extension PointerSessions {
     /// The start of an event, before any routing: expiry, the pointer
     /// limit, a dropped capture's trace note, and the pointer's state with
     /// its capture let go for a `hover` or `leave`; also the pointer as
-    /// remembered before the event (nil: not remembered).
+    /// remembered before the event and where (nil: not remembered).
     private mutating func begin(
         pointer key: PointerKey, phase: Phase, type: PointerType, at point: Point, trace: Bool, now: Double,
         recording edits: inout Edits
-    ) throws(Refusal) -> (previous: Pointer?, state: Pointer, notes: [TraceEntry]) {
+    ) throws(Refusal) -> (previous: Pointer?, index: [PointerKey: Pointer].Index?, state: Pointer, notes: [TraceEntry]) {
         expire(now: now, recording: &edits)
-        let previous = pointers[key]
+        let index = pointers.index(forKey: key)
+        let previous = index.map { pointers.values[$0] }
         let pressed = Self.pressed(after: phase, previous)
         let remembered = phase != .leave && (type.hovers || pressed)
         if remembered && previous == nil && pointers.count >= maxPointers { throw .tooManyPointers(limit: maxPointers) }
@@ -150,7 +152,7 @@ extension PointerSessions {
         var state = previous ?? Pointer(capture: nil, type: type, pressed: false, last: point, lastActive: now, reported: .nothing)
         // No button is pressed: a capture the pointer still holds is let go.
         if phase == .hover || phase == .leave { state.capture = nil }
-        return (previous, state, notes)
+        return (previous, index, state, notes)
     }
 
     /// Whether a pointer is pressed after `phase`, given its state before.
@@ -165,10 +167,11 @@ extension PointerSessions {
     /// The rest of an event, once any drag moved the layer (`moved`,
     /// having read `work`): the routing against `scene` (after the drag),
     /// the hovered set and the boundary, and the pointer remembered or
-    /// forgotten.
+    /// forgotten (`index`: where `previous` is in ``pointers``).
     private mutating func route(
         pointer key: PointerKey, phase: Phase, type: PointerType, at point: Point, in scene: borrowing CompiledScene,
-        previous: Pointer?, state: inout Pointer, notes: [TraceEntry], moved: Bool, work: Int, trace: Bool, all: Bool,
+        previous: Pointer?, at index: [PointerKey: Pointer].Index?, state: inout Pointer, notes: [TraceEntry], moved: Bool, work: Int,
+        trace: Bool, all: Bool,
         now: Double, recording edits: inout Edits
     ) -> Outcome {
         let pressed = Self.pressed(after: phase, previous)
@@ -221,7 +224,13 @@ extension PointerSessions {
         state.last = point
         state.lastActive = now
         edits.pointers.append((key, previous))
-        pointers[key] = remembered ? state : nil
+        // `index` (where `previous` is) still holds: nothing changed `pointers` since.
+        switch (remembered, index) {
+        case (true, let i?): pointers.values[i] = state
+        case (true, nil): pointers[key] = state
+        case (false, let i?): pointers.remove(at: i)
+        case (false, nil): break
+        }
         if remembered { earliestActive = min(earliestActive, now) }
         return outcome
     }
