@@ -56,6 +56,9 @@ final class StreamSession: WebSocketSession {
     private var busy = false
     /// A change came while ``busy``: check for a push once the worker is back.
     private var pushWanted = false
+    /// The scene was deleted while ``busy``: once the worker's answer is
+    /// sent, push the delete and close.
+    private var deleteWanted = false
 
     init(
         app: Application, stream: WebSocketStream, sceneID: String, version: Int, granted: Scope, handshake: HTTPRequest, namespace: UInt64
@@ -167,8 +170,15 @@ final class StreamSession: WebSocketSession {
         }
     }
 
-    /// A worker is back: the push that waited, then the held messages.
+    /// A worker is back: the delete or the push that waited, then the held
+    /// messages (none after a delete: the stream closes).
     private func resume(_ stream: WebSocketStream) {
+        if deleteWanted {
+            deleteWanted = false
+            pushWanted = false
+            push(.deleted, on: stream)
+            return
+        }
         if pushWanted {
             pushWanted = false
             sceneMayHaveChanged(on: stream, deleted: false)
@@ -193,7 +203,8 @@ final class StreamSession: WebSocketSession {
     /// The scene may have changed (any client, any replica): push its new
     /// version and then each boundary that changed with it; or, when it is
     /// `deleted` or gone, `{"type":"scene","deleted":true}` and close with
-    /// 4404.
+    /// 4404, after the answer a worker is computing, if any (the close
+    /// never overtakes an answer to a message already taken up).
     ///
     /// Routing this stream's pointers again is placed by `RunWhere` like a
     /// batch of that many points (a costly scene, or a scene that must be
@@ -201,12 +212,12 @@ final class StreamSession: WebSocketSession {
     /// so pushes and answers keep their order.
     func sceneMayHaveChanged(on stream: WebSocketStream, deleted: Bool) {
         guard stream.isOpen else { return }
-        if deleted {
-            push(.deleted, on: stream)
+        if busy {
+            if deleted { deleteWanted = true } else { pushWanted = true }
             return
         }
-        if busy {
-            pushWanted = true
+        if deleted {
+            push(.deleted, on: stream)
             return
         }
         let work = RunWhere.Work(
