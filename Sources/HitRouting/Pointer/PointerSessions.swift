@@ -83,8 +83,8 @@ public struct PointerSessions: Sendable {
     /// most `idleTimeout`, no pointer has expired and expiry visits nothing.
     public internal(set) var earliestActive = Double.infinity
     /// Remembered pointers visited by expiry scans so far: a deterministic
-    /// measure of expiry's work (each scan visits every pointer).
-    public internal(set) var expiryVisits = 0
+    /// measure of expiry's work (each scan visits every pointer), for tests.
+    var expiryVisits = 0
     /// Pointers remembered at once (captures among them).
     public var maxPointers: Int
     /// Seconds without an event after which a pointer (and its capture) is forgotten.
