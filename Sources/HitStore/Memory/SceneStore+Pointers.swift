@@ -42,14 +42,18 @@ extension SceneStore {
                 // it is, which keeps its version (and what was noted of
                 // its cost), with nothing to record.
                 let snapshot = state.snapshot
-                do throws(PointerSessions.Refusal) {
-                    let outcome = try sessions.apply(
-                        pointer: pointer, phase: phase, type: event.type, at: event.point, in: snapshot.box.live.compiled,
-                        trace: event.trace, all: event.all, now: now, recording: &edits)
-                    return (outcome, snapshot)
-                } catch {
+                let applied = snapshot.withCompiled { scene in
+                    Result { () throws(PointerSessions.Refusal) in
+                        try sessions.apply(
+                            pointer: pointer, phase: phase, type: event.type, at: event.point, in: scene,
+                            trace: event.trace, all: event.all, now: now, recording: &edits)
+                    }
+                }
+                switch applied {
+                case .success(let outcome): return (outcome, snapshot)
+                case .failure(let refusal):
                     throw StoreError.pointerRefused(
-                        error, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
+                        refusal, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
                 }
             }
             var outcome: PointerSessions.Outcome?
