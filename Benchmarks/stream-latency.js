@@ -11,8 +11,9 @@
 // `none` (plain hits, no pointer state: the transport alone).
 //
 // Prints one JSON line: messages sent and answered after the warm-up,
-// the answers' `coalesced` total, the latencies in µs, and how late the
-// sending ran behind its schedule (the client keeping up or not).
+// the answers' `coalesced` total, the latencies in µs, how late the
+// sending ran behind its schedule (the client keeping up or not), and the
+// process's own CPU time over the measured seconds (µs).
 "use strict";
 const WebSocket = require("ws");
 
@@ -26,6 +27,8 @@ const sockets = [];
 let opened = 0;
 let t0 = 0, measureFrom = 0, stopAt = 0;
 let sent = 0, answered = 0, coalesced = 0, errors = 0, lagMax = 0, pushes = 0;
+// This process's own CPU over the measured window (µs), sampled at its ends.
+let cpuFrom = null, cpuTo = null;
 const latencies = [];
 
 function start() {
@@ -88,6 +91,8 @@ function run() {
   sockets.forEach((s, i) => { s.next = t0 + (period * i) / STREAMS; });
   const tick = () => {
     const at = now();
+    if (cpuFrom === null && at >= measureFrom) cpuFrom = process.cpuUsage();
+    if (cpuTo === null && at >= stopAt) cpuTo = process.cpuUsage(cpuFrom);
     if (at >= stopAt + 1000) return finish();
     // One frame per stream per turn at most: a stream that fell behind its
     // schedule sends its next frame now and skips the frames it missed, as a
@@ -107,7 +112,8 @@ function run() {
 
 function finish() {
   for (const s of sockets) s.ws.terminate();
-  process.stdout.write(JSON.stringify({ tag, sent, answered, coalesced, errors, pushes, lagMaxMs: lagMax, latenciesUs: latencies }) + "\n", () => process.exit(0));
+  const cpuUs = cpuTo ? cpuTo.user + cpuTo.system : 0;
+  process.stdout.write(JSON.stringify({ tag, sent, answered, coalesced, errors, pushes, lagMaxMs: lagMax, cpuUs, latenciesUs: latencies }) + "\n", () => process.exit(0));
 }
 
 start();

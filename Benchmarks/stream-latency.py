@@ -7,6 +7,16 @@ processes; the service remembers up to 2 × POINTERS pointers
 
     python3 Benchmarks/stream-latency.py BINARY [--port 33400] [--streams 100]
         [--pointers 1000] [--hz 60] [--seconds 10] [--warmup 3] [--procs 2] [--plain]
+        [--base BASE_BINARY] [--rounds 3]
+
+With --base, BASE_BINARY and BINARY run alternately (base, head, base,
+head, ...) for --rounds rounds each, and the medians of the rounds are
+printed for each, with every round's figures. The server's CPU per
+answered message (µs) is its utime + stime over the measured seconds
+divided by the messages answered in them; the load processes' own CPU
+is printed too (the load generator shares the machine's cores), and the
+share of the measured seconds the server's threads spent runnable but
+waiting for a CPU (schedstat).
 
 Each stream carries POINTERS / STREAMS pointers; every frame it writes one
 `hover` per pointer ({"x","y","pointer","phase":"hover","trace":false,
@@ -35,25 +45,27 @@ def cpu(pid):
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def waited(pid):
+    """Seconds the process's threads have spent runnable but waiting for a
+    CPU (/proc/PID/task/TID/schedstat, field 2)."""
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                total += int(f.read().split()[1])
+        except OSError:
+            pass
+    return total / 1e9
+
+
 def percentile(sorted_values, q):
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("binary")
-    ap.add_argument("--port", type=int, default=33400)
-    ap.add_argument("--streams", type=int, default=100)
-    ap.add_argument("--pointers", type=int, default=1000)
-    ap.add_argument("--hz", type=float, default=60)
-    ap.add_argument("--seconds", type=float, default=10)
-    ap.add_argument("--warmup", type=float, default=3)
-    ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--plain", action="store_true", help="plain hits: no pointer, no phase")
-    a = ap.parse_args()
-    assert a.pointers % a.streams == 0 and a.streams % a.procs == 0
+def run(binary, a):
+    """One run of BINARY: the figures of its measured seconds."""
     # Every pointer is remembered (it hovers): --max-pointers past POINTERS.
-    server = subprocess.Popen([a.binary, "--port", str(a.port), "--threads", "1", "--quiet",
+    server = subprocess.Popen([binary, "--port", str(a.port), "--threads", "1", "--quiet",
                                "--max-pointers", str(2 * a.pointers)])
     try:
         for _ in range(200):
@@ -73,9 +85,9 @@ def main():
                                     stdout=subprocess.PIPE, env=env) for k in range(a.procs)]
         # The measured window starts WARMUP s after the workers' streams open; sample the server's CPU then.
         time.sleep(a.warmup + 0.5)
-        c0, t0 = cpu(server.pid), time.monotonic()
+        c0, w0, t0 = cpu(server.pid), waited(server.pid), time.monotonic()
         time.sleep(a.seconds - 1)
-        c1, t1 = cpu(server.pid), time.monotonic()
+        c1, w1, t1 = cpu(server.pid), waited(server.pid), time.monotonic()
         results = [json.loads(w.communicate()[0]) for w in workers]
         if any(w.returncode for w in workers):
             raise SystemExit("a load process failed")
@@ -83,21 +95,64 @@ def main():
         server.terminate()
         server.wait()
     lat = sorted(x for r in results for x in r["latenciesUs"])
-    sent = sum(r["sent"] for r in results)
     answered = sum(r["answered"] for r in results)
-    coalesced = sum(r["coalesced"] for r in results)
-    errors = sum(r["errors"] for r in results)
-    lag = max(r["lagMaxMs"] for r in results)
+    server_cpu = (c1 - c0) / (t1 - t0)  # cores
+    return {
+        "sent": sum(r["sent"] for r in results) / a.seconds,
+        "answered": answered / a.seconds,
+        "coalesced": sum(r["coalesced"] for r in results),
+        "errors": sum(r["errors"] for r in results),
+        "lag": max(r["lagMaxMs"] for r in results),
+        "p50": percentile(lat, 0.5) / 1000 if lat else float("nan"),
+        "p90": percentile(lat, 0.9) / 1000 if lat else float("nan"),
+        "p99": percentile(lat, 0.99) / 1000 if lat else float("nan"),
+        "max": lat[-1] / 1000 if lat else float("nan"),
+        "cpu": 100 * server_cpu,
+        "us_per_message": 1e6 * server_cpu * a.seconds / answered if answered else float("nan"),
+        "waiting": 100 * (w1 - w0) / (t1 - t0),
+        "load_cpu": 100 * sum(r.get("cpuUs", 0) for r in results) / 1e6 / a.seconds,
+    }
+
+
+def show(label, r):
+    print(f"  {label}: sent {r['sent']:,.0f}/s, answered {r['answered']:,.0f}/s, coalesced {r['coalesced']:,}, "
+          f"errors {r['errors']}; p50 {r['p50']:.2f} ms, p90 {r['p90']:.2f} ms, p99 {r['p99']:.2f} ms, "
+          f"max {r['max']:.2f} ms; clients behind by at most {r['lag']:.1f} ms; "
+          f"server CPU {r['cpu']:.0f} % ({r['us_per_message']:.2f} µs/message), runnable but waiting for a CPU "
+          f"{r['waiting']:.0f} % of the time; load processes' CPU {r['load_cpu']:.0f} %")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("--port", type=int, default=33400)
+    ap.add_argument("--streams", type=int, default=100)
+    ap.add_argument("--pointers", type=int, default=1000)
+    ap.add_argument("--hz", type=float, default=60)
+    ap.add_argument("--seconds", type=float, default=10)
+    ap.add_argument("--warmup", type=float, default=3)
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--plain", action="store_true", help="plain hits: no pointer, no phase")
+    ap.add_argument("--base", help="a base binary, run alternately with BINARY")
+    ap.add_argument("--rounds", type=int, default=3)
+    a = ap.parse_args()
+    assert a.pointers % a.streams == 0 and a.streams % a.procs == 0
     target = a.pointers * a.hz
-    print(f"{a.pointers} {'plain-hit senders' if a.plain else 'hovering pointers'} at {a.hz:g} Hz over {a.streams} streams ({a.procs} node-ws processes), "
+    print(f"{a.pointers} {'plain-hit senders' if a.plain else 'hovering pointers'} at {a.hz:g} Hz "
+          f"(target {target:,.0f} messages/s) over {a.streams} streams ({a.procs} node-ws processes), "
           f"{a.seconds:g} s measured after {a.warmup:g} s:")
-    print(f"  sent {sent / a.seconds:,.0f} messages/s (target {target:,.0f}), answered {answered / a.seconds:,.0f}/s, "
-          f"coalesced {coalesced}, errors {errors}")
-    if lat:
-        print(f"  latency p50 {percentile(lat, 0.5) / 1000:.2f} ms, p90 {percentile(lat, 0.9) / 1000:.2f} ms, "
-              f"p99 {percentile(lat, 0.99) / 1000:.2f} ms, max {lat[-1] / 1000:.2f} ms, mean {statistics.mean(lat) / 1000:.2f} ms")
-    print(f"  clients' timers at most {lag:.1f} ms behind schedule (a frame is {1000 / a.hz:.1f} ms)")
-    print(f"  server CPU {100 * (c1 - c0) / (t1 - t0):.0f} % of one core")
+    binaries = [("base", a.base), ("head", a.binary)] if a.base else [("head", a.binary)]
+    rounds = a.rounds if a.base else 1
+    runs = {label: [] for label, _ in binaries}
+    for k in range(rounds):
+        for label, binary in binaries:
+            r = run(binary, a)
+            runs[label].append(r)
+            show(f"round {k + 1} {label}", r)
+    if rounds > 1:
+        for label, _ in binaries:
+            med = {key: statistics.median(r[key] for r in runs[label]) for key in runs[label][0]}
+            show(f"median of {rounds} {label}", med)
 
 
 main()

@@ -75,11 +75,15 @@ extension EventLoop {
         }
     }
 
-    /// Appends one unmasked frame to the connection's output.
-    func queueFrame(_ connection: Connection, _ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) {
+    /// Appends one unmasked frame to the connection's output, its payload
+    /// `payload` followed by `more`.
+    func queueFrame(
+        _ connection: Connection, _ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer,
+        _ more: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)
+    ) {
         if connection.output.isEmpty { connection.lastWrite = now }
         let before = connection.output.count
-        connection.output.appendOwned { WebSocketFrameEncoder.append(opcode: opcode, payload: payload, to: &$0) }
+        connection.output.appendOwned { WebSocketFrameEncoder.append(opcode: opcode, payload: payload, more, to: &$0) }
         let added = connection.output.count &- before
         outputShard.bump(OutputBudget.queuedCell, by: UInt64(added))
         counters.shard.bump(counters.bytesOut, by: UInt64(added))

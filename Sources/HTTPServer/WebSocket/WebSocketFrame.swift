@@ -60,6 +60,27 @@ enum WebSocketFrameEncoder {
         for (k, byte) in payload.enumerated() { out.append(byte ^ key[k & 3]) }
     }
 
+    /// An unmasked final frame whose payload is `payload` followed by
+    /// `more`, appended to `out` as ``append(opcode:fin:rsv:payload:mask:to:)``
+    /// would append their concatenation.
+    /// - Complexity: O(payload + more).
+    static func append(opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, _ more: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        let n = payload.count + more.count
+        out.append(0x80 | opcode.rawValue)
+        if n < 126 {
+            out.append(UInt8(n))
+        } else if n <= 0xFFFF {
+            out.append(126)
+            out.append(UInt8(n >> 8))
+            out.append(UInt8(n & 0xFF))
+        } else {
+            out.append(127)
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: n >> shift)) }
+        }
+        out.append(contentsOf: payload)
+        out.append(contentsOf: more)
+    }
+
     /// ``append(opcode:fin:rsv:payload:mask:to:)`` over an array.
     static func append(
         opcode: WebSocketOpcode, fin: Bool = true, rsv: UInt8 = 0, payload: [UInt8], mask: UInt32? = nil, to out: inout [UInt8]

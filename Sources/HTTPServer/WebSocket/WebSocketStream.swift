@@ -59,6 +59,17 @@ public final class WebSocketStream {
         }
     }
 
+    /// ``send(text:)`` of the message `head` followed by `tail`, in one
+    /// frame (a message written in two pieces need not be joined first).
+    public func send(text head: UnsafeRawBufferPointer, _ tail: UnsafeRawBufferPointer) {
+        guard isOpen, let connection else { return }
+        loop.queueFrame(connection, .text, head, tail)
+        loop.counters.shard.bump(loop.counters.streamMessagesOut)
+        if connection.output.count > maxQueuedBytes {
+            close(.policyViolation, reason: "the client reads its answers too slowly", immediately: true)
+        }
+    }
+
     /// ``send(text:)`` of an array's bytes.
     public func send(text: [UInt8]) {
         text.withUnsafeBytes { send(text: $0) }

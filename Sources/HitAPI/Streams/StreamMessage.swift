@@ -18,10 +18,12 @@ enum StreamSeq: Equatable {
 /// Decodes one stream message: exactly a `POST …/hit` body (the same
 /// fields, defaults and problems, with the same pointers) plus `seq`.
 enum StreamMessage {
-    /// The query and `seq` of `bytes`.
+    /// The query and `seq` of `bytes`. `fastPath: false` skips
+    /// ``plainWithSeq(_:)`` (for tests: both must give the same query and `seq`).
     /// - Throws: the failure `POST …/hit` would report for the same body
     ///   (a `seq` that is neither a number nor a string is one more issue).
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodeFailure) -> (HitQuery, StreamSeq?) {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, fastPath: Bool = true) throws(DecodeFailure) -> (HitQuery, StreamSeq?) {
+        if fastPath, let plain = plainWithSeq(bytes) { return plain }
         if !contains(bytes, "seq") {
             return (try HitRequestDecoder.decodeHit(bytes), nil)  // the HTTP body's own path, fast path included
         }
@@ -42,6 +44,50 @@ enum StreamMessage {
             return query
         }
         return (query, seq)
+    }
+
+    /// The most digits a `seq` read by ``plainWithSeq(_:)`` has: every
+    /// integer of 15 digits is exact as a Double.
+    static let plainSeqDigits = 15
+
+    /// A plain `POST …/hit` body (``JSONReader/plainHitQuery()``) with
+    /// `,"seq":N}` at its very end, N a JSON integer of at most
+    /// ``plainSeqDigits`` digits, as the usual message is written: read
+    /// without the reporting decoder, as the body without its last member
+    /// and that integer. Nil for any other message (the full decoder then
+    /// reads it and reports what is wrong).
+    ///
+    /// In valid JSON, those bytes at the end can only be the last member
+    /// of the top-level object (the quotes around `seq` are unescaped, and
+    /// nothing after them is in a string); a duplicate `seq` before it
+    /// makes the rest not plain; and a message that is not valid JSON
+    /// stays not valid without its last member, or is not plain, so both
+    /// paths give the same query or this gives nil.
+    /// - Complexity: O(bytes), one copy of them on the stack.
+    static func plainWithSeq(_ bytes: UnsafeBufferPointer<UInt8>) -> (HitQuery, StreamSeq?)? {
+        let n = bytes.count
+        guard n >= 9, bytes[n - 1] == UInt8(ascii: "}") else { return nil }
+        // The digits before the final brace.
+        var k = n - 2
+        while k >= 0, bytes[k] >= UInt8(ascii: "0"), bytes[k] <= UInt8(ascii: "9") { k -= 1 }
+        let digits = n - 2 - k
+        guard digits >= 1, digits <= plainSeqDigits, k >= 6 else { return nil }
+        if digits > 1 && bytes[k + 1] == UInt8(ascii: "0") { return nil }  // a leading zero is no JSON number
+        let member: StaticString = #","seq":"#
+        let start = k + 1 - member.utf8CodeUnitCount
+        guard start >= 1 else { return nil }
+        for i in 0..<member.utf8CodeUnitCount where bytes[start + i] != member.utf8Start[i] { return nil }
+        var seq = 0.0
+        for i in (k + 1)..<(n - 1) { seq = seq * 10 + Double(bytes[i] &- UInt8(ascii: "0")) }
+        let query: HitQuery? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: start + 1) { body in
+            guard let base = body.baseAddress, let source = bytes.baseAddress else { return nil }
+            base.update(from: source, count: start)
+            base[start] = UInt8(ascii: "}")
+            var reader = JSONReader(UnsafeBufferPointer(start: base, count: start + 1), maxDepth: DocumentDecoder.maxDepth)
+            return reader.plainHitQuery()
+        }
+        guard let query else { return nil }
+        return (query, .number(seq))
     }
 
     /// The `seq` of a message that failed to decode, if it can be read

@@ -56,6 +56,9 @@ final class StreamSession: WebSocketSession {
     private var busy = false
     /// A change came while ``busy``: check for a push once the worker is back.
     private var pushWanted = false
+    /// The scene was deleted while ``busy``: once the worker's answer is
+    /// sent, push the delete and close.
+    private var deleteWanted = false
 
     init(
         app: Application, stream: WebSocketStream, sceneID: String, version: Int, granted: Scope, handshake: HTTPRequest, namespace: UInt64
@@ -143,7 +146,7 @@ final class StreamSession: WebSocketSession {
             do throws(Problem) {
                 let answer = try app.answerHit(
                     query, in: sceneID, held: held, granted: granted, request: handshake, namespace: namespace, .loop)
-                stream.send(text: Self.message(answer, seq: item.seq, coalesced: item.coalesced))
+                Self.send(answer, seq: item.seq, coalesced: item.coalesced, on: stream)
             } catch {
                 stream.send(text: Self.error(error, seq: item.seq))
             }
@@ -167,8 +170,15 @@ final class StreamSession: WebSocketSession {
         }
     }
 
-    /// A worker is back: the push that waited, then the held messages.
+    /// A worker is back: the delete or the push that waited, then the held
+    /// messages (none after a delete: the stream closes).
     private func resume(_ stream: WebSocketStream) {
+        if deleteWanted {
+            deleteWanted = false
+            pushWanted = false
+            push(.deleted, on: stream)
+            return
+        }
         if pushWanted {
             pushWanted = false
             sceneMayHaveChanged(on: stream, deleted: false)
@@ -193,7 +203,8 @@ final class StreamSession: WebSocketSession {
     /// The scene may have changed (any client, any replica): push its new
     /// version and then each boundary that changed with it; or, when it is
     /// `deleted` or gone, `{"type":"scene","deleted":true}` and close with
-    /// 4404.
+    /// 4404, after the answer a worker is computing, if any (the close
+    /// never overtakes an answer to a message already taken up).
     ///
     /// Routing this stream's pointers again is placed by `RunWhere` like a
     /// batch of that many points (a costly scene, or a scene that must be
@@ -201,12 +212,12 @@ final class StreamSession: WebSocketSession {
     /// so pushes and answers keep their order.
     func sceneMayHaveChanged(on stream: WebSocketStream, deleted: Bool) {
         guard stream.isOpen else { return }
-        if deleted {
-            push(.deleted, on: stream)
+        if busy {
+            if deleted { deleteWanted = true } else { pushWanted = true }
             return
         }
-        if busy {
-            pushWanted = true
+        if deleted {
+            push(.deleted, on: stream)
             return
         }
         let work = RunWhere.Work(
@@ -293,26 +304,54 @@ final class StreamSession: WebSocketSession {
 
     /// An answer: exactly `POST …/hit`'s object, then `seq` and `coalesced` when there are.
     static func message(_ answer: HitAnswer, seq: StreamSeq?, coalesced: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        writeMessage(answer, seq: seq, coalesced: coalesced) { head, tail in
+            bytes.reserveCapacity(head.count + tail.count)
+            bytes.append(contentsOf: head)
+            bytes.append(contentsOf: tail)
+        }
+        return bytes
+    }
+
+    /// Sends ``message(_:seq:coalesced:)`` as one text frame, without
+    /// building it as an array first.
+    static func send(_ answer: HitAnswer, seq: StreamSeq?, coalesced: Int, on stream: WebSocketStream) {
+        writeMessage(answer, seq: seq, coalesced: coalesced) { head, tail in stream.send(text: head, tail) }
+    }
+
+    /// Writes the answer object and after it, when there are, the members
+    /// `"seq"` and `"coalesced"` and a closing brace, into one writer;
+    /// `body` gets the message in two pieces: the answer without its
+    /// closing brace, then the rest (`,"seq":…}`), or the whole answer and
+    /// nothing.
+    /// - Complexity: O(answer); one buffer.
+    private static func writeMessage(
+        _ answer: HitAnswer, seq: StreamSeq?, coalesced: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void
+    ) {
         var w = JSONWriter(capacity: answer.query.trace ? 1024 : 256)
         answer.write(to: &w)
-        var bytes = w.finish()
-        guard seq != nil || coalesced > 0, bytes.last == UInt8(ascii: "}") else { return bytes }
-        bytes.removeLast()
-        var tail = JSONWriter(capacity: 64)
-        tail.beginObject()
-        if let seq {
-            tail.field("seq")
-            seq.write(to: &tail)
+        let end = w.count
+        let extended = seq != nil || coalesced > 0
+        if extended {
+            if let seq {
+                w.field("seq")  // after the answer's `}`: `,"seq":`
+                seq.write(to: &w)
+            }
+            if coalesced > 0 {
+                w.field("coalesced")
+                w.int(coalesced)
+            }
+            let brace: StaticString = "}"
+            w.rawMembers(UnsafeBufferPointer(start: brace.utf8Start, count: 1))
         }
-        if coalesced > 0 {
-            tail.field("coalesced")
-            tail.int(coalesced)
+        w.withBytes { all in
+            let raw = UnsafeRawBufferPointer(all)
+            guard extended, end > 0, all[end - 1] == UInt8(ascii: "}") else {
+                body(UnsafeRawBufferPointer(rebasing: raw[..<end]), UnsafeRawBufferPointer(start: nil, count: 0))
+                return
+            }
+            body(UnsafeRawBufferPointer(rebasing: raw[..<(end - 1)]), UnsafeRawBufferPointer(rebasing: raw[end...]))
         }
-        tail.endObject()
-        var extra = tail.finish()
-        extra[0] = UInt8(ascii: ",")  // the members after the answer's own
-        bytes += extra
-        return bytes
     }
 
     /// `{"type":"error","seq":…,"problem":"/problems/<slug>","title",…,"status",…,"detail",…,"errors":[…]}`.

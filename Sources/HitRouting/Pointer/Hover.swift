@@ -46,10 +46,14 @@ public struct Boundary: Sendable, Equatable {
         self.removed = removed
     }
 
+    /// Hovered sets up to this many layers are compared by scanning, not hashing.
+    static let smallSet = 8
+
     /// The change from `before` to `after`, or nil when neither *H* nor the
     /// target changed. `scene` is the version `after` was computed on (it
     /// decides `removed`).
-    /// - Complexity: O(|H before| + |H after|) expected (hashing ids).
+    /// - Complexity: O(|H before| + |H after|) expected (hashing ids), or
+    ///   O(|H before| · |H after|) when both have at most ``smallSet`` layers.
     public static func between(_ before: Hover, _ after: Hover, in scene: borrowing CompiledScene) -> Boundary? {
         let targetChanged = before.target != after.target
         if !targetChanged && before.layers == after.layers { return nil }
@@ -57,6 +61,9 @@ public struct Boundary: Sendable, Equatable {
         let enter: [String]
         if before.layers.isEmpty || after.layers.isEmpty {
             (leave, enter) = (before.layers, after.layers.reversed())
+        } else if before.layers.count <= smallSet && after.layers.count <= smallSet {
+            leave = before.layers.filter { !after.layers.contains($0) }
+            enter = after.layers.reversed().filter { !before.layers.contains($0) }
         } else {
             let was = Set(before.layers)
             let now = Set(after.layers)

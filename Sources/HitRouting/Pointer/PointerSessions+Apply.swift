@@ -60,73 +60,143 @@ extension PointerSessions {
         }
     }
 
+    /// `apply(pointer:phase:type:at:to:trace:all:now:recording:)` for an
+    /// event that cannot drag (``Phase/mayDrag`` is false: `down`, `cancel`,
+    /// `hover`, `leave`), against a scene it only reads: the same outcome,
+    /// and the same changes to the sessions, without the scene being
+    /// lent for change.
+    /// - Precondition: `!phase.mayDrag`.
+    /// - Complexity: as `apply`.
+    public mutating func apply(
+        pointer key: PointerKey, phase: Phase, type: PointerType = .mouse, at point: Point, in scene: borrowing CompiledScene,
+        trace: Bool, all: Bool, now: Double, recording edits: inout Edits
+    ) throws(Refusal) -> Outcome {
+        precondition(!phase.mayDrag, "a \(phase) may drag: apply it to a LiveScene")
+        var mine = Edits()
+        do throws(Refusal) {
+            let begun = try begin(pointer: key, phase: phase, type: type, at: point, trace: trace, now: now, recording: &mine)
+            var state = begun.state
+            let outcome = route(
+                pointer: key, phase: phase, type: type, at: point, in: scene, previous: begun.previous, at: begun.index, state: &state,
+                notes: begun.notes,
+                moved: false, work: 0,
+                trace: trace, all: all, now: now, recording: &mine)
+            edits.append(mine)
+            return outcome
+        } catch {
+            revert(mine)
+            throw error
+        }
+    }
+
     private mutating func applying(
         pointer key: PointerKey, phase: Phase, type: PointerType, at point: Point, to scene: inout LiveScene,
         trace: Bool, all: Bool, now: Double, recording edits: inout Edits
     ) throws(Refusal) -> Outcome {
-        expire(now: now, recording: &edits)
-        let previous = pointers[key]
-        let pressed: Bool
-        switch phase {
-        case .down: pressed = true
-        case .move: pressed = previous?.pressed ?? false
-        case .up, .cancel, .hover, .leave: pressed = false
+        let begun = try begin(pointer: key, phase: phase, type: type, at: point, trace: trace, now: now, recording: &edits)
+        var state = begun.state
+        var work = 0
+        var moved = false
+        if phase.mayDrag, let capture = state.capture, let layer = scene.compiled.indexByID[capture.layer].map(Int.init),
+            scene.compiled.isDraggable(layer) && point != state.last
+        {
+            // A parent patched to a singular transform since the capture
+            // began leaves the move no size in the parent's space: refused
+            // like a move past the finite range, not silently dropped.
+            guard let toParent = scene.compiled.parentToScene(layer).inverse else {
+                throw .moveOverflows(
+                    layer: scene.compiled.ids[layer],
+                    NumericProblem(
+                        layerPath: [], field: [.key("transform")],
+                        message: "the layer's parent transform is not invertible: the move has no finite size in its space"))
+            }
+            let delta = toParent.applyLinear(point - state.last)
+            if let problem = scene.numericProblem(translatingLayer: layer, by: delta, work: &work) {
+                throw .moveOverflows(layer: scene.compiled.ids[layer], problem)
+            }
+            work &+= scene.translateLayer(layer, by: delta)
+            moved = true
         }
+        return route(
+            pointer: key, phase: phase, type: type, at: point, in: scene.compiled, previous: begun.previous, at: begun.index, state: &state,
+            notes: begun.notes,
+            moved: moved,
+            work: work, trace: trace, all: all, now: now, recording: &edits)
+    }
+
+    /// The start of an event, before any routing: expiry, the pointer
+    /// limit, a dropped capture's trace note, and the pointer's state with
+    /// its capture let go for a `hover` or `leave`; also the pointer as
+    /// remembered before the event and where (nil: not remembered).
+    private mutating func begin(
+        pointer key: PointerKey, phase: Phase, type: PointerType, at point: Point, trace: Bool, now: Double,
+        recording edits: inout Edits
+    ) throws(Refusal) -> (previous: Pointer?, index: [PointerKey: Pointer].Index?, state: Pointer, notes: [TraceEntry]) {
+        expire(now: now, recording: &edits)
+        let index = pointers.index(forKey: key)
+        let previous = index.map { pointers.values[$0] }
+        let pressed = Self.pressed(after: phase, previous)
         let remembered = phase != .leave && (type.hovers || pressed)
         if remembered && previous == nil && pointers.count >= maxPointers { throw .tooManyPointers(limit: maxPointers) }
 
         var notes: [TraceEntry] = []
-        let droppedBefore = dropped.removeValue(forKey: key)
-        if droppedBefore != nil { edits.dropped.append((key, droppedBefore)) }
-        if let (layer, why) = droppedBefore, trace {
-            notes.append(
-                TraceEntry(
-                    layer: -1, decision: .skip, reason: .captured,
-                    detail: .captureDropped(pointer: key.id, layer: layer, why: why), local: nil))
+        if !dropped.isEmpty, let droppedBefore = dropped.removeValue(forKey: key) {
+            edits.dropped.append((key, droppedBefore))
+            if trace {
+                notes.append(
+                    TraceEntry(
+                        layer: -1, decision: .skip, reason: .captured,
+                        detail: .captureDropped(pointer: key.id, layer: droppedBefore.layer, why: droppedBefore.why), local: nil))
+            }
         }
         var state = previous ?? Pointer(capture: nil, type: type, pressed: false, last: point, lastActive: now, reported: .nothing)
         // No button is pressed: a capture the pointer still holds is let go.
         if phase == .hover || phase == .leave { state.capture = nil }
-        let compiled = scene.compiled
-        var work = 0
+        return (previous, index, state, notes)
+    }
+
+    /// Whether a pointer is pressed after `phase`, given its state before.
+    private static func pressed(after phase: Phase, _ previous: Pointer?) -> Bool {
+        switch phase {
+        case .down: return true
+        case .move: return previous?.pressed ?? false
+        case .up, .cancel, .hover, .leave: return false
+        }
+    }
+
+    /// The rest of an event, once any drag moved the layer (`moved`,
+    /// having read `work`): the routing against `scene` (after the drag),
+    /// the hovered set and the boundary, and the pointer remembered or
+    /// forgotten (`index`: where `previous` is in ``pointers``).
+    private mutating func route(
+        pointer key: PointerKey, phase: Phase, type: PointerType, at point: Point, in scene: borrowing CompiledScene,
+        previous: Pointer?, at index: [PointerKey: Pointer].Index?, state: inout Pointer, notes: [TraceEntry], moved: Bool, work: Int,
+        trace: Bool, all: Bool,
+        now: Double, recording edits: inout Edits
+    ) -> Outcome {
+        let pressed = Self.pressed(after: phase, previous)
+        let remembered = phase != .leave && (type.hovers || pressed)
+        var work = work
         var outcome: Outcome
-        if phase != .down, let capture = state.capture, let layer = compiled.indexByID[capture.layer].map(Int.init) {
-            var moved = false
-            if phase != .cancel && compiled.isDraggable(layer) && point != state.last {
-                // A parent patched to a singular transform since the capture
-                // began leaves the move no size in the parent's space: refused
-                // like a move past the finite range, not silently dropped.
-                guard let toParent = compiled.parentToScene(layer).inverse else {
-                    throw .moveOverflows(
-                        layer: compiled.ids[layer],
-                        NumericProblem(
-                            layerPath: [], field: [.key("transform")],
-                            message: "the layer's parent transform is not invertible: the move has no finite size in its space"))
-                }
-                let delta = toParent.applyLinear(point - state.last)
-                if let problem = scene.numericProblem(translatingLayer: layer, by: delta, work: &work) {
-                    throw .moveOverflows(layer: compiled.ids[layer], problem)
-                }
-                work &+= scene.translateLayer(layer, by: delta)
-                moved = true
-            }
+        if phase != .down, let capture = state.capture, let layer = scene.indexByID[capture.layer].map(Int.init) {
             if phase != .move { state.capture = nil }
             // An image beyond the finite range is no point at all (SPEC §1).
-            let local = scene.compiled.sceneToLocal(layer)?.apply(point).finiteOrNil
+            let local = scene.sceneToLocal(layer)?.apply(point).finiteOrNil
+            var notes = notes
             if trace {
                 notes.append(
                     TraceEntry(
                         layer: layer, decision: .captured, reason: .captured,
                         detail: .capturedBy(pointer: key.id, down: capture.down), local: local))
             }
-            let stack = all ? scene.compiled.hit(point, all: true, work: &work).stack : nil
+            let stack = all ? scene.hit(point, all: true, work: &work).stack : nil
             outcome = Outcome(
                 result: HitResult(target: layer, local: local, trace: notes, stack: stack), captured: true, moved: moved)
         } else {
-            var result = compiled.hit(point, trace: trace, all: all, work: &work)
-            result.trace = notes + result.trace
+            var result = scene.hit(point, trace: trace, all: all, work: &work)
+            if !notes.isEmpty { result.trace = notes + result.trace }
             if phase == .down, let target = result.target {
-                state.capture = Capture(layer: compiled.ids[target], down: point)
+                state.capture = Capture(layer: scene.ids[target], down: point)
                 outcome = Outcome(result: result, captured: true, moved: false)
             } else {
                 state.capture = nil
@@ -137,16 +207,16 @@ extension PointerSessions {
         let after: Hover
         if phase == .leave || !(type.hovers || pressed) {
             after = .nothing
-        } else if let capture = state.capture, let n = scene.compiled.indexByID[capture.layer] {
-            after = scene.compiled.hover(capturedBy: Int(n))
+        } else if let capture = state.capture, let n = scene.indexByID[capture.layer] {
+            after = scene.hover(capturedBy: Int(n))
         } else if !outcome.captured {
-            after = scene.compiled.hover(target: outcome.result.target, receivers: outcome.result.receivers)
+            after = scene.hover(target: outcome.result.target, receivers: outcome.result.receivers)
         } else {
             // A mouse or pen whose up or cancel released the capture: what is there now.
-            let there = scene.compiled.hit(point, work: &work)
-            after = scene.compiled.hover(target: there.target, receivers: there.receivers)
+            let there = scene.hit(point, work: &work)
+            after = scene.hover(target: there.target, receivers: there.receivers)
         }
-        outcome.boundary = Boundary.between(state.reported, after, in: scene.compiled)
+        outcome.boundary = Boundary.between(state.reported, after, in: scene)
         outcome.work = work
         state.reported = after
         state.type = type
@@ -154,7 +224,13 @@ extension PointerSessions {
         state.last = point
         state.lastActive = now
         edits.pointers.append((key, previous))
-        pointers[key] = remembered ? state : nil
+        // `index` (where `previous` is) still holds: nothing changed `pointers` since.
+        switch (remembered, index) {
+        case (true, let i?): pointers.values[i] = state
+        case (true, nil): pointers[key] = state
+        case (false, let i?): pointers.remove(at: i)
+        case (false, nil): break
+        }
         if remembered { earliestActive = min(earliestActive, now) }
         return outcome
     }

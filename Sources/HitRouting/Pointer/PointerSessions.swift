@@ -42,6 +42,10 @@ public struct PointerSessions: Sendable {
         case hover
         /// Left the surface: over nothing, any capture released, forgotten.
         case leave
+
+        /// Whether an event of this phase can drag a layer (a captured
+        /// `move` or `up`); the others only read the scene.
+        public var mayDrag: Bool { self == .move || self == .up }
     }
 
     /// What an event did.
@@ -79,8 +83,8 @@ public struct PointerSessions: Sendable {
     /// most `idleTimeout`, no pointer has expired and expiry visits nothing.
     public internal(set) var earliestActive = Double.infinity
     /// Remembered pointers visited by expiry scans so far: a deterministic
-    /// measure of expiry's work (each scan visits every pointer).
-    public internal(set) var expiryVisits = 0
+    /// measure of expiry's work (each scan visits every pointer), for tests.
+    var expiryVisits = 0
     /// Pointers remembered at once (captures among them).
     public var maxPointers: Int
     /// Seconds without an event after which a pointer (and its capture) is forgotten.
@@ -199,8 +203,8 @@ extension PointerSessions {
         public var isEmpty: Bool { pointers.isEmpty && dropped.isEmpty }
 
         mutating func append(_ other: Edits) {
-            pointers += other.pointers
-            dropped += other.dropped
+            if pointers.isEmpty { pointers = other.pointers } else { pointers += other.pointers }
+            if dropped.isEmpty { dropped = other.dropped } else { dropped += other.dropped }
         }
     }
 

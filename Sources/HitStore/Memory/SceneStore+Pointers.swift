@@ -37,6 +37,25 @@ extension SceneStore {
             swap(&sessions, &state.sessions)
             defer { swap(&sessions, &state.sessions) }
             var edits = PointerSessions.Edits()
+            if !phase.mayDrag {
+                // Nothing can move: route against the current snapshot as
+                // it is, which keeps its version (and what was noted of
+                // its cost), with nothing to record.
+                let snapshot = state.snapshot
+                let applied = snapshot.withCompiled { scene in
+                    Result { () throws(PointerSessions.Refusal) in
+                        try sessions.apply(
+                            pointer: pointer, phase: phase, type: event.type, at: event.point, in: scene,
+                            trace: event.trace, all: event.all, now: now, recording: &edits)
+                    }
+                }
+                switch applied {
+                case .success(let outcome): return (outcome, snapshot)
+                case .failure(let refusal):
+                    throw StoreError.pointerRefused(
+                        refusal, scene: id, maxPointers: limits.maxPointers, captureTimeout: limits.captureTimeout)
+                }
+            }
             var outcome: PointerSessions.Outcome?
             do throws(StoreError) {
                 try state.changeInPlace { (live, version) throws(StoreError) -> Bool in
@@ -44,7 +63,7 @@ extension SceneStore {
                     // before its record is written, and a refused record must
                     // leave it where it was (the version does not grow).
                     let held =
-                        phase == .down ? nil : sessions.capture(of: pointer).flatMap { live.compiled.indexByID[$0.layer] }.map(Int.init)
+                        sessions.capture(of: pointer).flatMap { live.compiled.indexByID[$0.layer] }.map(Int.init)
                     let before = held.map { live.model.layer(at: live.compiled.modelPath(of: $0)) }
                     do throws(PointerSessions.Refusal) {
                         outcome = try sessions.apply(
