@@ -152,25 +152,6 @@ extension HTTPRequestParser {
             let end = min(n, limitIndex)
             switch state {
             case .fieldLineStart:
-                if let line = Self.wholeLine(input, from: i, to: end) {
-                    // The usual case, the whole line at hand and well formed:
-                    // scanned in one go (anything else takes the steps below).
-                    if let line = line.field {
-                        guard fieldCount < limits.maxHeaderCount else {
-                            return (i, .failed(fail(.headerTooLarge, at: base + i)))
-                        }
-                        if !inTrailers {
-                            fields.append(
-                                FieldRange(
-                                    nameStart: Int32(base + i), nameEnd: Int32(base + line.nameEnd),
-                                    valueStart: Int32(base + line.valueStart), valueEnd: Int32(base + line.valueEnd)))
-                        }
-                        fieldCount += 1
-                        i = line.next
-                        continue
-                    }
-                    return (i + 2, .end)
-                }
                 let b = input[i]
                 if ByteClass.isToken(b) {
                     if fieldCount >= limits.maxHeaderCount {
@@ -253,40 +234,6 @@ extension HTTPRequestParser {
             }
         }
         return (i, .needMore)
-    }
-
-    /// One field line, or the empty line, found whole by ``wholeLine(_:from:to:)``.
-    struct WholeLine {
-        /// The field's offsets in the input (an empty value: both just
-        /// after the colon), and the offset after its LF; nil for the
-        /// empty line that ends the section.
-        var field: (nameEnd: Int, valueStart: Int, valueEnd: Int, next: Int)?
-    }
-
-    /// The line at `start` when all of it lies before `end` and it is well
-    /// formed: a token, `:`, OWS, field-value bytes, CRLF; or just CRLF.
-    /// Nil for anything else (not all here yet, or malformed), which the
-    /// byte-by-byte states then take from `start`, errors and all.
-    /// - Complexity: O(line length).
-    @inline(__always)
-    static func wholeLine(_ input: UnsafeRawBufferPointer, from start: Int, to end: Int) -> WholeLine? {
-        var i = start
-        if input[i] == cr {
-            return i + 1 < end && input[i + 1] == lf ? WholeLine(field: nil) : nil
-        }
-        while i < end, ByteClass.isToken(input[i]) { i += 1 }
-        guard i > start, i < end, input[i] == UInt8(ascii: ":") else { return nil }
-        let nameEnd = i
-        i += 1
-        while i < end, ByteClass.isWhitespace(input[i]) { i += 1 }
-        let valueStart = i
-        i = ByteClass.fieldValueEnd(input, from: i, to: end)
-        guard i + 1 < end, input[i] == cr, input[i + 1] == lf else { return nil }
-        var valueEnd = i
-        while valueEnd > valueStart, ByteClass.isWhitespace(input[valueEnd - 1]) { valueEnd -= 1 }
-        let empty = valueEnd == valueStart
-        return WholeLine(
-            field: (nameEnd, empty ? nameEnd + 1 : valueStart, empty ? nameEnd + 1 : valueEnd, i + 2))
     }
 
     /// `HTTP/1.` as the low seven bytes of a little-endian word (computed:
