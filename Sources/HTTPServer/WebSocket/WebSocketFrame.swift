@@ -36,19 +36,8 @@ enum WebSocketFrameEncoder {
         opcode: WebSocketOpcode, fin: Bool = true, rsv: UInt8 = 0, payload: UnsafeRawBufferPointer,
         mask: UInt32? = nil, to out: inout [UInt8]
     ) {
-        out.append((fin ? 0x80 : 0) | (rsv & 0x7) << 4 | opcode.rawValue)
-        let maskBit: UInt8 = mask == nil ? 0 : 0x80
-        let n = payload.count
-        if n < 126 {
-            out.append(maskBit | UInt8(n))
-        } else if n <= 0xFFFF {
-            out.append(maskBit | 126)
-            out.append(UInt8(n >> 8))
-            out.append(UInt8(n & 0xFF))
-        } else {
-            out.append(maskBit | 127)
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: n >> shift)) }
-        }
+        appendHead(
+            (fin ? 0x80 : 0) | (rsv & 0x7) << 4 | opcode.rawValue, length: payload.count, masked: mask != nil, to: &out)
         guard let mask else {
             out.append(contentsOf: payload)
             return
@@ -65,20 +54,28 @@ enum WebSocketFrameEncoder {
     /// would append their concatenation.
     /// - Complexity: O(payload + more).
     static func append(opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, _ more: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        let n = payload.count + more.count
-        out.append(0x80 | opcode.rawValue)
+        appendHead(0x80 | opcode.rawValue, length: payload.count + more.count, masked: false, to: &out)
+        out.append(contentsOf: payload)
+        out.append(contentsOf: more)
+    }
+
+    /// The frame's first byte, then its payload length in the shortest
+    /// encoding (7 bits, or 126 and 16 bits, or 127 and 64 bits, big-endian)
+    /// with the mask bit when `masked`.
+    /// - Complexity: O(1).
+    private static func appendHead(_ first: UInt8, length n: Int, masked: Bool, to out: inout [UInt8]) {
+        out.append(first)
+        let maskBit: UInt8 = masked ? 0x80 : 0
         if n < 126 {
-            out.append(UInt8(n))
+            out.append(maskBit | UInt8(n))
         } else if n <= 0xFFFF {
-            out.append(126)
+            out.append(maskBit | 126)
             out.append(UInt8(n >> 8))
             out.append(UInt8(n & 0xFF))
         } else {
-            out.append(127)
+            out.append(maskBit | 127)
             for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: n >> shift)) }
         }
-        out.append(contentsOf: payload)
-        out.append(contentsOf: more)
     }
 
     /// ``append(opcode:fin:rsv:payload:mask:to:)`` over an array.

@@ -51,12 +51,7 @@ public final class WebSocketStream {
     /// stream is closed with 1008 instead.
     /// - Complexity: O(text); no allocation while the output's chunk has room.
     public func send(text: UnsafeRawBufferPointer) {
-        guard isOpen, let connection else { return }
-        loop.queueFrame(connection, .text, text)
-        loop.counters.shard.bump(loop.counters.streamMessagesOut)
-        if connection.output.count > maxQueuedBytes {
-            close(.policyViolation, reason: "the client reads its answers too slowly", immediately: true)
-        }
+        send(text: text, UnsafeRawBufferPointer(start: nil, count: 0))
     }
 
     /// ``send(text:)`` of the message `head` followed by `tail`, in one
