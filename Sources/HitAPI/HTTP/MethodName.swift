@@ -47,4 +47,11 @@ extension MethodName {
 
     static let get: UInt8 = 1, head: UInt8 = 2, post: UInt8 = 4, put: UInt8 = 8
     static let delete: UInt8 = 16, patch: UInt8 = 32, options: UInt8 = 64
+
+    /// The names of the methods in `set`, in the order of their bits.
+    /// - Complexity: O(1): seven bits looked at.
+    static func names(in set: UInt8) -> [String] {
+        let all = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+        return all.indices.filter { set & (1 << $0) != 0 }.map { all[$0] }
+    }
 }

@@ -110,19 +110,9 @@ enum Route: Equatable {
         return .hit(String(decoding: id, as: UTF8.self))
     }
 
-    /// The methods the route answers (HEAD wherever GET; OPTIONS everywhere).
-    var methods: [String] {
-        switch self {
-        case .healthz, .readyz, .openAPI, .metrics: return Route.readOnly
-        case .scenes: return Route.collection
-        case .scene: return Route.document
-        case .hit: return Route.hitMethods
-        case .hits: return Route.hitsMethods
-        case .layer: return Route.layerMethods
-        case .index, .asset, .render, .audit, .reach, .diff: return Route.readOnly
-        case .stream: return Route.streamMethods
-        }
-    }
+    /// The methods the route answers (HEAD wherever GET; OPTIONS
+    /// everywhere), in the order `Allow` names them.
+    var methods: [String] { MethodName.names(in: methodSet) }
 
     /// The route templates that label metrics and log lines, indexed by
     /// ``metricsLabel``; entry 0 is for requests that match no route.
@@ -156,7 +146,7 @@ enum Route: Equatable {
         }
     }
 
-    /// ``methods`` as a set of ``MethodName/bit(_:)`` bits.
+    /// The methods the route answers, as a set of ``MethodName/bit(_:)`` bits.
     var methodSet: UInt8 {
         switch self {
         case .healthz, .readyz, .openAPI, .metrics, .index, .asset, .render, .audit, .reach, .diff:
@@ -169,20 +159,12 @@ enum Route: Equatable {
         }
     }
 
-    /// Whether the route answers `method` (``methods``); HEAD is asked as GET.
+    /// Whether the route answers `method` (one of ``methods``).
     /// - Complexity: O(1).
     @inline(__always)
     func answers(_ method: String) -> Bool {
         MethodName.bit(method) & methodSet != 0
     }
-
-    private static let readOnly = ["GET", "HEAD", "OPTIONS"]
-    private static let collection = ["GET", "HEAD", "POST", "OPTIONS"]
-    private static let document = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
-    private static let hitMethods = ["GET", "HEAD", "POST", "OPTIONS"]
-    private static let hitsMethods = ["POST", "OPTIONS"]
-    private static let layerMethods = ["PATCH", "OPTIONS"]
-    private static let streamMethods = ["GET", "OPTIONS"]
 
     /// RFC 3986 percent-decoding of one path segment (`+` stays `+`); nil
     /// for a bad escape or bytes that are not UTF-8.
