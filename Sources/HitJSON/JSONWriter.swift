@@ -34,10 +34,9 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// The JSON written, as an array; the writer is gone afterwards.
-    /// - Complexity: O(count), one copy (made here, by code specialized
-    ///   for bytes, so that no generic array metadata is looked up).
+    /// - Complexity: O(count), one copy.
     public consuming func finish() -> [UInt8] {
-        buffer.withBytes { Array($0) }
+        buffer.finish()
     }
 
     /// Runs `body` over the JSON written so far.

@@ -453,12 +453,7 @@ public struct CompiledScene: Sendable {
     /// The action of layer `n` or of its nearest ancestor that has one, with
     /// the index of the layer that carries it.
     public func action(for n: Int) -> (action: String, layer: Int)? {
-        var k = Int32(n)
-        while k >= 0 {
-            if let a = actions[Int(k)] { return (a, Int(k)) }
-            k = nodes[Int(k)].parent
-        }
-        return nil
+        actionLayer(for: n).map { (actions[$0] ?? "", $0) }
     }
 
     /// The layer whose action ``action(for:)`` gives for layer `n` (`n` or
