@@ -117,6 +117,7 @@ extension FuzzSession {
     mutating func hitPOST(_ d: inout Decisions, pointer: (String, String)?, type: String? = nil, in id: String? = nil) -> HTTPResponse {
         let sceneID = id ?? scene(&d)
         let (body, twin) = hitBody(&d, pointer: pointer?.0, phase: pointer?.1, type: type)
+        checkDecoders(body, &d)
         let answer = send("POST", "/scenes/\(sceneID)/hit", json: body)
         if pointer == nil, answer.status == 200 {
             let other = send("POST", "/scenes/\(sceneID)/hit", json: twin)

@@ -3,7 +3,7 @@ import SceneCodec
 
 /// A stream message's `seq`: a number or a string the client chose,
 /// echoed in the answer (SPEC §11.2).
-enum StreamSeq: Equatable {
+package enum StreamSeq: Equatable {
     case number(Double)
     case string(String)
 
@@ -17,12 +17,12 @@ enum StreamSeq: Equatable {
 
 /// Decodes one stream message: exactly a `POST …/hit` body (the same
 /// fields, defaults and problems, with the same pointers) plus `seq`.
-enum StreamMessage {
+package enum StreamMessage {
     /// The query and `seq` of `bytes`. `fastPath: false` skips
     /// ``plainWithSeq(_:)`` (for tests: both must give the same query and `seq`).
     /// - Throws: the failure `POST …/hit` would report for the same body
     ///   (a `seq` that is neither a number nor a string is one more issue).
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, fastPath: Bool = true) throws(DecodeFailure) -> (HitQuery, StreamSeq?) {
+    package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, fastPath: Bool = true) throws(DecodeFailure) -> (HitQuery, StreamSeq?) {
         if fastPath, let plain = plainWithSeq(bytes) { return plain }
         if !contains(bytes, "seq") {
             return (try HitRequestDecoder.decodeHit(bytes), nil)  // the HTTP body's own path, fast path included
