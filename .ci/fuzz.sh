@@ -6,7 +6,9 @@
 #   ws    the WebSocket frame decoder (Fuzz/run-ws.sh: Fuzz/ws-seeds)
 # The toolchain's clang ships libFuzzer and ASan (libclang_rt.fuzzer,
 # libclang_rt.asan), so nothing is installed; the step fails when
-# libFuzzer reports a failing input, and prints its reproducer.
+# libFuzzer reports a failing input (a crash, a timeout, out of memory or
+# a leak), and prints its reproducer; a failure with no input (a build
+# error) shows in the log's tail.
 #
 #   bash .ci/fuzz.sh [api|http|ws] [seconds]  # default api; seconds: $HITROUTE_CI_FUZZ_SECONDS or 180
 #                                             # (api), $HITROUTE_CI_HTTP_FUZZ_SECONDS or 60 (http),
@@ -30,7 +32,7 @@ FUZZ_OUT="$out" timeout $((seconds + 900)) bash "Fuzz/run-$target.sh" "$seconds"
 grep -vE '^\s*NEW_FUNC|^#[0-9]+\s+(NEW|REDUCE|pulse)' "$out/fuzz.log" | tail -40
 echo "corpus: $(ls "$out/corpus" | wc -l) inputs; log: $out/fuzz.log"
 shopt -s nullglob
-for f in "$out"/crash-* "$out"/timeout-* "$out"/oom-*; do
+for f in "$out"/crash-* "$out"/timeout-* "$out"/oom-* "$out"/leak-*; do
     echo "failing input $f (base64 $(base64 -w0 "$f")); replay: $replay$out/$binary $f"
     status=1
 done
