@@ -41,12 +41,7 @@ func withLiveService(
     _ edit: (inout Configuration) -> Void = { _ in }, access: AccessControl = .open,
     _ body: (LiveService) throws -> Void
 ) throws -> String {
-    var config = Configuration()
-    config.server.host = "127.0.0.1"
-    config.server.port = 0
-    config.server.eventLoops = 2
-    config.server.shutdownGracePeriod = .seconds(2)
-    config.server.logRequests = false
+    var config = Configuration.live(eventLoops: 2)
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else { throw XCTSkip("pipe: errno \(errno)") }
     // Non-blocking: a test that logs a lot must not stall a loop on a full pipe; it reads as it goes.
@@ -71,6 +66,20 @@ func withLiveService(
     close(fds[0])
     if let failure { throw failure }
     return log
+}
+
+extension Configuration {
+    /// A live test's service: an ephemeral port of 127.0.0.1, `eventLoops`
+    /// loops, a 2 s shutdown grace and no request log.
+    static func live(eventLoops: Int) -> Configuration {
+        var config = Configuration()
+        config.server.host = "127.0.0.1"
+        config.server.port = 0
+        config.server.eventLoops = eventLoops
+        config.server.shutdownGracePeriod = .seconds(2)
+        config.server.logRequests = false
+        return config
+    }
 }
 
 /// Drains a pipe on a thread of its own until its write end closes.

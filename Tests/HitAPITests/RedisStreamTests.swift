@@ -49,12 +49,8 @@ final class RedisStreamTests: XCTestCase {
     /// A replica serving on an ephemeral port of 127.0.0.1.
     func liveReplica() throws -> LiveService {
         let (base, store) = try replicaStore()
-        var config = base
-        config.server.host = "127.0.0.1"
-        config.server.port = 0
-        config.server.eventLoops = 2
-        config.server.shutdownGracePeriod = .seconds(2)
-        config.server.logRequests = false
+        var config = Configuration.live(eventLoops: 2)
+        config.storeURL = base.storeURL
         let (server, app) = Application.makeServer(config, store: store)
         servers.append(server)
         return LiveService(port: try server.start(), app: app)

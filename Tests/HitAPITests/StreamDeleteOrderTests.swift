@@ -16,26 +16,17 @@ final class StreamDeleteOrderTests: XCTestCase {
     /// A memory store whose pointer events may block (so `RunWhere` puts
     /// them on a worker), and whose first one, once applied, waits until
     /// released before it returns.
-    final class HeldPointerEvent: SceneStoring {
-        let inner = SceneStore()
+    final class HeldPointerEvent: ForwardingStore, @unchecked Sendable {
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let first = Atomic<Bool>(true)
 
-        var capabilities: StoreCapabilities {
+        override var capabilities: StoreCapabilities {
             var c = inner.capabilities
             c.writesMayBlock = true
             return c
         }
-        var location: String { inner.location }
-        func snapshot(_ id: String) -> SceneSnapshot? { inner.snapshot(id) }
-        func residentSnapshot(_ id: String) -> SceneSnapshot? { inner.residentSnapshot(id) }
-        func summaries() -> [SceneSummary] { inner.summaries() }
-        func create(_ upload: SceneUpload) throws(StoreError) -> SceneSnapshot { try inner.create(upload) }
-        func put(_ upload: SceneUpload, id: String) throws(StoreError) -> (SceneSnapshot, created: Bool) { try inner.put(upload, id: id) }
-        func delete(_ id: String) throws(StoreError) -> Bool { try inner.delete(id) }
-        func patch(_ id: String, _ patch: LayerPatch) throws(StoreError) -> (SceneSnapshot, Layer) { try inner.patch(id, patch) }
-        func pointerEvent(_ id: String, _ event: PointerEvent) throws(StoreError) -> (PointerSessions.Outcome, SceneSnapshot) {
+        override func pointerEvent(_ id: String, _ event: PointerEvent) throws(StoreError) -> (PointerSessions.Outcome, SceneSnapshot) {
             let answered = try inner.pointerEvent(id, event)
             if first.exchange(false, ordering: .acquiringAndReleasing) {
                 entered.signal()
@@ -43,26 +34,11 @@ final class StreamDeleteOrderTests: XCTestCase {
             }
             return answered
         }
-        func refreshPointers(_ id: String, namespace: UInt64) -> (SceneSnapshot, [PointerSessions.Change])? {
-            inner.refreshPointers(id, namespace: namespace)
-        }
-        func forgetPointers(_ id: String, namespace: UInt64) { inner.forgetPointers(id, namespace: namespace) }
-        func health() -> StoreHealth { inner.health() }
-        func stats() -> StoreStats { inner.stats() }
-        var compileTimes: CompileTimes { inner.compileTimes }
-        func start() {}
-        func close() {}
     }
 
     func testTheDeleteCloseWaitsForTheAnswerOnAWorker() throws {
         let store = HeldPointerEvent()
-        var config = Configuration()
-        config.server.host = "127.0.0.1"
-        config.server.port = 0
-        config.server.eventLoops = 1
-        config.server.shutdownGracePeriod = .seconds(2)
-        config.server.logRequests = false
-        let (server, app) = Application.makeServer(config, store: store)
+        let (server, app) = Application.makeServer(.live(eventLoops: 1), store: store)
         let service = LiveService(port: try server.start(), app: app)
         defer {
             store.release.signal()

@@ -15,23 +15,10 @@ final class StreamPushOrderTests: XCTestCase {
     /// A memory store whose first refresh of a namespace's pointers is
     /// preceded by one more patch: a change landing between the stream's
     /// read of the version and its routing of its pointers.
-    final class ChangeDuringRefresh: SceneStoring {
-        let inner = SceneStore()
+    final class ChangeDuringRefresh: ForwardingStore, @unchecked Sendable {
         let patchOnRefresh = Mutex<LayerPatch?>(nil)
 
-        var capabilities: StoreCapabilities { inner.capabilities }
-        var location: String { inner.location }
-        func snapshot(_ id: String) -> SceneSnapshot? { inner.snapshot(id) }
-        func residentSnapshot(_ id: String) -> SceneSnapshot? { inner.residentSnapshot(id) }
-        func summaries() -> [SceneSummary] { inner.summaries() }
-        func create(_ upload: SceneUpload) throws(StoreError) -> SceneSnapshot { try inner.create(upload) }
-        func put(_ upload: SceneUpload, id: String) throws(StoreError) -> (SceneSnapshot, created: Bool) { try inner.put(upload, id: id) }
-        func delete(_ id: String) throws(StoreError) -> Bool { try inner.delete(id) }
-        func patch(_ id: String, _ patch: LayerPatch) throws(StoreError) -> (SceneSnapshot, Layer) { try inner.patch(id, patch) }
-        func pointerEvent(_ id: String, _ event: PointerEvent) throws(StoreError) -> (PointerSessions.Outcome, SceneSnapshot) {
-            try inner.pointerEvent(id, event)
-        }
-        func refreshPointers(_ id: String, namespace: UInt64) -> (SceneSnapshot, [PointerSessions.Change])? {
+        override func refreshPointers(_ id: String, namespace: UInt64) -> (SceneSnapshot, [PointerSessions.Change])? {
             if let patch = patchOnRefresh.withLock({ p in
                 defer { p = nil }
                 return p
@@ -40,23 +27,11 @@ final class StreamPushOrderTests: XCTestCase {
             }
             return inner.refreshPointers(id, namespace: namespace)
         }
-        func forgetPointers(_ id: String, namespace: UInt64) { inner.forgetPointers(id, namespace: namespace) }
-        func health() -> StoreHealth { inner.health() }
-        func stats() -> StoreStats { inner.stats() }
-        var compileTimes: CompileTimes { inner.compileTimes }
-        func start() {}
-        func close() {}
     }
 
     func testABoundaryPushCarriesTheVersionOfTheScenePushBeforeIt() throws {
         let store = ChangeDuringRefresh()
-        var config = Configuration()
-        config.server.host = "127.0.0.1"
-        config.server.port = 0
-        config.server.eventLoops = 1
-        config.server.shutdownGracePeriod = .seconds(2)
-        config.server.logRequests = false
-        let (server, app) = Application.makeServer(config, store: store)
+        let (server, app) = Application.makeServer(.live(eventLoops: 1), store: store)
         let service = LiveService(port: try server.start(), app: app)
         defer {
             server.shutdown()
