@@ -32,12 +32,29 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     /// Received field lines, `name:` OWS value OWS CRLF each, as the parser
     /// accepted them; read in place. While not empty, `storage` is.
     private var received: [UInt8] = []
+    /// The bytes `storage`'s fields take as `name: value` CRLF lines.
+    private var storageSize = 0
     /// Every field's name is a token and every value free of CR, LF and
     /// other controls: checked as fields are added, so that a list built
     /// once (a handler's fixed fields) is not checked again per response.
     private(set) var allValid = true
-    /// The bytes `storage`'s fields take as `name: value` CRLF lines.
-    private var storageSize = 0
+    /// What the parser noted of the first `Authorization` field in
+    /// `received`: `Noted` raw values; `authorizationStart` and
+    /// `authorizationCount` (bytes, offsets into `received`) are its value
+    /// when `.present`. Kept beside `allValid`, in what would be padding.
+    private var authorizationNote = Noted.unknown.rawValue
+    private var authorizationCount: UInt16 = 0
+    private var authorizationStart: UInt32 = 0
+
+    /// What is known of a field without looking at the fields.
+    private enum Noted: UInt8 {
+        /// Not noted: look at the fields.
+        case unknown
+        /// There is none.
+        case absent
+        /// Its value is at the noted span.
+        case present
+    }
 
     /// Creates a header list from `(name, value)` pairs, in order.
     public init(_ pairs: [(String, String)] = []) {
@@ -51,10 +68,21 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     }
 
     /// Fields from lines the parser has checked: every name a token, every
-    /// value free of CR and LF, every line ending in CRLF.
-    init(receivedLines lines: [UInt8]) {
+    /// value free of CR and LF, every line ending in CRLF. `authorization`:
+    /// the value (OWS trimmed) of the first `Authorization` field, as a
+    /// range of `lines`, or nil when there is none.
+    init(receivedLines lines: [UInt8], authorization: Range<Int>?) {
         storage = []
         received = lines
+        guard let authorization else {
+            authorizationNote = Noted.absent.rawValue
+            return
+        }
+        // A span too long to note (only with limits raised past 64 KiB) is looked up instead.
+        guard let start = UInt32(exactly: authorization.lowerBound), let count = UInt16(exactly: authorization.count) else { return }
+        authorizationNote = Noted.present.rawValue
+        authorizationStart = start
+        authorizationCount = count
     }
 
     /// The number of fields (a name repeated counts once per occurrence).
@@ -219,6 +247,29 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         return result ?? body(nil)
     }
 
+    /// `body` over the value of the first `Authorization` field (RFC 9110
+    /// §11.6.2; name case-insensitive, OWS trimmed), nil when there is
+    /// none; no string is made. The same value as `self["Authorization"]`.
+    /// (`body` returns nothing: a non-generic call, cheap across modules.)
+    /// - Complexity: O(1) for fields as received (the parser noted where
+    ///   the value is); else a lookup, O(n) in the bytes of the fields.
+    public func withAuthorization(_ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
+        switch Noted(rawValue: authorizationNote) {
+        case .absent?:
+            body(nil)
+        case .present?:
+            received.withUnsafeBufferPointer { lines in
+                let start = Int(authorizationStart)
+                body(UnsafeBufferPointer(rebasing: lines[start..<start + Int(authorizationCount)]))
+            }
+        default:
+            withFirstValue("Authorization", body)
+        }
+    }
+
+    /// Whether ``withAuthorization(_:)`` answers without a lookup.
+    var authorizationIsNoted: Bool { authorizationNote != Noted.unknown.rawValue }
+
     /// The fields as strings.
     private var fields: [Field] {
         guard !received.isEmpty else { return storage }
@@ -235,6 +286,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         guard !received.isEmpty else { return }
         storage = fields
         received = []
+        authorizationNote = Noted.unknown.rawValue
         storageSize = storage.reduce(0) { $0 + $1.size }
     }
 

@@ -33,6 +33,7 @@ extension HTTPRequestParser {
         var expectsContinue = false
         var unsupportedExpectationOffset = -1
         var requestIDRange: Range<Int>?
+        var authorizationRange: Range<Int>?
         var sawWatchedField = false
         var sawOrigin = false
 
@@ -66,6 +67,8 @@ extension HTTPRequestParser {
                 }
             case 12 where asciiEqualsLowercased(name, "x-request-id"):
                 if requestIDRange == nil { requestIDRange = valueRange }
+            case 13 where asciiEqualsLowercased(name, "authorization"):
+                if authorizationRange == nil { authorizationRange = valueRange }
             case 14 where asciiEqualsLowercased(name, "content-length"):
                 if !sawContentLength { contentLengthOffset = nameRange.lowerBound }
                 sawContentLength = true
@@ -132,7 +135,9 @@ extension HTTPRequestParser {
                 path = pathRange.isEmpty ? "/" : String(decoding: UnsafeBufferPointer(rebasing: targetBytes[pathRange]), as: UTF8.self)
             }
             let query = queryRange.map { String(decoding: UnsafeBufferPointer(rebasing: targetBytes[$0]), as: UTF8.self) }
-            let headers = HTTPHeaders(receivedLines: Array(UnsafeBufferPointer(rebasing: head[sectionStart..<linesEnd])))
+            let headers = HTTPHeaders(
+                receivedLines: Array(UnsafeBufferPointer(rebasing: head[sectionStart..<linesEnd])),
+                authorization: authorizationRange.map { ($0.lowerBound - sectionStart)..<($0.upperBound - sectionStart) })
             return HTTPRequest(
                 method: method, target: target, path: path, query: query,
                 version: version, headers: headers, body: [])

@@ -149,13 +149,13 @@ public final class AccessControl: Sendable {
                 let index = Int(truncatingIfNeeded: admitted & 0xFFFF_FFFF) - 1
                 if index >= 0, index < keys.count { return (keys.grant(at: index), admitted) }
             }
-            // The field as a string: a lookup through the header list's
-            // non-generic subscript, cheaper than its generic `withFirstValue`.
-            guard var value = request.headers["Authorization"] else { return nil }
-            return value.withUTF8 { value -> (grant: Grant, admission: UInt64)? in
-                guard let token = AccessControl.bearerToken(value), let index = keys.index(of: token) else { return nil }
-                return (keys.grant(at: index), UInt64(generation) << 32 | UInt64(index + 1))
+            // The field's bytes where the parser noted them: no string, no scan.
+            var found: (grant: Grant, admission: UInt64)?
+            request.headers.withAuthorization { value in
+                guard let value, let token = AccessControl.bearerToken(value), let index = keys.index(of: token) else { return }
+                found = (keys.grant(at: index), UInt64(generation) << 32 | UInt64(index + 1))
             }
+            return found
         }
         guard let held else {
             throw AccessControl.unauthorized(request)
