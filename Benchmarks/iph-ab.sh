@@ -6,13 +6,22 @@
 #
 #   bash Benchmarks/iph-ab.sh ROUNDS BUILD…
 #
-# HITROUTE_IPH_PORT (default 28960) is the server's port.
+# HITROUTE_IPH_PORT (default 28960) is the server's port. HITROUTE_IPH_KEYS=1
+# runs each server with API keys on, as Benchmarks/hit-table.py does (a key
+# file of one read and one write key, `--api-keys-file`): the scene is put
+# with the write key and every hit sent with the read key.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROUNDS=$1
 shift
 OUT=$(mktemp)
-trap 'rm -f "$OUT"' EXIT
+KEYS=$(mktemp)
+trap 'rm -f "$OUT" "$KEYS"' EXIT
+if [ "${HITROUTE_IPH_KEYS:-}" = 1 ]; then
+  printf 'read bench-read-key-0123456789abcdef\nwrite bench-write-key-0123456789abcdef\n' >"$KEYS"
+  export HITROUTE_IPH_ARGS="--quiet --api-keys-file $KEYS" HIT_KEY=bench-read-key-0123456789abcdef \
+    HIT_WRITE_KEY=bench-write-key-0123456789abcdef
+fi
 for r in $(seq "$ROUNDS"); do
   for body in traced untraced; do
     if [ "$body" = traced ]; then json='{"x":120,"y":120}'; else json='{"x":120,"y":120,"trace":false}'; fi
