@@ -27,7 +27,10 @@ public struct HTTPLimits: Sendable, Equatable {
     /// A field (its name in lowercase ASCII) whose presence the parser
     /// notes in its one pass over the fields (`HTTPRequest.hasWatchedField`),
     /// for an application that asks about it on every request and would
-    /// otherwise scan the fields again. Not a limit. Default none.
+    /// otherwise scan the fields again. Not a limit. Default none. Never one
+    /// the parser reads itself (`Host`, `Origin`, `Expect`, `Connection`,
+    /// `X-Request-Id`, `Authorization`, `Content-Length`, `Transfer-Encoding`):
+    /// such a field is not looked at as the watched one.
     public var watchedField: String = ""
     /// The `Host` names answered (``AllowedHosts``); another is a 403,
     /// before any body is read. Not a limit either. Default ``AllowedHosts/any``.
