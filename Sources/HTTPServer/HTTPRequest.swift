@@ -16,7 +16,11 @@ public struct HTTPRequest: Sendable, Equatable {
     /// are kept whole.
     public var path: String
     /// The part after the first `?`, raw; `nil` when there is no `?`.
-    public var query: String?
+    // Spelt out: a `String?` variable is first set to nil by every
+    // initialiser, and that second store keeps the optimiser from building
+    // the request in registers (it copies and destroys it whole instead).
+    // swift-format-ignore: UseShorthandTypeNames
+    public var query: Optional<String>
     public var version: HTTPVersion
     // What the server notes about the request (see `requestID` and
     // `eventLoop`), in the 7 bytes of padding after `version`: the notes
