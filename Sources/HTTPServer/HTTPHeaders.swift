@@ -29,8 +29,11 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     /// The fields as strings: a handler's, or received ones once changed.
     private var storage: [Field]
-    /// Received field lines, `name:` OWS value OWS CRLF each, as the parser
-    /// accepted them; read in place. While not empty, `storage` is.
+    /// The head the fields were received in, shared with the parser (no
+    /// copy): its field lines, `name:` OWS value OWS CRLF each, as the parser
+    /// accepted them, are `received[receivedStart..<received.count - 2]`
+    /// (the last two bytes end the section), read in place. Empty when there
+    /// are no received lines; while not empty, `storage` is.
     private var received: [UInt8] = []
     /// The bytes `storage`'s fields take as `name: value` CRLF lines.
     private var storageSize = 0
@@ -41,10 +44,13 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     /// What the parser noted of the first `Authorization` field in
     /// `received`: `Noted` raw values; `authorizationStart` and
     /// `authorizationCount` (bytes, offsets into `received`) are its value
-    /// when `.present`. Kept beside `allValid`, in what would be padding.
+    /// when `.present`. Kept beside `allValid`, in what would be padding;
+    /// with `receivedStart`, one word beyond the list's four.
     private var authorizationNote = Noted.unknown.rawValue
     private var authorizationCount: UInt16 = 0
     private var authorizationStart: UInt32 = 0
+    /// The offset of the first field line in `received`.
+    private var receivedStart: Int32 = 0
 
     /// What is known of a field without looking at the fields.
     private enum Noted: UInt8 {
@@ -67,13 +73,17 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         self.init(elements)
     }
 
-    /// Fields from lines the parser has checked: every name a token, every
-    /// value free of CR and LF, every line ending in CRLF. `authorization`:
-    /// the value (OWS trimmed) of the first `Authorization` field, as a
-    /// range of `lines`, or nil when there is none.
-    init(receivedLines lines: [UInt8], authorization: Range<Int>?) {
+    /// Fields from a head the parser has checked: the lines from `start`
+    /// to the head's last two bytes (the CRLF that ends the section) each
+    /// a token name, `:`, a value free of CR and LF, and CRLF.
+    /// `authorization`: the value (OWS trimmed) of the first
+    /// `Authorization` field, as a range of `head`, or nil when there is none.
+    init(receivedHead head: [UInt8], linesFrom start: Int, authorization: Range<Int>?) {
         storage = []
-        received = lines
+        if head.count - 2 > start {
+            received = head
+            receivedStart = Int32(start)
+        }
         guard let authorization else {
             authorizationNote = Noted.absent.rawValue
             return
@@ -87,7 +97,15 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     /// The number of fields (a name repeated counts once per occurrence).
     public var count: Int {
-        received.isEmpty ? storage.count : received.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        guard !received.isEmpty else { return storage.count }
+        return withReceivedLines { $0.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+    }
+
+    /// `body` over the received field lines (empty when there are none).
+    private func withReceivedLines<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        received.withUnsafeBufferPointer { head in
+            body(head.isEmpty ? head : UnsafeBufferPointer(rebasing: head[Int(receivedStart)..<(head.count - 2)]))
+        }
     }
 
     /// Whether there are no fields.
@@ -203,13 +221,13 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     /// At least the bytes the fields take as `name: value` CRLF lines (a
     /// received line, `name:value` CRLF at the least, at most doubles).
-    var writtenBound: Int { received.isEmpty ? storageSize : 2 * received.count }
+    var writtenBound: Int { received.isEmpty ? storageSize : 2 * (received.count - 2 - Int(receivedStart)) }
 
     /// Calls `body` with each field's name and value bytes, in order,
     /// until it returns false; no strings are made for received fields.
     func forEachField(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool) {
         guard received.isEmpty else {
-            received.withUnsafeBufferPointer { Self.forEachLine($0, body) }
+            withReceivedLines { Self.forEachLine($0, body) }
             return
         }
         for i in storage.indices {
@@ -287,6 +305,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         storage = fields
         received = []
         authorizationNote = Noted.unknown.rawValue
+        receivedStart = 0
         storageSize = storage.reduce(0) { $0 + $1.size }
     }
 

@@ -118,29 +118,19 @@ extension HTTPRequestParser {
             return fail(.unsupportedExpectation, at: unsupportedExpectationOffset)
         }
 
-        // Strings and the field lines (without the empty line that ends
-        // them) copied straight from the head's memory.
-        let linesEnd = consumed - 2
-        pending = head.withUnsafeBufferPointer { head in
-            let targetBytes = UnsafeBufferPointer(rebasing: head[targetStart..<targetEnd])
-            let target = String(decoding: targetBytes, as: UTF8.self)
-            let (pathRange, queryRange) =
-                targetBytes.first == UInt8(ascii: "/") && memchr(targetBytes.baseAddress!, 0x3F, targetBytes.count) == nil
-                ? (0..<targetBytes.count, nil)  // origin-form without a query: all path (one memchr for the `?`)
-                : HTTPRequest.targetRanges(targetBytes)
-            let path: String
-            if queryRange == nil, pathRange.count == targetBytes.count {
-                path = target
-            } else {
-                path = pathRange.isEmpty ? "/" : String(decoding: UnsafeBufferPointer(rebasing: targetBytes[pathRange]), as: UTF8.self)
-            }
-            let query = queryRange.map { String(decoding: UnsafeBufferPointer(rebasing: targetBytes[$0]), as: UTF8.self) }
-            let headers = HTTPHeaders(
-                receivedLines: Array(UnsafeBufferPointer(rebasing: head[sectionStart..<linesEnd])),
-                authorization: authorizationRange.map { ($0.lowerBound - sectionStart)..<($0.upperBound - sectionStart) })
+        // The strings (the last request's when the target is the same) and
+        // the field lines, read in the head itself (shared, not copied).
+        let headers = HTTPHeaders(receivedHead: head, linesFrom: sectionStart, authorization: authorizationRange)
+        pending = head.withUnsafeBufferPointer { [lastTarget, lastPath, targetStart, targetEnd] head in
+            let bytes = UnsafeBufferPointer(rebasing: head[targetStart..<targetEnd])
+            let (target, path, query) = Self.targetStrings(bytes, last: (lastTarget, lastPath))
             return HTTPRequest(
                 method: method, target: target, path: path, query: query,
                 version: version, headers: headers, body: [])
+        }
+        if targetEnd - targetStart <= Self.keptTargetBytes {
+            lastTarget = pending!.target
+            lastPath = pending!.path
         }
         if let requestIDRange, head.withUnsafeBufferPointer({ RequestID.isValid(UnsafeBufferPointer(rebasing: $0[requestIDRange])) }) {
             // The client's id when valid (SPEC §8); else the loop makes one up.
@@ -149,6 +139,8 @@ extension HTTPRequestParser {
         if !watchedField.isEmpty { pending!.noteFieldsScanned(watchedFieldPresent: sawWatchedField) }
         pending!.noteOriginScanned(present: sawOrigin)
         keepAlive = http11 ? !close : (keepAliveToken && !close)
+        // The last body's buffer, emptied in place once its request is gone.
+        if !body.isEmpty { body.removeAll(keepingCapacity: true) }
 
         if chunked {
             chunkLineStart = consumed
@@ -167,14 +159,40 @@ extension HTTPRequestParser {
 
     /// Hands out the finished request and resets for the next one.
     mutating func completeMessage() -> Step {
-        var bytes: [UInt8] = []
-        swap(&bytes, &body)
-        pending!.body = bytes  // traps when no head is pending
+        if body.capacity <= Self.keptBufferBytes {
+            pending!.body = body  // shared: kept for the next body (traps when no head is pending)
+        } else {
+            var bytes: [UInt8] = []
+            swap(&bytes, &body)
+            pending!.body = bytes
+        }
         prefaulted = 0
         swap(&completed, &pending)  // moved, `completed` was empty: nothing copied or destroyed
         let keepAlive = self.keepAlive
         reset()
         return .request(keepAlive: keepAlive)
+    }
+
+    /// The request's target, path and query strings for the target
+    /// `bytes`: the `last` target and path when its bytes are the same (no
+    /// allocation), else new ones.
+    /// - Complexity: O(`bytes.count`).
+    static func targetStrings(
+        _ bytes: UnsafeBufferPointer<UInt8>, last: (target: String, path: String)
+    ) -> (target: String, path: String, query: String?) {
+        let (pathRange, queryRange) =
+            bytes.first == UInt8(ascii: "/") && memchr(bytes.baseAddress!, 0x3F, bytes.count) == nil
+            ? (0..<bytes.count, nil)  // origin-form without a query: all path (one memchr for the `?`)
+            : HTTPRequest.targetRanges(bytes)
+        let query = queryRange.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+        let same = last.target.utf8.withContiguousStorageIfAvailable { lastBytes in
+            lastBytes.count == bytes.count && memcmp(lastBytes.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        }
+        if same == true { return (last.target, last.path, query) }
+        let target = String(decoding: bytes, as: UTF8.self)
+        if queryRange == nil, pathRange.count == bytes.count { return (target, target, query) }
+        let path = pathRange.isEmpty ? "/" : String(decoding: UnsafeBufferPointer(rebasing: bytes[pathRange]), as: UTF8.self)
+        return (target, path, query)
     }
 
     /// The method spelt by `bytes` (one of RFC 9110's, case-sensitive), as

@@ -20,6 +20,10 @@ extension HTTPRequestParser {
     mutating func parseHead(_ input: UnsafeRawBufferPointer) -> (consumed: Int, step: Step) {
         let n = input.count
         let base = consumed
+        // A new message: the last head's request is usually gone by now and
+        // the buffer is emptied in place (else the request keeps it, and
+        // `head` gets a new one).
+        if base == 0, !head.isEmpty { head.removeAll(keepingCapacity: true) }
         let lineLimit = limits.maxRequestLineBytes
         var i = 0
         scan: while i < n {

@@ -93,7 +93,10 @@ struct HTTPRequestParser {
     let limits: HTTPLimits
     var state: State = .requestStart
 
-    // Head: every byte of the current head, and offsets into it.
+    // Head: every byte of the current head, and offsets into it. The
+    // request made of it shares it (its fields are read there); a small
+    // head's buffer is emptied for the next message only when that message
+    // starts, by when the request is usually gone and the buffer is reused.
     var head: [UInt8] = []
     /// Bytes of the current message consumed so far; the offset of the next byte.
     var consumed = 0
@@ -130,7 +133,19 @@ struct HTTPRequestParser {
     /// copying the request).
     var pendingMayHaveOrigin: Bool { pending?.mayHaveOrigin ?? false }
     var keepAlive = true
+    /// The current message's body; between messages, a small one stays
+    /// shared with the request it went to, and its buffer is reused for the
+    /// next body (`finishHead` empties it, in place once that request is gone).
     var body: [UInt8] = []
+    /// The last request's target and path (`path` is `target` or a part
+    /// of it), kept for reuse when the next request on the connection has
+    /// the same target bytes: its strings then cost no allocation.
+    var lastTarget = ""
+    var lastPath = ""
+    /// Head and body buffers of up to this many bytes are kept for the next message.
+    static let keptBufferBytes = 4096
+    /// Longer targets are not kept in `lastTarget` (bytes).
+    static let keptTargetBytes = 256
     /// How much of `body`'s buffer is known to be backed by memory (see `prefaultAhead`).
     var prefaulted = 0
     var chunkLineStart = 0
@@ -234,12 +249,13 @@ struct HTTPRequestParser {
         return .error(error)
     }
 
-    /// Forgets the finished message, keeping small buffers' capacity
-    /// (`pending` is already taken).
+    /// Forgets the finished message, keeping small buffers for the next
+    /// (`pending` is already taken; `head` is emptied by `parseHead` when
+    /// the next message starts).
     mutating func reset() {
         state = .requestStart
         methodIsHead = false
-        if head.capacity > 4096 { head = [] } else { head.removeAll(keepingCapacity: true) }
+        if head.capacity > Self.keptBufferBytes { head = [] }
         fields.removeAll(keepingCapacity: fields.capacity <= 64)
         consumed = 0
         fieldCount = 0

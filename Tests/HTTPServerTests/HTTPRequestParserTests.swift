@@ -20,6 +20,47 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertEqual(r.body, [])
     }
 
+    func testARequestKeptAliveKeepsItsBytesWhileTheParserReusesItsBuffers() {
+        var parser = HTTPRequestParser()
+        func next(_ text: String) -> HTTPRequest? {
+            var rest = Array(text.utf8)[...]
+            while true {
+                let (used, event) = parser.parse(rest)
+                rest = rest.dropFirst(used)
+                switch event {
+                case .head: continue
+                case .request(let r, _):
+                    XCTAssertTrue(rest.isEmpty)
+                    return r
+                default:
+                    XCTFail("\(event)")
+                    return nil
+                }
+            }
+        }
+        let first = next("POST /scenes/ring-demo/hit HTTP/1.1\r\nHost: a\r\nX-One: 1\r\nContent-Length: 3\r\n\r\nabc")
+        let second = next("POST /scenes/ring-demo/hit?q HTTP/1.1\r\nHost: b\r\nContent-Length: 2\r\n\r\nde")
+        let third = next("POST /scenes/ring-demo/hit HTTP/1.1\r\nHost: c\r\nContent-Length: 1\r\n\r\nf")
+        let fourth = next("GET /scenes/ring-demo/hit HTTP/1.1\r\nHost: d\r\n\r\n")
+        XCTAssertEqual(first?.headers["host"], "a")
+        XCTAssertEqual(first?.headers["x-one"], "1")
+        XCTAssertEqual(first?.body, Array("abc".utf8))
+        XCTAssertEqual(second?.target, "/scenes/ring-demo/hit?q")
+        XCTAssertEqual(second?.path, "/scenes/ring-demo/hit")
+        XCTAssertEqual(second?.query, "q")
+        XCTAssertEqual(second?.headers["host"], "b")
+        XCTAssertEqual(second?.headers.count, 2)
+        XCTAssertEqual(second?.body, Array("de".utf8))
+        XCTAssertEqual(third?.target, "/scenes/ring-demo/hit")
+        XCTAssertEqual(third?.path, "/scenes/ring-demo/hit")
+        XCTAssertNil(third?.query)
+        XCTAssertEqual(third?.headers["host"], "c")
+        XCTAssertEqual(third?.body, Array("f".utf8))
+        XCTAssertEqual(fourth?.headers["host"], "d")
+        XCTAssertEqual(fourth?.body, [], "a request without a body gets none of the last one's")
+        XCTAssertEqual(first?.body, Array("abc".utf8))
+    }
+
     func testTheWatchedFieldIsNotedInTheOnePassOverTheFields() {
         var limits = HTTPLimits()
         limits.watchedField = "x-min-version"
