@@ -61,6 +61,29 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertEqual(first?.body, Array("abc".utf8))
     }
 
+    func testReceivedFieldsAreFoundByNameWhateverTheirNeighboursHold() {
+        // Values with a colon where a shorter name's colon would be, lines
+        // shorter than the name looked for, repeats, empty values.
+        let e = parseEverySplit(
+            Array(
+                ("GET / HTTP/1.1\r\nHost: a:80\r\nX: 123456789:1\r\nAB:\r\nContent-Typ: c:d\r\n"
+                    + "content-type:  text/plain \r\nX-A: 1\r\nx-a:2\r\n\r\n").utf8),
+            randomSplits: 4)
+        guard case .request(let r, _) = e.first else { return XCTFail("\(e)") }
+        XCTAssertEqual(r.headers["Content-Type"], "text/plain")
+        XCTAssertEqual(r.headers["content-typ"], "c:d")
+        XCTAssertEqual(r.headers["x"], "123456789:1")
+        XCTAssertEqual(r.headers["ab"], "")
+        XCTAssertEqual(r.headers.values("X-A"), ["1", "2"])
+        XCTAssertNil(r.headers["123456789"])
+        XCTAssertNil(r.headers["X: 123456789"])
+        XCTAssertNil(r.headers["Host: a"])
+        XCTAssertNil(r.headers[""])
+        XCTAssertTrue(r.headers.first("content-type", is: "text/plain"))
+        XCTAssertFalse(r.headers.contains("Content-Types"))
+        XCTAssertEqual(r.headers.count, 7)
+    }
+
     func testTheWatchedFieldIsNotedInTheOnePassOverTheFields() {
         var limits = HTTPLimits()
         limits.watchedField = "x-min-version"
