@@ -90,8 +90,11 @@ final class ServerMetricsSlotTests: XCTestCase {
 final class RequestLayoutTests: XCTestCase {
     /// The server's notes on a request (id, loop) live in padding: a larger
     /// request is moved with memcpy on every hop, which the hit path feels.
+    /// 128 bytes: four strings, the headers (five words, with the offset of
+    /// the fields in the shared head and the `Authorization` note), the
+    /// admission, the body and the version's word of notes.
     func testTheRequestStaysAsSmallAsBefore() {
-        XCTAssertLessThanOrEqual(MemoryLayout<HTTPRequest>.size, 120)
+        XCTAssertLessThanOrEqual(MemoryLayout<HTTPRequest>.size, 128)
     }
 
     func testTheNotesRoundTrip() {
