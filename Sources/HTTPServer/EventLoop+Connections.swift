@@ -248,7 +248,9 @@ extension EventLoop {
     /// connection after it, the body unread. True when refused; when
     /// admitted, what `admit` noted is kept for this head's request.
     private func refuseHead(_ connection: Connection, _ admit: @Sendable (inout HTTPRequest) -> HTTPResponse?) -> Bool {
-        guard var head = connection.parser.pending else { return false }
+        // Taken out and put back (moved, not copied: the request's strings
+        // and buffers are neither retained nor released).
+        guard var head = connection.parser.pending.take() else { return false }
         let id: RequestID?
         if head.hasClientRequestID {
             head.noteLoop(index, serial: 0, handlerOnLoop: true)
@@ -260,12 +262,14 @@ extension EventLoop {
         }
         guard let refusal = admit(&head) else {
             connection.admission = head.admission
+            connection.parser.pending = consume head
             return false
         }
         let responseContext = Connection.ResponseContext(
             isHead: connection.parser.methodIsHead, keepAlive: false, version: head.version, methodSlot: connection.parser.methodSlot,
             method: head.method, path: context.configuration.logRequests ? head.path : "",
             start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
+        connection.parser.pending = consume head
         connection.bytesIn = 0
         counters.shard.bump(counters.started)
         respond(connection, refusal, responseContext)
