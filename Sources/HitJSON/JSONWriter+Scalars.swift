@@ -30,10 +30,21 @@ extension JSONWriter {
         needsComma = true
     }
 
+    /// Appends `d.description` (Swift's shortest round-trip form) of a
+    /// finite `d`, formatted in place by the runtime's formatter
+    /// (`swift_float64ToString`), without making a String. It is given
+    /// what `description` gives it: 32 bytes filled with `0` (it writes
+    /// only the digits it does not expect there, e.g. not the `0` of
+    /// `0.5`). JSONWriterShortestTests holds the two side by side.
     @usableFromInline
     mutating func appendShortest(_ d: Double) {
-        var text = d.description
-        text.withUTF8 { append($0) }
+        let p = reserve(32)
+        let zeros = UInt64(0x3030_3030_3030_3030)
+        for offset in stride(from: 0, to: 32, by: 8) {
+            UnsafeMutableRawPointer(p).storeBytes(of: zeros, toByteOffset: offset, as: UInt64.self)
+        }
+        let n = swiftFloat64ToString(p, 32, d, false)
+        advance(Int(truncatingIfNeeded: n))
     }
 
     /// Appends the decimal digits of `value` (with `-` when negative):
@@ -118,3 +129,10 @@ extension JSONWriter {
         JSONString.append(s, to: &buffer)
     }
 }
+
+/// The Swift runtime's formatter of doubles: writes the shortest
+/// round-trip text of `value` into `buffer` (of `length` bytes, at least
+/// 32, filled with `0`), returns its length.
+@_silgen_name("swift_float64ToString")
+@usableFromInline
+func swiftFloat64ToString(_ buffer: UnsafeMutablePointer<UInt8>, _ length: UInt, _ value: Double, _ debug: Bool) -> UInt64
