@@ -124,6 +124,19 @@ public struct ByteBuffer: ~Copyable {
         }
     }
 
+    /// Appends a copy of the bytes written at `range` (offsets from the
+    /// start, as ``count`` gave them). After an overflow nothing is copied
+    /// (the text is garbage by then).
+    /// - Complexity: O(range.count).
+    @inlinable @inline(__always)
+    public mutating func appendCopy(of range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= written, "a range of the bytes written")
+        let n = range.count
+        let target = reserve(n)  // may move the storage: the source is read after
+        if !overflowed { ByteBuffer.copy(base + range.lowerBound, to: target, count: n) }
+        advance(n)
+    }
+
     /// Appends text known when the program is built.
     @inlinable @inline(__always)
     public mutating func append(_ text: StaticString) {

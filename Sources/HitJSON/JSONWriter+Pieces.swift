@@ -1,3 +1,5 @@
+import HitBase
+
 // Writing a member or a string value in pieces, for answers whose text is
 // mostly known when the program is built (trace entries): no String is made
 // for them and nothing known is scanned for escapes.
@@ -61,5 +63,28 @@ extension JSONWriter {
     public mutating func keyText(_ text: StaticString) {
         appendASCII(text)
         needsComma = false
+    }
+}
+
+extension JSONWriter {
+    /// Writes the comma the next object member needs, if any, and returns
+    /// where that member starts (an offset for ``membersAgain(_:)``); the
+    /// member's key and value follow.
+    @inlinable @inline(__always)
+    public mutating func memberStart() -> Int {
+        separate()
+        needsComma = false
+        return count
+    }
+
+    /// Writes again, as the next members of the open object, the members
+    /// this writer wrote at `range` (from ``memberStart()`` to the end of
+    /// their last value): one copy, nothing formatted.
+    /// - Complexity: O(range.count).
+    @inlinable @inline(__always)
+    public mutating func membersAgain(_ range: Range<Int>) {
+        separate()
+        buffer.appendCopy(of: range)
+        needsComma = true
     }
 }

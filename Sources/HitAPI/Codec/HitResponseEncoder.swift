@@ -1,6 +1,5 @@
 import HitJSON
 import HitRouting
-import SceneCodec
 
 /// Writes hit answers (SPEC §4.2).
 enum HitResponseEncoder {
@@ -14,18 +13,18 @@ enum HitResponseEncoder {
         w.string(sceneID)
         w.keyText(#","version":"#)
         w.int(version)
-        w.keyText(#","x":"#)
-        w.number(query.point.x)
-        w.keyText(#","y":"#)
-        w.number(query.point.y)
+        var points = PointText()
+        points.writeMembers(query.point.point, to: &w)
         writeTarget(result, scene: scene, path: true, to: &w)
+        w.keyText(#","local":"#)
+        if let local = result.local { points.writeObject(local, to: &w) } else { w.null() }
         if !result.receivers.isEmpty {
             w.field("receivers")
             writeReceivers(result.receivers, scene: scene, to: &w)
         }
         if query.trace {
-            w.field("trace")
-            writeTrace(result.trace, scene: scene, to: &w)
+            w.keyText(#","trace":"#)
+            TraceWriter.write(result.trace, scene: scene, points: &points, to: &w)
         }
         if let stack = result.stack {
             w.field("stack")
@@ -53,8 +52,9 @@ enum HitResponseEncoder {
             writeReceivers(result.receivers, scene: scene, to: &w)
         }
         if trace {
+            var points = PointText()
             w.field("trace")
-            writeTrace(result.trace, scene: scene, to: &w)
+            TraceWriter.write(result.trace, scene: scene, points: &points, to: &w)
         }
         if let stack = result.stack {
             w.field("stack")
@@ -112,7 +112,7 @@ enum HitResponseEncoder {
         w.endObject()
     }
 
-    /// `layer`, (`path`,) `action`, `actionLayer` (and `local` with `path`):
+    /// `layer`, (`path`,) `action`, `actionLayer`:
     /// the ids and the action copied as the scene keeps them quoted
     /// (`CompiledScene.quotedIDs`, `quotedActions`), the keys as text known
     /// when the program is built.
@@ -120,7 +120,7 @@ enum HitResponseEncoder {
     static func writeTarget(_ result: HitResult, scene: CompiledScene, path: Bool, to w: inout JSONWriter) {
         guard let target = result.target else {
             if path {
-                w.member(#""layer":null,"path":null,"action":null,"actionLayer":null,"local":null"#)
+                w.member(#""layer":null,"path":null,"action":null,"actionLayer":null"#)
             } else {
                 w.member(#""layer":null,"action":null,"actionLayer":null"#)
             }
@@ -141,10 +141,6 @@ enum HitResponseEncoder {
         } else {
             w.member(#""action":null,"actionLayer":null"#)
         }
-        if path {
-            w.keyText(#","local":"#)
-            if let local = result.local { SceneEncoder.writeXY(local, to: &w) } else { w.null() }
-        }
     }
 
     /// `[{"layer", "action", "actionLayer"}, …]`: the pass-through layers
@@ -163,10 +159,6 @@ enum HitResponseEncoder {
         w.beginArray()
         for n in layers { scene.quotedIDs.withText(n) { w.raw($0) } }
         w.endArray()
-    }
-
-    static func writeTrace(_ trace: [TraceEntry], scene: CompiledScene, to w: inout JSONWriter) {
-        TraceWriter.write(trace, scene: scene, to: &w)
     }
 }
 

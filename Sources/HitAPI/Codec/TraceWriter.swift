@@ -1,6 +1,5 @@
 import HitJSON
 import HitRouting
-import SceneCodec
 
 /// Writes a trace's entries (SPEC §4.2 `trace`) straight into the answer:
 /// `decision` and `reason` as members known when the program is built, and
@@ -9,31 +8,35 @@ import SceneCodec
 /// of `TraceDetail.description` written with `JSONWriter.string`
 /// (TraceWriterTests holds the two side by side).
 enum TraceWriter {
-    /// `[{"layer",  "decision", "reason", "detail"?, "local"?}, …]`.
+    /// `[{"layer",  "decision", "reason", "detail"?, "local"?}, …]`; a
+    /// `local` equal to the last point of `points` is copied from it.
     /// - Complexity: O(entries + the length of their ids and details).
-    static func write(_ trace: [TraceEntry], scene: CompiledScene, to w: inout JSONWriter) {
+    static func write(_ trace: [TraceEntry], scene: CompiledScene, points: inout PointText, to w: inout JSONWriter) {
         w.beginArray()
         trace.withUnsafeBufferPointer { entries in
-            for i in entries.indices {
+            // Read in place: a copy of an entry would copy (and destroy) its detail.
+            var entry = entries.baseAddress.unsafelyUnwrapped
+            for _ in entries.indices {
+                defer { entry += 1 }
                 w.beginObject()
                 w.keyText(#""layer":"#)
-                let layer = entries[i].layer
+                let layer = entry.pointee.layer
                 if layer >= 0 {
                     scene.quotedIDs.withText(layer) { w.raw($0) }
-                } else if case .captureDropped(_, let id, _)? = entries[i].detail {
+                } else if case .captureDropped(_, let id, _)? = entry.pointee.detail {
                     w.string(id)
                 } else {
                     w.null()
                 }
-                w.member(decisionMember(entries[i].decision))
-                w.member(reasonMember(entries[i].reason))
-                if let detail = entries[i].detail {
-                    w.field("detail")
+                w.member(decisionMember(entry.pointee.decision))
+                w.member(reasonMember(entry.pointee.reason))
+                if let detail = entry.pointee.detail {
+                    w.keyText(#","detail":"#)
                     writeDetail(detail, to: &w)
                 }
-                if let local = entries[i].local {
+                if let local = entry.pointee.local {
                     w.keyText(#","local":"#)
-                    SceneEncoder.writeXY(local, to: &w)
+                    points.writeObject(local, to: &w)
                 }
                 w.endObject()
             }
