@@ -95,16 +95,27 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// Copies `count` bytes from `source` to `target` (regions that do not
-    /// overlap). Up to 16 bytes, the length of most JSON keys, ids and
-    /// numbers, move as two loads and two stores of overlapping words (or
-    /// byte by byte below 4) instead of a call to `memcpy`.
+    /// overlap). Up to 32 bytes, the length of most JSON keys, ids, numbers
+    /// and a trace's members (`"reason":"pointer-events-none"`), move as
+    /// loads and stores of overlapping words (byte by byte below 4)
+    /// instead of a call to `memcpy`.
     /// - Complexity: O(count).
     @inlinable @inline(__always)
     public static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(target)
-        if count > 16 {
+        if count > 32 {
             target.update(from: source, count: count)
+        } else if count > 16 {
+            // The first 16 bytes and the last 16, overlapping.
+            let a = from.loadUnaligned(as: UInt64.self)
+            let b = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let c = from.loadUnaligned(fromByteOffset: count &- 16, as: UInt64.self)
+            let d = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            to.storeBytes(of: a, as: UInt64.self)
+            to.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: c, toByteOffset: count &- 16, as: UInt64.self)
+            to.storeBytes(of: d, toByteOffset: count &- 8, as: UInt64.self)
         } else if count >= 8 {
             let head = from.loadUnaligned(as: UInt64.self)
             let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
