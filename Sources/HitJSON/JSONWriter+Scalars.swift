@@ -38,6 +38,7 @@ extension JSONWriter {
     /// `0.5`). JSONWriterShortestTests holds the two side by side.
     @usableFromInline
     mutating func appendShortest(_ d: Double) {
+        if appendShortDecimal(d) { return }
         let p = reserve(32)
         let zeros = UInt64(0x3030_3030_3030_3030)
         for offset in stride(from: 0, to: 32, by: 8) {
@@ -45,6 +46,48 @@ extension JSONWriter {
         }
         let n = swiftFloat64ToString(p, 32, d, false)
         advance(Int(truncatingIfNeeded: n))
+    }
+
+    /// Appends `d.description` when it is a short plain decimal: 0.001 ≤
+    /// |d| < 100,000 and the double nearest some k / 10^j, j ≤ 9, is `d`
+    /// (`120.37`, `-0.5`). That decimal has at most 14 significant digits,
+    /// fewer than a double tells apart, so it is the shortest text that
+    /// reads back as `d` and the one `description` writes. False, writing
+    /// nothing, for any other value.
+    @usableFromInline
+    mutating func appendShortDecimal(_ d: Double) -> Bool {
+        let m = d.magnitude
+        guard m >= 0.001 && m < 100_000 else { return false }
+        var j = 1
+        var scale = 10.0
+        var r = 0
+        while true {
+            // m · scale < 10^14: the conversion cannot trap; r / scale is
+            // the double nearest r / 10^j, compared with m exactly.
+            r = Int(m * scale + 0.5)
+            if Double(r) / scale == m { break }
+            if j == 9 { return false }
+            j &+= 1
+            scale *= 10
+        }
+        // The smallest j ends in a non-zero digit (a 0 would mean j − 1 fit).
+        guard r % 10 != 0 else { return false }
+        if d < 0 { append(UInt8(ascii: "-")) }
+        let unit = Int(scale)
+        let whole = r / unit
+        appendInteger(whole)
+        var fraction = r &- whole &* unit
+        let p = reserve(j &+ 1)
+        p[0] = UInt8(ascii: ".")
+        var i = j
+        while i > 0 {
+            let (q, digit) = fraction.quotientAndRemainder(dividingBy: 10)
+            p[i] = UInt8(truncatingIfNeeded: digit) &+ UInt8(ascii: "0")
+            fraction = q
+            i &-= 1
+        }
+        advance(j &+ 1)
+        return true
     }
 
     /// Appends the decimal digits of `value` (with `-` when negative):

@@ -51,6 +51,37 @@ final class JSONWriterShortestTests: XCTestCase {
         }
     }
 
+    /// The short-decimal path over every k / 10^j it may take, at its
+    /// bounds, and over random values in and around its range; with it,
+    /// `appendShortest` is still `description`.
+    func testShortDecimalsAreDescription() {
+        var values: [Double] = [0.001, -0.001, 0.000_999_999_999_999_9, 99_999.999_999_999, 100_000, 99_999.5, 0.1 + 0.2, 0.3]
+        var g = SplitMix64(seed: 10)
+        for j in 0...10 {
+            let scale = pow(10, Double(j))
+            for _ in 0..<3_000 {
+                let k = Double(Int(g.next() % 200_000_000_000_000) - 100_000_000_000_000)
+                values.append(k / scale)
+                values.append(Double(Int(g.next() % 2_000_000) - 1_000_000) / scale)
+            }
+        }
+        for _ in 0..<20_000 {
+            values.append(Double.random(in: -120_000...120_000, using: &g))
+            values.append(Double.random(in: -2...2, using: &g))
+            values.append(Double(Int(g.next() % 200_000_000)) / 1024)  // binary fractions (120.25)
+        }
+        var taken = 0
+        for d in values where d.isFinite {
+            XCTAssertEqual(shortest(d), d.description, "\(d.bitPattern)")
+            var w = JSONWriter(capacity: 1)
+            if w.appendShortDecimal(d) {
+                taken += 1
+                XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), d.description, "\(d.bitPattern)")
+            }
+        }
+        XCTAssertGreaterThan(taken, 20_000)  // the path was taken, not skipped
+    }
+
     /// `number` writes integral values below 2^53 as integers (`-0` for
     /// -0.0) and the rest as `description`, after whatever came before.
     func testNumberAgainstItsForm() {
