@@ -31,21 +31,21 @@ extension JSONWriter {
     }
 
     /// Appends `d.description` (Swift's shortest round-trip form) of a
-    /// finite `d`, formatted in place by the runtime's formatter
-    /// (`swift_float64ToString`), without making a String. It is given
-    /// what `description` gives it: 32 bytes filled with `0` (it writes
-    /// only the digits it does not expect there, e.g. not the `0` of
-    /// `0.5`). JSONWriterShortestTests holds the two side by side.
+    /// finite `d` without making a String: a short decimal by
+    /// ``appendShortDecimal(_:)``, any other through `d.write(to:)` into
+    /// the writer's own bytes (``ShortestText``). JSONWriterShortestTests
+    /// holds both side by side with `description`.
     @usableFromInline
     mutating func appendShortest(_ d: Double) {
         if appendShortDecimal(d) { return }
-        let p = reserve(32)
-        let zeros = UInt64(0x3030_3030_3030_3030)
-        for offset in stride(from: 0, to: 32, by: 8) {
-            UnsafeMutableRawPointer(p).storeBytes(of: zeros, toByteOffset: offset, as: UInt64.self)
+        var text = ShortestText(reserve(ShortestText.capacity))
+        d.write(to: &text)
+        guard text.count <= ShortestText.capacity else {
+            var description = d.description  // longer than any double's text: never taken
+            description.withUTF8 { append($0) }
+            return
         }
-        let n = swiftFloat64ToString(p, 32, d, false)
-        advance(Int(truncatingIfNeeded: n))
+        advance(text.count)
     }
 
     /// Appends `d.description` when it is a short plain decimal: 0.001 ≤
@@ -173,9 +173,28 @@ extension JSONWriter {
     }
 }
 
-/// The Swift runtime's formatter of doubles: writes the shortest
-/// round-trip text of `value` into `buffer` (of `length` bytes, at least
-/// 32, filled with `0`), returns its length.
-@_silgen_name("swift_float64ToString")
+/// A double's text as `write(to:)` gives it, in `capacity` bytes at
+/// `base`: the standard library hands a number's ASCII text to
+/// `_writeASCII`, so no String is made. `count` past `capacity` means the
+/// text did not fit (and was not written).
 @usableFromInline
-func swiftFloat64ToString(_ buffer: UnsafeMutablePointer<UInt8>, _ length: UInt, _ value: Double, _ debug: Bool) -> UInt64
+struct ShortestText: TextOutputStream {
+    /// Bytes enough for any double's shortest text (at most 24:
+    /// `-2.2250738585072014e-308`).
+    @usableFromInline static let capacity = 32
+    let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+
+    @usableFromInline init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    @usableFromInline mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        let end = count + buffer.count
+        if end <= Self.capacity, let source = buffer.baseAddress { (base + count).update(from: source, count: buffer.count) }
+        count = end
+    }
+
+    @usableFromInline mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { _writeASCII($0) }
+    }
+}

@@ -3,7 +3,8 @@ import XCTest
 
 @testable import HitJSON
 
-/// `JSONWriter.appendShortest` (the runtime's formatter, written in place)
+/// `JSONWriter.appendShortest` (short decimals from their digits, others
+/// through `write(to:)` into the writer's bytes)
 /// against its oracle `Double.description`, and `number` against its
 /// documented form, over awkward and random values.
 final class JSONWriterShortestTests: XCTestCase {
