@@ -15,7 +15,7 @@ enum TraceWriter {
         w.beginArray()
         trace.withUnsafeBufferPointer { entries in
             // Read in place: a copy of an entry would copy (and destroy) its detail.
-            var entry = entries.baseAddress.unsafelyUnwrapped
+            guard var entry = entries.baseAddress else { return }
             for _ in entries.indices {
                 defer { entry += 1 }
                 w.beginObject()
