@@ -157,6 +157,7 @@ func transcript(_ stream: UnsafeRawBufferPointer, limits: HTTPLimits, piece: (In
             case .request(let r, let keepAlive):
                 precondition(!r.method.isEmpty && !r.target.isEmpty, "empty method or target")
                 precondition(r.body.count <= limits.maxBodyBytes, "a body of \(r.body.count) bytes past the limit \(limits.maxBodyBytes)")
+                checkAuthorizationNote(r.headers)
                 if !limits.allowedHosts.allowsAny, let host = r.headers["Host"] {
                     precondition(hostIsListed(host), "a request with Host \(host.debugDescription) outside the list")
                 }
@@ -176,6 +177,14 @@ func transcript(_ stream: UnsafeRawBufferPointer, limits: HTTPLimits, piece: (In
         start = end
     }
     return seen
+}
+/// The `Authorization` value the parser noted is the one a lookup by name
+/// finds, byte for byte (a value need not be UTF-8).
+func checkAuthorizationNote(_ headers: HTTPHeaders) {
+    var noted: [UInt8]?
+    headers.withAuthorization { value in noted = value.map { Array($0) } }
+    let found = headers.withFirstValue("Authorization") { value in value.map { Array($0) } }
+    precondition(noted == found, "noted Authorization \(noted.debugDescription) but the field is \(found.debugDescription)")
 }
 
 /// What the parser buffers stays within its limits.

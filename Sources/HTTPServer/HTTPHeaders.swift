@@ -267,7 +267,9 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     /// `body` over the value of the first `Authorization` field (RFC 9110
     /// §11.6.2; name case-insensitive, OWS trimmed), nil when there is
-    /// none; no string is made. The same value as `self["Authorization"]`.
+    /// none; no string is made. The same bytes as
+    /// `withFirstValue("Authorization")` (`self["Authorization"]` is them
+    /// decoded as UTF-8).
     /// (`body` returns nothing: a non-generic call, cheap across modules.)
     /// - Complexity: O(1) for fields as received (the parser noted where
     ///   the value is); else a lookup, O(n) in the bytes of the fields.
