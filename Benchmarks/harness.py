@@ -176,12 +176,14 @@ def parse_duration(text):
     return float(m.group(1)) * UNITS[m.group(2)]
 
 
-def wrk(url, script, connections, duration, env=None):
+def wrk(url, script, connections, duration, env=None, cpus=None):
+    """One wrk run; `cpus`, when given, the set of CPUs wrk may run on."""
     cmd = ["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--timeout", "5s", "--latency",
            "-s", os.path.join(HERE, "wrk", script), url]
     e = dict(os.environ)
     e.update(env or {})
-    out = subprocess.run(cmd, capture_output=True, text=True, env=e, timeout=duration + 60).stdout
+    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
+    out = subprocess.run(cmd, capture_output=True, text=True, env=e, timeout=duration + 60, preexec_fn=pin).stdout
     res = {"rps": None, "p50": None, "p99": None, "errors": 0, "requests": 0}
     m = re.search(r"Requests/sec:\s+([\d.]+)", out)
     if m:

@@ -3,7 +3,7 @@
 same bytes, and hitroute against itself with keys, Redis and the journal.
 
     python3 Benchmarks/hit-table.py [--rounds 7] [--seconds 3] [--connections 16]
-                                    [--port-base N] [--base BASE_BINARY] [BINARY]
+                                    [--port-base N] [--base BASE_BINARY] [--pin] [BINARY]
 
 BINARY defaults to .build/release/hitroute. Every server listens on a free
 127.0.0.1 port (the system's choice, or the first free ones from
@@ -34,6 +34,11 @@ wrk/one-hit.lua (the same request every time) runs against each
 configuration in turn, odd rounds in reverse order, and the table gives the
 medians and two ratios per row: the ratio of the medians, and the median
 (and range) of the per-round ratios (each between runs seconds apart).
+
+With `--pin` (on a machine with two or more usable CPUs), nginx and every
+one-loop hitroute run on the last usable CPU, and wrk and redis-server on
+the others (the two-loop hitroute keeps every CPU): server and load
+generator then never take turns on one core.
 """
 import argparse
 import os
@@ -142,6 +147,7 @@ def main():
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--port-base", type=int, default=None, help="first port tried (default: the system picks)")
     ap.add_argument("--base", default=None, help="a second hitroute binary run in the same rounds")
+    ap.add_argument("--pin", action="store_true", help="one-loop servers on the last CPU, wrk on the others")
     args = ap.parse_args()
     if args.port_base is not None:
         NEXT_PORT[0] = args.port_base
@@ -154,12 +160,18 @@ def main():
     builds = {"": os.path.abspath(args.binary)}  # prefix of the configuration names → binary
     if args.base:
         builds["base "] = os.path.abspath(args.base)
+    usable = sorted(os.sched_getaffinity(0))
+    if args.pin and len(usable) < 2:
+        raise SystemExit("--pin needs two usable CPUs")
+    server_cpus = {usable[-1]} if args.pin else None  # every one-loop server and nginx
+    load_cpus = set(usable[:-1]) if args.pin else None  # wrk and redis-server
     lifetime = str(60 + args.rounds * 11 * len(builds) * (args.seconds + 3))  # bounded: every server dies by then
     work = tempfile.mkdtemp(prefix="hit-table-")
     procs = []
 
-    def start(cmd, port, what, **kw):
-        p = subprocess.Popen(["timeout", lifetime] + cmd, start_new_session=True, **kw)
+    def start(cmd, port, what, cpus=None, **kw):
+        pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
+        p = subprocess.Popen(["timeout", lifetime] + cmd, start_new_session=True, preexec_fn=pin, **kw)
         procs.append(p)
         wait_port(port, p, what)
         return p
@@ -184,7 +196,7 @@ def main():
         ring = open(os.path.join(HERE, "..", "examples", "ring-over-button.json"), "rb").read()
         redis_port = free_port()
         start(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-               "--dir", work], redis_port, "redis-server", stdout=subprocess.DEVNULL)
+               "--dir", work], redis_port, "redis-server", cpus=load_cpus, stdout=subprocess.DEVNULL)
         keys = os.path.join(work, "keys")
         with open(keys, "w") as f:
             f.write(f"read {READ_KEY}\nwrite {WRITE_KEY}\n")
@@ -202,7 +214,8 @@ def main():
         ports = {}
         for name, (binary, extra, _, write_key) in variants.items():
             port = free_port()
-            wrappers[name] = start([binary, "--port", str(port), "--quiet"] + extra, port, f"hitroute ({name})")
+            wrappers[name] = start([binary, "--port", str(port), "--quiet"] + extra, port, f"hitroute ({name})",
+                                   cpus=None if name.endswith("two loops") else server_cpus)
             for _ in range(100):  # a store that is still starting answers 503
                 status, _, body = request(port, "PUT", "/scenes/ring-demo", ring, write_key)
                 if status != 503:
@@ -260,7 +273,8 @@ http {{
 }}
 """)
         nginx_proc = subprocess.Popen(["timeout", lifetime, nginx, "-p", os.path.join(work, "nginx") + "/", "-c", conf,
-                                       "-g", "daemon off;"], start_new_session=True)
+                                       "-g", "daemon off;"], start_new_session=True,
+                                      preexec_fn=(lambda: os.sched_setaffinity(0, server_cpus)) if server_cpus else None)
         procs.append(nginx_proc)
         for label, port in nginx_ports.items():
             wait_port(port, nginx_proc, "nginx")
@@ -301,7 +315,8 @@ http {{
                 port, body, key, server = configs[name]
                 env = {"HIT_BODY": body, "HIT_KEY": key or ""}
                 before = cpu_ns(pids[server])
-                res = harness.wrk(f"http://127.0.0.1:{port}", "one-hit.lua", args.connections, args.seconds, env=env)
+                res = harness.wrk(f"http://127.0.0.1:{port}", "one-hit.lua", args.connections, args.seconds, env=env,
+                                  cpus=load_cpus)
                 res["cpu_us"] = (cpu_ns(pids[server]) - before) / 1e3 / max(1, res["requests"])
                 results[name].append(res)
                 if results[name][-1]["errors"]:
@@ -325,7 +340,8 @@ http {{
         ("Redis mode (cached scene) / memory, untraced", "redis untraced", "one loop untraced"),
         ("journal (`--data-dir`) / memory, untraced", "journal untraced", "one loop untraced"),
     ]
-    print(f"\nwrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} interleaved rounds; medians of "
+    pinning = f"; servers on CPU {usable[-1]}, wrk on {sorted(load_cpus)}" if args.pin else ""
+    print(f"\nwrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} interleaved rounds{pinning}; medians of "
           "req/s and of the server's on-CPU time per request (every thread, user and kernel, from schedstat):")
     for name in configs:
         samples = ", ".join(f"{x['rps'] or 0:.0f}" for x in results[name])
