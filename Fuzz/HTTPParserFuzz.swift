@@ -14,7 +14,9 @@
 //  1. a call makes no progress: it answers `needMoreData` with bytes left,
 //     or answers events without consuming input more often than a request
 //     has events (a hang, before libFuzzer's timeout would see it);
-//  2. the three splits do not give the same events;
+//  2. the three splits do not give the same events, or reading the field
+//     lines again at the end of the head (`walksFieldLines`) does not give
+//     the events the scan's notes give;
 //  3. the parser holds more than its limits allow: a head past the request
 //     line's limit (twice: the empty lines before it count separately) and
 //     its CRLF plus the header block's, a body buffer past twice the body
@@ -46,8 +48,10 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         state ^= state << 17
         return min(rest, 1 + Int(state % UInt64(maxPiece)))
     }
+    let walked = transcript(stream, limits: limits, walksFieldLines: true) { rest in rest }
     precondition(whole == single, "byte by byte: \(single.suffix(2)) but whole: \(whole.suffix(2))")
     precondition(whole == random, "random pieces (seed \(data[1])): \(random.suffix(2)) but whole: \(whole.suffix(2))")
+    precondition(whole == walked, "field lines read again: \(walked.suffix(2)) but noted: \(whole.suffix(2))")
     var swept = limits
     for value in 1...32 {
         swept.set(Int(data[0] >> 2) & 7, to: value)
@@ -73,7 +77,7 @@ extension HTTPLimits {
 /// The limits byte 0 picks: its low two bits choose tiny limits, the
 /// defaults, or the defaults with one limit (chosen by the next bits) set
 /// small; bit 6 sets an allowed-Host list (``fuzzHosts``); bit 7 sets
-/// `watchedField`.
+/// `watchedField` (`authorization`, or with bit 5 `content-type`).
 func limits(_ b: UInt8) -> HTTPLimits {
     var l: HTTPLimits
     switch b & 3 {
@@ -93,7 +97,7 @@ func limits(_ b: UInt8) -> HTTPLimits {
         default: break
         }
     }
-    if b & 0x80 != 0 { l.watchedField = "authorization" }
+    if b & 0x80 != 0 { l.watchedField = b & 0x20 == 0 ? "authorization" : "content-type" }
     if b & 0x40 != 0 { l.allowedHosts = AllowedHosts(fuzzHosts) }
     return l
 }
@@ -117,15 +121,18 @@ func hostIsListed(_ value: String) -> Bool {
 /// One event as the harness compares it (a request's every part).
 enum Seen: Equatable {
     case head(expectsContinue: Bool)
-    case request(method: String, target: String, version: String, fields: [String], body: [UInt8], keepAlive: Bool, watched: Bool)
+    case request(
+        method: String, target: String, version: String, fields: [String], body: [UInt8], keepAlive: Bool, watched: Bool,
+        origin: Bool, clientID: Bool)
     case error(HTTPParseError)
 }
 
 /// Every event the parser gives for `stream`, fed in the pieces `piece`
 /// chooses (given the bytes left, it returns how many to send next).
 /// Checks progress and the parser's holdings after every call.
-func transcript(_ stream: UnsafeRawBufferPointer, limits: HTTPLimits, piece: (Int) -> Int) -> [Seen] {
+func transcript(_ stream: UnsafeRawBufferPointer, limits: HTTPLimits, walksFieldLines: Bool = false, piece: (Int) -> Int) -> [Seen] {
     var parser = HTTPRequestParser(limits: limits)
+    parser.walksFieldLines = walksFieldLines
     var seen: [Seen] = []
     var start = 0
     // Bytes of the stream consumed before the current request's first byte.
@@ -158,6 +165,7 @@ func transcript(_ stream: UnsafeRawBufferPointer, limits: HTTPLimits, piece: (In
                 precondition(!r.method.isEmpty && !r.target.isEmpty, "empty method or target")
                 precondition(r.body.count <= limits.maxBodyBytes, "a body of \(r.body.count) bytes past the limit \(limits.maxBodyBytes)")
                 checkAuthorizationNote(r.headers)
+                checkContentTypeNote(r.headers)
                 if !limits.allowedHosts.allowsAny, let host = r.headers["Host"] {
                     precondition(hostIsListed(host), "a request with Host \(host.debugDescription) outside the list")
                 }
@@ -165,7 +173,8 @@ func transcript(_ stream: UnsafeRawBufferPointer, limits: HTTPLimits, piece: (In
                     .request(
                         method: r.method, target: r.target, version: "\(r.version)",
                         fields: r.headers.map { "\($0.name): \($0.value)" }, body: r.body,
-                        keepAlive: keepAlive, watched: r.mayHaveWatchedField))
+                        keepAlive: keepAlive, watched: r.mayHaveWatchedField, origin: r.mayHaveOrigin,
+                        clientID: r.hasClientRequestID))
                 requestStart = at
             case .error(let e):
                 precondition(
@@ -185,6 +194,22 @@ func checkAuthorizationNote(_ headers: HTTPHeaders) {
     headers.withAuthorization { value in noted = value.map { Array($0) } }
     let found = headers.withFirstValue("Authorization") { value in value.map { Array($0) } }
     precondition(noted == found, "noted Authorization \(noted.debugDescription) but the field is \(found.debugDescription)")
+}
+
+/// The `Content-Type` values a lookup by name gives (from the parser's
+/// note when it took one) are those a walk of every field finds.
+func checkContentTypeNote(_ headers: HTTPHeaders) {
+    var walked: [[UInt8]] = []
+    headers.forEachField { name, value in
+        if name.count == 12, asciiEqualsLowercased(name, "content-type") { walked.append(Array(value)) }
+        return true
+    }
+    let first = headers.withFirstValue("Content-Type") { value in value.map { Array($0) } }
+    precondition(first == walked.first, "Content-Type \(first.debugDescription) but the fields have \(walked)")
+    let all = headers.values("content-TYPE").map { Array($0.utf8) }
+    let decoded = walked.map { Array(String(decoding: $0, as: UTF8.self).utf8) }
+    precondition(all == decoded, "Content-Type values \(all) but the fields have \(decoded)")
+    precondition(headers.contains("CONTENT-TYPE") == !walked.isEmpty, "Content-Type presence")
 }
 
 /// What the parser buffers stays within its limits.

@@ -85,12 +85,36 @@ public struct AllowedHosts: Sendable, Equatable {
     /// no generic collection walk).
     @inline(__always)
     static func equalsLowercase(_ a: UnsafeBufferPointer<UInt8>, _ lowercase: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == lowercase.count else { return false }
-        for i in 0..<a.count {
-            let x = a[i]
-            if (x >= 0x41 && x <= 0x5A ? x | 0x20 : x) != lowercase[i] { return false }
+        let n = a.count
+        guard n == lowercase.count else { return false }
+        guard n >= 8, let x = a.baseAddress, let y = lowercase.baseAddress else {
+            for i in 0..<n {
+                let x = a[i]
+                if (x >= 0x41 && x <= 0x5A ? x | 0x20 : x) != lowercase[i] { return false }
+            }
+            return true
         }
-        return true
+        // Eight bytes at a time, the last word overlapping the one before.
+        var i = 0
+        while true {
+            let at = min(i, n - 8)
+            let word = UInt64(littleEndian: UnsafeRawPointer(x).loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            let expected = UInt64(littleEndian: UnsafeRawPointer(y).loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            guard lowered(word) == expected else { return false }
+            if at == n - 8 { return true }
+            i += 8
+        }
+    }
+
+    /// `word` with each of its bytes `A`…`Z` lowercased (`| 0x20`), the
+    /// others as they are: for a byte below 0x80, bit 7 of `b + (0x80 - lo)`
+    /// is set exactly when `b ≥ lo`, and no byte carries into the next.
+    @inline(__always)
+    static func lowered(_ word: UInt64) -> UInt64 {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let v = word & ~high
+        let upper = (v &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(v &+ 0x2525_2525_2525_2525) & ~word & high  // 0x41…0x5A
+        return word | upper >> 2
     }
 
     /// `value` without a trailing `:port` (an IPv6 literal keeps its brackets).

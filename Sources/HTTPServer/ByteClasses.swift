@@ -28,21 +28,101 @@ enum ByteClass {
     /// HTAB (no byte below 0x20, none 0x7F); false may mean HTAB.
     @inline(__always)
     static func isPlainFieldValue(word x: UInt64) -> Bool {
-        // Non-zero exactly when some byte is below 0x20, or is 0x7F.
+        nonPlainFieldValueBytes(word: x) == 0  // non-zero exactly when some byte is below 0x20, or is 0x7F
+    }
+
+    /// Bit 7 of each byte of `word` that is below 0x20 or is 0x7F (the
+    /// bytes ``isPlainFieldValue(word:)`` refuses). Exact up to the lowest
+    /// such byte, which is all it is read for: a borrow may mark bytes above it.
+    @inline(__always)
+    static func nonPlainFieldValueBytes(word x: UInt64) -> UInt64 {
         let below = (x &- 0x2020_2020_2020_2020) & ~x & 0x8080_8080_8080_8080
         let d = x ^ 0x7F7F_7F7F_7F7F_7F7F
         let del = (d &- 0x0101_0101_0101_0101) & ~d & 0x8080_8080_8080_8080
-        return below | del == 0
+        return below | del
     }
 
     /// The index of the first byte in `start..<end` that may not appear in
     /// a field value (see ``isFieldValue(_:)``), or `end`; eight bytes at a
-    /// time until a word holds such a byte (or HTAB).
+    /// time, a word's first refused byte found from its mask (HTAB, which
+    /// the word test refuses, is stepped over).
     @inline(__always)
     static func fieldValueEnd(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
         var i = start
-        while i + 8 <= end, isPlainFieldValue(word: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+        while i + 8 <= end {
+            let refused = nonPlainFieldValueBytes(word: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+            if refused == 0 {
+                i += 8
+                continue
+            }
+            i += refused.trailingZeroBitCount >> 3
+            guard bytes[i] == 0x09 else { return i }
+            i += 1
+        }
         while i < end, isFieldValue(bytes[i]) { i += 1 }
+        return i
+    }
+
+    /// `v + (0x80 - lo)` in every byte: for bytes below 0x80, bit 7 of a
+    /// byte is then set exactly when it is at least `lo` (no byte carries
+    /// into the next).
+    @inline(__always)
+    static func atLeast(_ lo: UInt8, _ v: UInt64) -> UInt64 {
+        v &+ 0x0101_0101_0101_0101 &* UInt64(0x80 &- lo)
+    }
+
+    /// How many of the low bytes of `word` (read little-endian), 0…8, are
+    /// ASCII letters, digits or `-` before the first that is not: token
+    /// bytes (``isToken(_:)``), those most field names are made of.
+    @inline(__always)
+    static func usualTokenBytes(word x: UInt64) -> Int {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let v = x & ~high
+        let folded = v | 0x2020_2020_2020_2020  // a letter's lowercase
+        let letter = atLeast(0x61, folded) & ~atLeast(0x7B, folded)
+        let digit = atLeast(0x30, v) & ~atLeast(0x3A, v)
+        let notDash = (v ^ 0x2D2D_2D2D_2D2D_2D2D) &+ 0x7F7F_7F7F_7F7F_7F7F  // bit 7 clear only for `-`
+        let usual = (letter | digit | ~notDash) & ~x & high
+        return (~usual & high).trailingZeroBitCount >> 3
+    }
+
+    /// The index of the first byte in `start..<end` that is not a token
+    /// byte (``isToken(_:)``), or `end`; eight bytes at a time while they
+    /// are letters, digits or `-`.
+    @inline(__always)
+    static func tokenEnd(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
+        var i = start
+        while i + 8 <= end {
+            let usual = usualTokenBytes(word: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+            i += usual
+            if usual < 8 { break }
+        }
+        while i < end, isToken(bytes[i]) { i += 1 }
+        return i
+    }
+
+    /// Bit 7 of each byte of `word` that may not appear in a request-target
+    /// (``isTarget(_:)``: 0x20 and below, 0x7F and above). Exact up to the
+    /// lowest such byte, which is all it is read for.
+    @inline(__always)
+    static func nonTargetBytes(word x: UInt64) -> UInt64 {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let low = (x &- 0x2121_2121_2121_2121) & ~x & high  // below 0x21 (a borrow may mark bytes above)
+        let top = (x | ((x & ~high) &+ 0x0101_0101_0101_0101)) & high  // 0x80 and above, or 0x7F
+        return low | top
+    }
+
+    /// The index of the first byte in `start..<end` that may not appear in
+    /// a request-target (``isTarget(_:)``), or `end`; eight bytes at a time.
+    @inline(__always)
+    static func targetEnd(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
+        var i = start
+        while i + 8 <= end {
+            let refused = nonTargetBytes(word: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+            if refused != 0 { return i + refused.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < end, isTarget(bytes[i]) { i += 1 }
         return i
     }
 

@@ -41,16 +41,24 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     /// other controls: checked as fields are added, so that a list built
     /// once (a handler's fixed fields) is not checked again per response.
     private(set) var allValid = true
-    /// What the parser noted of the first `Authorization` field in
-    /// `received`: `Noted` raw values; `authorizationStart` and
-    /// `authorizationCount` (bytes, offsets into `received`) are its value
-    /// when `.present`. Kept beside `allValid`, in what would be padding;
-    /// with `receivedStart`, one word beyond the list's four.
-    private var authorizationNote = Noted.unknown.rawValue
+    /// What the parser noted of two fields in `received`, two bits each
+    /// (`Noted` raw values): bits 0–1 of the first `Authorization` field,
+    /// whose value is `authorizationCount` bytes at `authorizationStart`
+    /// (offsets into `received`) when `.present`; bits 2–3 of
+    /// `Content-Type`, `.present` only for a single such field, whose value
+    /// is `contentTypeCount` bytes at `contentTypeStart`. Kept beside
+    /// `allValid`, in what would be padding; with `receivedStart` and the
+    /// `Content-Type` span, one word beyond the list's four.
+    private var notes: UInt8 = 0
     private var authorizationCount: UInt16 = 0
     private var authorizationStart: UInt32 = 0
     /// The offset of the first field line in `received`.
     private var receivedStart: Int32 = 0
+    private var contentTypeStart: UInt16 = 0
+    private var contentTypeCount: UInt16 = 0
+
+    private var authorizationNote: Noted { Noted(rawValue: notes & 3) ?? .unknown }
+    private var contentTypeNote: Noted { Noted(rawValue: notes >> 2 & 3) ?? .unknown }
 
     /// What is known of a field without looking at the fields.
     private enum Noted: UInt8 {
@@ -78,19 +86,33 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     /// a token name, `:`, a value free of CR and LF, and CRLF.
     /// `authorization`: the value (OWS trimmed) of the first
     /// `Authorization` field, as a range of `head`, or nil when there is none.
-    init(receivedHead head: [UInt8], linesFrom start: Int, authorization: Range<Int>?) {
+    /// `contentType`: the value of the only `Content-Type` field, nil when
+    /// there is none, `.some(nil)` when there are several (then looked up).
+    init(receivedHead head: [UInt8], linesFrom start: Int, authorization: Range<Int>?, contentType: Range<Int>??) {
         storage = []
         if head.count - 2 > start {
             received = head
             receivedStart = Int32(start)
         }
+        switch contentType {
+        case .none:
+            notes = Noted.absent.rawValue << 2
+        case .some(let range?):
+            // A span too long to note (only with limits raised past 64 KiB) is looked up instead.
+            if let start = UInt16(exactly: range.lowerBound), let count = UInt16(exactly: range.count) {
+                notes = Noted.present.rawValue << 2
+                contentTypeStart = start
+                contentTypeCount = count
+            }
+        case .some(.none):
+            break
+        }
         guard let authorization else {
-            authorizationNote = Noted.absent.rawValue
+            notes |= Noted.absent.rawValue
             return
         }
-        // A span too long to note (only with limits raised past 64 KiB) is looked up instead.
         guard let start = UInt32(exactly: authorization.lowerBound), let count = UInt16(exactly: authorization.count) else { return }
-        authorizationNote = Noted.present.rawValue
+        notes |= Noted.present.rawValue
         authorizationStart = start
         authorizationCount = count
     }
@@ -242,6 +264,16 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     private func forEachField(named name: String, _ body: (_ value: UnsafeBufferPointer<UInt8>) -> Bool) {
         Self.withUTF8(name) { wanted in
             guard received.isEmpty else {
+                let contentType = contentTypeNote
+                if contentType != .unknown, Self.isContentType(wanted) {
+                    // Noted: none, or the only one.
+                    guard contentType == .present else { return }
+                    received.withUnsafeBufferPointer { lines in
+                        let start = Int(contentTypeStart)
+                        _ = body(UnsafeBufferPointer(rebasing: lines[start..<start + Int(contentTypeCount)]))
+                    }
+                    return
+                }
                 forEachField { name, value in asciiCaseInsensitiveEquals(name, wanted) ? body(value) : true }
                 return
             }
@@ -252,6 +284,18 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
                 if !more { return }
             }
         }
+    }
+
+    /// Whether `name` is `Content-Type`, ASCII case-insensitively: its two
+    /// words, each byte with bit 5 set, are `content-` and `ent-type`
+    /// (only letters become those letters that way) and byte 7 is `-`.
+    @inline(__always)
+    static func isContentType(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count == 12, let base = name.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        let a = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) | 0x2020_2020_2020_2020
+        let b = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt64.self)) | 0x2020_2020_2020_2020
+        return a == 0x2D74_6E65_746E_6F63 && b == 0x6570_7974_2D74_6E65 && base[7] == UInt8(ascii: "-")
     }
 
     /// `body` over the value of the first field named `name`
@@ -274,10 +318,10 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     /// - Complexity: O(1) for fields as received (the parser noted where
     ///   the value is); else a lookup, O(n) in the bytes of the fields.
     public func withAuthorization(_ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
-        switch Noted(rawValue: authorizationNote) {
-        case .absent?:
+        switch authorizationNote {
+        case .absent:
             body(nil)
-        case .present?:
+        case .present:
             received.withUnsafeBufferPointer { lines in
                 let start = Int(authorizationStart)
                 body(UnsafeBufferPointer(rebasing: lines[start..<start + Int(authorizationCount)]))
@@ -288,7 +332,10 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     }
 
     /// Whether ``withAuthorization(_:)`` answers without a lookup.
-    var authorizationIsNoted: Bool { authorizationNote != Noted.unknown.rawValue }
+    var authorizationIsNoted: Bool { authorizationNote != .unknown }
+
+    /// Whether a lookup of `Content-Type` answers without reading the lines.
+    var contentTypeIsNoted: Bool { contentTypeNote != .unknown }
 
     /// The fields as strings.
     private var fields: [Field] {
@@ -306,7 +353,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         guard !received.isEmpty else { return }
         storage = fields
         received = []
-        authorizationNote = Noted.unknown.rawValue
+        notes = 0  // both unknown
         receivedStart = 0
         storageSize = storage.reduce(0) { $0 + $1.size }
     }

@@ -19,126 +19,68 @@ extension HTTPRequestParser {
         guard targetIsValid(method: method) else { return fail(.invalidTarget, at: targetStart) }
         let version: HTTPVersion = versionMinor == 0 ? .http1_0 : .http1_1
 
-        var hostCount = 0
-        var invalidHostOffset = -1
-        var hostRange = 0..<0
-        var contentLength: Int?
-        var sawContentLength = false
-        var contentLengthValid = true
-        var contentLengthOffset = 0
-        var transferEncodingOffset = -1
-        var codings = Codings()
-        var close = false
-        var keepAliveToken = false
-        var expectsContinue = false
-        var unsupportedExpectationOffset = -1
-        var requestIDRange: Range<Int>?
-        var authorizationRange: Range<Int>?
-        var sawWatchedField = false
-        var sawOrigin = false
-
-        for field in fields {
-            let nameRange = Int(field.nameStart)..<Int(field.nameEnd)
-            let valueRange = Int(field.valueStart)..<Int(field.valueEnd)
-            let name = head[nameRange]
-            let value = head[valueRange]
-            switch name.count {
-            case 4 where asciiEqualsLowercased(name, "host"):
-                hostCount += 1
-                hostRange = valueRange
-                // Through a pointer: a slice passed to the check would retain and release the head.
-                if invalidHostOffset < 0,
-                    !head.withUnsafeBufferPointer({ HostField.isValid(UnsafeBufferPointer(rebasing: $0[valueRange])) })
-                {
-                    invalidHostOffset = valueRange.lowerBound
-                }
-            case 6 where asciiEqualsLowercased(name, "origin"):
-                sawOrigin = true
-            case 6 where asciiEqualsLowercased(name, "expect"):
-                if asciiEqualsLowercased(value, "100-continue") {
-                    expectsContinue = true
-                } else if unsupportedExpectationOffset < 0 {
-                    unsupportedExpectationOffset = nameRange.lowerBound
-                }
-            case 10 where asciiEqualsLowercased(name, "connection"):
-                Self.forEachListElement(value) { token in
-                    if asciiEqualsLowercased(token, "close") { close = true }
-                    if asciiEqualsLowercased(token, "keep-alive") { keepAliveToken = true }
-                }
-            case 12 where asciiEqualsLowercased(name, "x-request-id"):
-                if requestIDRange == nil { requestIDRange = valueRange }
-            case 13 where asciiEqualsLowercased(name, "authorization"):
-                if authorizationRange == nil { authorizationRange = valueRange }
-            case 14 where asciiEqualsLowercased(name, "content-length"):
-                if !sawContentLength { contentLengthOffset = nameRange.lowerBound }
-                sawContentLength = true
-                if contentLengthValid {
-                    let parsed = Self.parseContentLength(value)
-                    if let parsed, contentLength == nil || contentLength == parsed {
-                        contentLength = parsed
-                    } else {
-                        contentLengthValid = false
-                    }
-                }
-            case 17 where asciiEqualsLowercased(name, "transfer-encoding"):
-                if transferEncodingOffset < 0 { transferEncodingOffset = nameRange.lowerBound }
-                codings.add(value)
-            case watchedField.count where !sawWatchedField:
-                sawWatchedField = watchedField.withUnsafeBufferPointer { asciiEqualsLowercased(name, $0) }
-            default:
-                break
+        var f = HeadFields()
+        head.withUnsafeBufferPointer { head in
+            if walksFieldLines || notes.needsWalk {
+                f.walk(head, from: sectionStart, watchedField: watchedField)
+            } else {
+                f.take(notes, head)
             }
         }
 
-        if version == .http1_1, hostCount == 0 { return fail(.missingHost, at: end) }
-        if hostCount > 1 { return fail(.duplicateHost, at: end) }
-        if invalidHostOffset >= 0 { return fail(.invalidHost, at: invalidHostOffset) }
-        if hostCount == 1, !limits.allowedHosts.allowsAny,
-            !head.withUnsafeBufferPointer({ limits.allowedHosts.allows(UnsafeBufferPointer(rebasing: $0[hostRange])) })
+        if version == .http1_1, f.hostCount == 0 { return fail(.missingHost, at: end) }
+        if f.hostCount > 1 { return fail(.duplicateHost, at: end) }
+        if f.invalidHostOffset >= 0 { return fail(.invalidHost, at: f.invalidHostOffset) }
+        if f.hostCount == 1, !limits.allowedHosts.allowsAny,
+            !head.withUnsafeBufferPointer({ limits.allowedHosts.allows(UnsafeBufferPointer(rebasing: $0[f.hostRange])) })
         {
-            return fail(.hostNotAllowed, at: hostRange.lowerBound)
+            return fail(.hostNotAllowed, at: f.hostRange.lowerBound)
         }
-        let chunked = transferEncodingOffset >= 0
+        let chunked = f.transferEncodingOffset >= 0
         if chunked {
-            if sawContentLength { return fail(.contentLengthWithTransferEncoding, at: transferEncodingOffset) }
-            if version == .http1_0 { return fail(.invalidTransferEncoding, at: transferEncodingOffset) }
-            if codings.unknown { return fail(.unsupportedTransferCoding, at: transferEncodingOffset) }
-            if codings.chunkedCount != 1 || !codings.lastIsChunked {
-                return fail(.invalidTransferEncoding, at: transferEncodingOffset)
+            if f.sawContentLength { return fail(.contentLengthWithTransferEncoding, at: f.transferEncodingOffset) }
+            if version == .http1_0 { return fail(.invalidTransferEncoding, at: f.transferEncodingOffset) }
+            if f.codings.unknown { return fail(.unsupportedTransferCoding, at: f.transferEncodingOffset) }
+            if f.codings.chunkedCount != 1 || !f.codings.lastIsChunked {
+                return fail(.invalidTransferEncoding, at: f.transferEncodingOffset)
             }
         }
-        if sawContentLength {
-            guard contentLengthValid, let length = contentLength else {
-                return fail(.invalidContentLength, at: contentLengthOffset)
+        if f.sawContentLength {
+            guard f.contentLengthValid, let length = f.contentLength else {
+                return fail(.invalidContentLength, at: f.contentLengthOffset)
             }
-            if length > limits.maxBodyBytes { return fail(.bodyTooLarge, at: contentLengthOffset) }
+            if length > limits.maxBodyBytes { return fail(.bodyTooLarge, at: f.contentLengthOffset) }
         }
         let http11 = version == .http1_1
-        if http11, unsupportedExpectationOffset >= 0 {
-            return fail(.unsupportedExpectation, at: unsupportedExpectationOffset)
+        if http11, f.unsupportedExpectationOffset >= 0 {
+            return fail(.unsupportedExpectation, at: f.unsupportedExpectationOffset)
         }
 
         // The strings (the last request's when the target is the same) and
         // the field lines, read in the head itself (shared, not copied).
-        let headers = HTTPHeaders(receivedHead: head, linesFrom: sectionStart, authorization: authorizationRange)
-        pending = head.withUnsafeBufferPointer { [lastTarget, lastPath, targetStart, targetEnd] head in
-            let bytes = UnsafeBufferPointer(rebasing: head[targetStart..<targetEnd])
-            let (target, path, query) = Self.targetStrings(bytes, last: (lastTarget, lastPath))
-            return HTTPRequest(
-                method: method, target: target, path: path, query: query,
-                version: version, headers: headers, body: [])
+        let (target, path, query) = head.withUnsafeBufferPointer { [lastTarget, lastPath, targetStart, targetEnd] head in
+            Self.targetStrings(UnsafeBufferPointer(rebasing: head[targetStart..<targetEnd]), last: (lastTarget, lastPath))
         }
         if targetEnd - targetStart <= Self.keptTargetBytes {
-            lastTarget = pending!.target
-            lastPath = pending!.path
+            lastTarget = target
+            lastPath = path
         }
-        if let requestIDRange, head.withUnsafeBufferPointer({ RequestID.isValid(UnsafeBufferPointer(rebasing: $0[requestIDRange])) }) {
+        // Made whole here and moved into `pending` (no copy of the request).
+        var request = HTTPRequest(
+            method: method, target: target, path: path, query: query, version: version,
+            headers: HTTPHeaders(
+                receivedHead: head, linesFrom: sectionStart, authorization: f.authorizationRange, contentType: f.contentTypeNote),
+            body: [])
+        if let requestIDRange = f.requestIDRange,
+            head.withUnsafeBufferPointer({ RequestID.isValid(UnsafeBufferPointer(rebasing: $0[requestIDRange])) })
+        {
             // The client's id when valid (SPEC §8); else the loop makes one up.
-            pending!.useClientRequestID()
+            request.useClientRequestID()
         }
-        if !watchedField.isEmpty { pending!.noteFieldsScanned(watchedFieldPresent: sawWatchedField) }
-        pending!.noteOriginScanned(present: sawOrigin)
-        keepAlive = http11 ? !close : (keepAliveToken && !close)
+        if !watchedField.isEmpty { request.noteFieldsScanned(watchedFieldPresent: f.sawWatchedField) }
+        request.noteOriginScanned(present: f.sawOrigin)
+        pending = request
+        keepAlive = http11 ? !f.close : (f.keepAliveToken && !f.close)
         // The last body's buffer, emptied in place once its request is gone.
         if !body.isEmpty { body.removeAll(keepingCapacity: true) }
 
@@ -147,12 +89,12 @@ extension HTTPRequestParser {
             chunkSizeValue = 0
             chunkDigits = 0
             state = .chunkSize
-            return .head(expectsContinue: http11 && expectsContinue)
+            return .head(expectsContinue: http11 && f.expectsContinue)
         }
-        if let length = contentLength, length > 0 {
+        if let length = f.contentLength, length > 0 {
             body.reserveCapacity(min(length, 1 << 20))
             state = .body(remaining: length)
-            return .head(expectsContinue: http11 && expectsContinue)
+            return .head(expectsContinue: http11 && f.expectsContinue)
         }
         return completeMessage()
     }
@@ -254,7 +196,21 @@ extension HTTPRequestParser {
     /// A Content-Length value: one or more comma-separated decimal numbers
     /// that must all be equal (RFC 9110 §8.6). `nil` when malformed; values
     /// too large for `Int` saturate at `Int.max` (to be rejected as 413).
-    static func parseContentLength(_ value: ArraySlice<UInt8>) -> Int? {
+    static func parseContentLength(_ value: UnsafeBufferPointer<UInt8>) -> Int? {
+        if !value.isEmpty, value.count <= 18 {
+            // The usual value, a number of up to 18 digits (too few to overflow) and nothing else.
+            var number = 0
+            var digits = true
+            for byte in value {
+                let digit = byte &- UInt8(ascii: "0")
+                if digit >= 10 {
+                    digits = false
+                    break
+                }
+                number = number &* 10 &+ Int(digit)
+            }
+            if digits { return number }
+        }
         var result: Int?
         var valid = !value.isEmpty
         var start = value.startIndex
@@ -285,6 +241,157 @@ extension HTTPRequestParser {
         return valid ? result : nil
     }
 
+    /// What the field lines say (offsets into the head): ``finishHead()``
+    /// decides from these.
+    struct HeadFields {
+        var hostCount = 0
+        var invalidHostOffset = -1
+        var hostRange = 0..<0
+        var contentLength: Int?
+        var sawContentLength = false
+        var contentLengthValid = true
+        var contentLengthOffset = 0
+        var transferEncodingOffset = -1
+        var codings = Codings()
+        var close = false
+        var keepAliveToken = false
+        var expectsContinue = false
+        var unsupportedExpectationOffset = -1
+        var requestIDRange: Range<Int>?
+        var authorizationRange: Range<Int>?
+        var contentTypeCount = 0
+        var contentTypeRange = 0..<0
+        var sawWatchedField = false
+        var sawOrigin = false
+
+        /// The first `Content-Type` value when it is the only one, for
+        /// ``HTTPHeaders``: nil when there is none, `.some(nil)` for several.
+        var contentTypeNote: Range<Int>?? {
+            switch contentTypeCount {
+            case 0: return .none
+            case 1: return .some(contentTypeRange)
+            default: return .some(nil)
+            }
+        }
+
+        /// From what the scan noted, when no field read occurrence by
+        /// occurrence is repeated (``FieldNotes/needsWalk``): the same as
+        /// ``walk(_:from:watchedField:)``.
+        @inline(__always)
+        mutating func take(_ notes: borrowing FieldNotes, _ head: UnsafeBufferPointer<UInt8>) {
+            hostCount = Int(notes.host.count)
+            if hostCount == 1 { host(notes.host.value, head) }  // more than one is refused whatever they are
+            if notes.expect.count == 1 { expect(Int(notes.expect.nameStart), notes.expect.value, head) }
+            if notes.connection.count == 1 { connection(notes.connection.value, head) }
+            if notes.contentLength.count == 1 {
+                contentLength(Int(notes.contentLength.nameStart), notes.contentLength.value, head)
+            }
+            if notes.transferEncoding.count == 1 {
+                transferEncoding(Int(notes.transferEncoding.nameStart), notes.transferEncoding.value, head)
+            }
+            if notes.requestID.count > 0 { requestIDRange = notes.requestID.value }
+            if notes.authorization.count > 0 { authorizationRange = notes.authorization.value }
+            contentTypeCount = Int(notes.contentType.count)
+            contentTypeRange = notes.contentType.value
+            sawOrigin = notes.sawOrigin
+            sawWatchedField = notes.sawWatchedField
+        }
+
+        /// From the field lines themselves, `head[start..<head.count - 2]`
+        /// (checked by the scan), each read in order.
+        mutating func walk(_ head: UnsafeBufferPointer<UInt8>, from start: Int, watchedField: [UInt8]) {
+            var lineStart = start
+            while lineStart < head.count - 2 {
+                var colon = lineStart
+                while head[colon] != UInt8(ascii: ":") { colon += 1 }
+                var cr = colon + 1
+                while head[cr] != HTTPRequestParser.cr { cr += 1 }
+                var lo = colon + 1
+                var hi = cr
+                while lo < hi, ByteClass.isWhitespace(head[lo]) { lo += 1 }
+                while hi > lo, ByteClass.isWhitespace(head[hi - 1]) { hi -= 1 }
+                let nameRange = lineStart..<colon
+                let valueRange = lo < hi ? lo..<hi : (colon + 1)..<(colon + 1)
+                lineStart = cr + 2
+                let name = head[nameRange]
+                if name.count == 12, asciiEqualsLowercased(name, "content-type") {
+                    if contentTypeCount == 0 { contentTypeRange = valueRange }
+                    contentTypeCount += 1
+                }
+                switch name.count {
+                case 4 where asciiEqualsLowercased(name, "host"):
+                    hostCount += 1
+                    host(valueRange, head)
+                case 6 where asciiEqualsLowercased(name, "origin"):
+                    sawOrigin = true
+                case 6 where asciiEqualsLowercased(name, "expect"):
+                    expect(nameRange.lowerBound, valueRange, head)
+                case 10 where asciiEqualsLowercased(name, "connection"):
+                    connection(valueRange, head)
+                case 12 where asciiEqualsLowercased(name, "x-request-id"):
+                    if requestIDRange == nil { requestIDRange = valueRange }
+                case 13 where asciiEqualsLowercased(name, "authorization"):
+                    if authorizationRange == nil { authorizationRange = valueRange }
+                case 14 where asciiEqualsLowercased(name, "content-length"):
+                    contentLength(nameRange.lowerBound, valueRange, head)
+                case 17 where asciiEqualsLowercased(name, "transfer-encoding"):
+                    transferEncoding(nameRange.lowerBound, valueRange, head)
+                case watchedField.count where !sawWatchedField:
+                    sawWatchedField = watchedField.withUnsafeBufferPointer { asciiEqualsLowercased(name, $0) }
+                default:
+                    break
+                }
+            }
+        }
+
+        /// A `Host` field (after `hostCount` counts it).
+        @inline(__always)
+        mutating func host(_ valueRange: Range<Int>, _ head: UnsafeBufferPointer<UInt8>) {
+            hostRange = valueRange
+            if invalidHostOffset < 0, !HostField.isValid(UnsafeBufferPointer(rebasing: head[valueRange])) {
+                invalidHostOffset = valueRange.lowerBound
+            }
+        }
+
+        /// An `Expect` field whose name begins at `nameStart`.
+        mutating func expect(_ nameStart: Int, _ valueRange: Range<Int>, _ head: UnsafeBufferPointer<UInt8>) {
+            if asciiEqualsLowercased(head[valueRange], "100-continue") {
+                expectsContinue = true
+            } else if unsupportedExpectationOffset < 0 {
+                unsupportedExpectationOffset = nameStart
+            }
+        }
+
+        /// A `Connection` field.
+        mutating func connection(_ valueRange: Range<Int>, _ head: UnsafeBufferPointer<UInt8>) {
+            HTTPRequestParser.forEachListElement(head[valueRange]) { token in
+                if asciiEqualsLowercased(token, "close") { close = true }
+                if asciiEqualsLowercased(token, "keep-alive") { keepAliveToken = true }
+            }
+        }
+
+        /// A `Content-Length` field whose name begins at `nameStart`.
+        @inline(__always)
+        mutating func contentLength(_ nameStart: Int, _ valueRange: Range<Int>, _ head: UnsafeBufferPointer<UInt8>) {
+            if !sawContentLength { contentLengthOffset = nameStart }
+            sawContentLength = true
+            if contentLengthValid {
+                let parsed = HTTPRequestParser.parseContentLength(UnsafeBufferPointer(rebasing: head[valueRange]))
+                if let parsed, contentLength == nil || contentLength == parsed {
+                    contentLength = parsed
+                } else {
+                    contentLengthValid = false
+                }
+            }
+        }
+
+        /// A `Transfer-Encoding` field whose name begins at `nameStart`.
+        mutating func transferEncoding(_ nameStart: Int, _ valueRange: Range<Int>, _ head: UnsafeBufferPointer<UInt8>) {
+            if transferEncodingOffset < 0 { transferEncodingOffset = nameStart }
+            codings.add(head[valueRange])
+        }
+    }
+
     /// The transfer codings named by every Transfer-Encoding field, in order.
     struct Codings {
         var chunkedCount = 0
@@ -292,7 +399,7 @@ extension HTTPRequestParser {
         var unknown = false
         var any = false
 
-        mutating func add(_ value: ArraySlice<UInt8>) {
+        mutating func add(_ value: Slice<UnsafeBufferPointer<UInt8>>) {
             var sawElement = false
             HTTPRequestParser.forEachListElement(value) { coding in
                 sawElement = true

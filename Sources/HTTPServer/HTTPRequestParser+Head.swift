@@ -50,7 +50,7 @@ extension HTTPRequestParser {
 
             case .method:
                 let end = min(n, methodStart + lineLimit - base)
-                while i < end, ByteClass.isToken(input[i]) { i += 1 }
+                i = ByteClass.tokenEnd(input, from: i, to: end)
                 if i == n { break scan }
                 if i == end { return (i, fail(.requestLineTooLong, at: base + i)) }
                 guard input[i] == Self.sp else { return (i, fail(.invalidMethod, at: base + i)) }
@@ -67,7 +67,7 @@ extension HTTPRequestParser {
 
             case .target:
                 let end = min(n, methodStart + lineLimit - base)
-                while i < end, ByteClass.isTarget(input[i]) { i += 1 }
+                i = ByteClass.targetEnd(input, from: i, to: end)
                 if i == n { break scan }
                 if i == end { return (i, fail(.requestLineTooLong, at: base + i)) }
                 guard input[i] == Self.sp, base + i > targetStart else {
@@ -112,6 +112,7 @@ extension HTTPRequestParser {
                 i += 1
                 sectionStart = base + i
                 fieldCount = 0
+                notes = FieldNotes()
                 state = .fieldLineStart
 
             case .fieldLineStart, .fieldName, .fieldValue, .fieldLF, .sectionEndLF:
@@ -145,15 +146,18 @@ extension HTTPRequestParser {
     }
 
     /// Scans field lines until the section's empty line. In the header
-    /// block the lines are recorded in `fields`; trailers are only
-    /// validated. Both are bounded by `maxHeaderBytes` and `maxHeaderCount`.
+    /// block the fields ``finishHead()`` reads are noted in `notes`;
+    /// trailers are only validated. Both are bounded by `maxHeaderBytes` and
+    /// `maxHeaderCount`.
     mutating func scanFields(_ input: UnsafeRawBufferPointer, from start: Int, base: Int) -> (Int, FieldScan) {
         let n = input.count
         let limitIndex = sectionStart + limits.maxHeaderBytes - base
+        let end = min(n, limitIndex)
         var i = start
         while i < n {
             if i >= limitIndex { return (i, .failed(fail(.headerTooLarge, at: base + i))) }
-            let end = min(n, limitIndex)
+            // A line read whole goes through the cases below in order
+            // (`fallthrough`), with one dispatch on the state.
             switch state {
             case .fieldLineStart:
                 let b = input[i]
@@ -163,8 +167,12 @@ extension HTTPRequestParser {
                     }
                     lineStart = base + i
                     state = .fieldName
+                    i += 1
+                    fallthrough
                 } else if b == Self.cr {
                     state = .sectionEndLF
+                    i += 1
+                    continue
                 } else if ByteClass.isWhitespace(b) {
                     return (i, .failed(fail(.obsoleteLineFolding, at: base + i)))
                 } else if b == Self.lf {
@@ -172,22 +180,23 @@ extension HTTPRequestParser {
                 } else {
                     return (i, .failed(fail(.invalidFieldName, at: base + i)))
                 }
-                i += 1
 
             case .fieldName:
-                while i < end, ByteClass.isToken(input[i]) { i += 1 }
+                i = ByteClass.tokenEnd(input, from: i, to: end)
                 if i == end { continue }
                 let b = input[i]
-                if b == UInt8(ascii: ":") {
-                    nameEnd = base + i
-                    valueStart = -1
-                    state = .fieldValue
-                    i += 1
-                } else if ByteClass.isWhitespace(b) {
-                    return (i, .failed(fail(.whitespaceBeforeColon, at: base + i)))
-                } else {
+                guard b == UInt8(ascii: ":") else {
+                    if ByteClass.isWhitespace(b) {
+                        return (i, .failed(fail(.whitespaceBeforeColon, at: base + i)))
+                    }
                     return (i, .failed(fail(.invalidFieldName, at: base + i)))
                 }
+                nameEnd = base + i
+                valueStart = -1
+                if !inTrailers { lineKind = noteName(input, base: base, colon: i) }
+                state = .fieldValue
+                i += 1
+                fallthrough
 
             case .fieldValue:
                 let segment = i
@@ -206,24 +215,22 @@ extension HTTPRequestParser {
                 }
                 if i == end { continue }
                 let b = input[i]
-                if b == Self.cr {
-                    state = .fieldLF
-                    i += 1
-                } else if b == Self.lf {
-                    return (i, .failed(fail(.invalidLineEnding, at: base + i)))
-                } else {
+                guard b == Self.cr else {
+                    if b == Self.lf { return (i, .failed(fail(.invalidLineEnding, at: base + i))) }
                     return (i, .failed(fail(.invalidFieldValue, at: base + i)))
                 }
+                state = .fieldLF
+                i += 1
+                fallthrough
 
             case .fieldLF:
+                if i == end { continue }
                 guard input[i] == Self.lf else { return (i, .failed(fail(.invalidLineEnding, at: base + i))) }
                 if !inTrailers {
                     let empty = valueStart < 0
-                    fields.append(
-                        FieldRange(
-                            nameStart: Int32(lineStart), nameEnd: Int32(nameEnd),
-                            valueStart: Int32(empty ? nameEnd + 1 : valueStart),
-                            valueEnd: Int32(empty ? nameEnd + 1 : valueEnd)))
+                    notes.note(
+                        lineKind, nameStart: lineStart,
+                        valueStart: empty ? nameEnd + 1 : valueStart, valueEnd: empty ? nameEnd + 1 : valueEnd)
                 }
                 fieldCount += 1
                 state = .fieldLineStart
@@ -238,6 +245,81 @@ extension HTTPRequestParser {
             }
         }
         return (i, .needMore)
+    }
+
+    /// Notes what the name of the field line being scanned tells (its
+    /// colon is at `colon`, the name begins at `lineStart`), and returns
+    /// its kind.
+    @inline(__always)
+    mutating func noteName(_ input: UnsafeRawBufferPointer, base: Int, colon: Int) -> FieldKind {
+        if lineStart >= base { return noteName(input.baseAddress! + (lineStart - base), count: base + colon - lineStart) }
+        return noteSplitName(input, base: base, colon: colon)
+    }
+
+    /// ``noteName(_:base:colon:)`` for a name that began in an earlier
+    /// read: its first bytes are in `head`.
+    @inline(never)
+    mutating func noteSplitName(_ input: UnsafeRawBufferPointer, base: Int, colon: Int) -> FieldKind {
+        var name = Array(head[lineStart..<base])
+        name.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[0..<colon]))
+        return name.withUnsafeBytes { noteName($0.baseAddress!, count: $0.count) }
+    }
+
+    /// Notes an `Origin` field and `watchedField` (as ``finishHead()``
+    /// would on reading the line again), and returns the kind of the field
+    /// named by the `count` token bytes at `name`.
+    @inline(__always)
+    mutating func noteName(_ name: UnsafeRawPointer, count: Int) -> FieldKind {
+        let kind = Self.fieldKind(name, count: count)
+        if kind == .origin { notes.sawOrigin = true }
+        if kind == .other || kind == .contentType, count == watchedField.count, !notes.sawWatchedField {
+            let bytes = UnsafeBufferPointer(start: name.assumingMemoryBound(to: UInt8.self), count: count)
+            notes.sawWatchedField = watchedField.withUnsafeBufferPointer { asciiEqualsLowercased(bytes, $0) }
+        }
+        return kind
+    }
+
+    /// The kind of the field named by the `count` token bytes at `name`,
+    /// ASCII case-insensitively: a name's words, each byte with bit 5 set,
+    /// against the lowercase names' (among token bytes only letters
+    /// become letters that way, and only `-` stays `-`).
+    @inline(__always)
+    static func fieldKind(_ name: UnsafeRawPointer, count: Int) -> FieldKind {
+        @inline(__always)
+        func word(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: name.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) | 0x2020_2020_2020_2020
+        }
+        @inline(__always)
+        func half(_ offset: Int) -> UInt32 {
+            UInt32(littleEndian: name.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) | 0x2020_2020
+        }
+        switch count {
+        case 4:
+            return half(0) == 0x7473_6F68 ? .host : .other  // "host"
+        case 6:
+            let a = half(0)
+            let b = half(2)
+            if a == 0x6769_726F, b == 0x6E69_6769 { return .origin }  // "orig", "igin"
+            if a == 0x6570_7865, b == 0x7463_6570 { return .expect }  // "expe", "pect"
+            return .other
+        case 10:  // "connecti", "nnection"
+            return word(0) == 0x6974_6365_6E6E_6F63 && word(2) == 0x6E6F_6974_6365_6E6E ? .connection : .other
+        case 12:
+            let a = word(0)
+            let b = word(4)
+            if a == 0x2D74_6E65_746E_6F63, b == 0x6570_7974_2D74_6E65 { return .contentType }  // "content-", "ent-type"
+            if a == 0x7365_7571_6572_2D78, b == 0x6469_2D74_7365_7571 { return .requestID }  // "x-reques", "quest-id"
+            return .other
+        case 13:  // "authoriz", "rization"
+            return word(0) == 0x7A69_726F_6874_7561 && word(5) == 0x6E6F_6974_617A_6972 ? .authorization : .other
+        case 14:  // "content-", "t-length"
+            return word(0) == 0x2D74_6E65_746E_6F63 && word(6) == 0x6874_676E_656C_2D74 ? .contentLength : .other
+        case 17:  // "transfer", "encoding" (its `-` is the byte between)
+            return word(0) == 0x7265_6673_6E61_7274 && word(9) == 0x676E_6964_6F63_6E65
+                && name.load(fromByteOffset: 8, as: UInt8.self) == UInt8(ascii: "-") ? .transferEncoding : .other
+        default:
+            return .other
+        }
     }
 
     /// `HTTP/1.` as the low seven bytes of a little-endian word (computed:

@@ -82,12 +82,76 @@ struct HTTPRequestParser {
         case failed(HTTPParseError)
     }
 
-    /// Byte ranges (offsets into `head`) of one field line.
-    struct FieldRange {
-        var nameStart: Int32
-        var nameEnd: Int32
-        var valueStart: Int32
-        var valueEnd: Int32
+    /// The fields ``finishHead()`` reads, told apart by name as the scan
+    /// reaches a field line's colon (ASCII case-insensitive).
+    enum FieldKind: UInt8 {
+        case other
+        case host
+        case origin
+        case expect
+        case connection
+        case requestID
+        case authorization
+        case contentLength
+        case transferEncoding
+        case contentType
+    }
+
+    /// The first field line of one kind (offsets into `head`), and how many
+    /// lines of that kind the header block has.
+    struct FieldNote {
+        var count: Int32 = 0
+        var nameStart: Int32 = 0
+        var valueStart: Int32 = 0
+        var valueEnd: Int32 = 0
+
+        var value: Range<Int> { Int(valueStart)..<Int(valueEnd) }
+    }
+
+    /// What the scan noted of the header block's fields, so that
+    /// ``finishHead()`` does not read the lines again (it does when a field
+    /// whose every occurrence counts is repeated).
+    struct FieldNotes {
+        var host = FieldNote()
+        var expect = FieldNote()
+        var connection = FieldNote()
+        var requestID = FieldNote()
+        var authorization = FieldNote()
+        var contentLength = FieldNote()
+        var transferEncoding = FieldNote()
+        var contentType = FieldNote()
+        var sawOrigin = false
+        var sawWatchedField = false
+
+        /// Whether a field read occurrence by occurrence is repeated: the
+        /// lines are then read again in order.
+        var needsWalk: Bool {
+            expect.count | connection.count | contentLength.count | transferEncoding.count > 1
+        }
+
+        /// Notes the line `nameStart`… with the value `valueStart..<valueEnd`.
+        @inline(__always)
+        mutating func note(_ kind: FieldKind, nameStart: Int, valueStart: Int, valueEnd: Int) {
+            func add(_ note: inout FieldNote) {
+                if note.count == 0 {
+                    note.nameStart = Int32(nameStart)
+                    note.valueStart = Int32(valueStart)
+                    note.valueEnd = Int32(valueEnd)
+                }
+                note.count &+= 1
+            }
+            switch kind {
+            case .other, .origin: break
+            case .host: add(&host)
+            case .expect: add(&expect)
+            case .connection: add(&connection)
+            case .requestID: add(&requestID)
+            case .authorization: add(&authorization)
+            case .contentLength: add(&contentLength)
+            case .transferEncoding: add(&transferEncoding)
+            case .contentType: add(&contentType)
+            }
+        }
     }
 
     let limits: HTTPLimits
@@ -115,7 +179,12 @@ struct HTTPRequestParser {
     var nameEnd = 0
     var valueStart = -1
     var valueEnd = 0
-    var fields: [FieldRange] = []
+    /// The kind of the field line being scanned (known from its colon on).
+    var lineKind = FieldKind.other
+    var notes = FieldNotes()
+    /// Whether ``finishHead()`` reads every field line again instead of
+    /// taking the notes (the HTTP parser fuzzer compares both).
+    var walksFieldLines = false
     var fieldCount = 0
     var inTrailers = false
 
@@ -256,7 +325,6 @@ struct HTTPRequestParser {
         state = .requestStart
         methodIsHead = false
         if head.capacity > Self.keptBufferBytes { head = [] }
-        fields.removeAll(keepingCapacity: fields.capacity <= 64)
         consumed = 0
         fieldCount = 0
         inTrailers = false
