@@ -79,7 +79,7 @@ extension HTTPRequestParser {
         }
         if !watchedField.isEmpty { request.noteFieldsScanned(watchedFieldPresent: f.sawWatchedField) }
         request.noteOriginScanned(present: f.sawOrigin)
-        pending = request
+        pending = consume request
         keepAlive = http11 ? !f.close : (f.keepAliveToken && !f.close)
         // The last body's buffer, emptied in place once its request is gone.
         if !body.isEmpty { body.removeAll(keepingCapacity: true) }
