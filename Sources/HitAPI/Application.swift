@@ -114,24 +114,45 @@ public final class Application: Sendable {
     /// `.onWorker` with the rest of its work (the server runs it there);
     /// nothing done before the decision is done again.
     public func handle(_ request: HTTPRequest, on placement: Placement) -> HandlerResult {
-        let matched = Route(path: request.path)
-        if case .stream? = matched { return handle(Application.liftingBearerProtocol(request), matched, placement) }
+        // Unwrapped once, here, and moved on: an optional route is copied
+        // and destroyed through generic code, a route by code of its own.
+        let found = Route(path: request.path)
+        guard let matched = consume found else { return unrouted(request) }
+        return handle(request, routed: matched, placement)
+    }
+
+    @inline(never)
+    private func handle(_ request: HTTPRequest, routed matched: consuming Route, _ placement: Placement) -> HandlerResult {
+        if case .stream = matched { return handle(Application.liftingBearerProtocol(request), matched, placement) }
         return handle(request, matched, placement)
     }
 
+    /// The answer to a request whose path matches no route: `OPTIONS *`, or 404.
+    private func unrouted(_ request: HTTPRequest) -> HandlerResult {
+        var response =
+            request.path == "*" && request.method == "OPTIONS"
+            ? Application.serverOptions
+            : Problem.notFound("no route \(request.path); see GET /openapi.yaml").response(requestID: request.requestID)
+        finish(&response, routeLabel: 0, request)
+        return .response(response)
+    }
+
     @inline(__always)
-    private func handle(_ request: HTTPRequest, _ matched: Route?, _ placement: Placement) -> HandlerResult {
+    private func handle(_ request: HTTPRequest, _ matched: Route, _ placement: Placement) -> HandlerResult {
         let step: Step
+        let routeLabel = matched.metricsLabel
         do {
             step = try route(matched, request, placement)
         } catch {
             var response = error.response(requestID: request.requestID)
-            finish(&response, matched, request)
+            finish(&response, routeLabel: routeLabel, request)
             return .response(response)
         }
-        switch step {
+        // Consumed: the answer moves out of the step (no copy of its
+        // fields and body, no destroy of the step after).
+        switch consume step {
         case .done(var response):
-            finish(&response, matched, request)
+            finish(&response, routeLabel: routeLabel, request)
             return .response(response)
         case .worker(let work):
             return .onWorker { [self] in
@@ -141,7 +162,7 @@ public final class Application: Sendable {
                 } catch {
                     response = error.response(requestID: request.requestID)
                 }
-                finish(&response, matched, request)
+                finish(&response, routeLabel: routeLabel, request)
                 return response
             }
         }
@@ -169,16 +190,12 @@ public final class Application: Sendable {
 
     /// Labels the answer with its route and adds the CORS fields.
     @inline(__always)
-    private func finish(_ response: inout HTTPResponse, _ matched: Route?, _ request: HTTPRequest) {
-        response.routeLabel = matched?.metricsLabel ?? 0
+    private func finish(_ response: inout HTTPResponse, routeLabel: Int, _ request: HTTPRequest) {
+        response.routeLabel = routeLabel
         addCORS(to: &response, request: request)
     }
 
-    private func route(_ matched: Route?, _ request: HTTPRequest, _ placement: Placement) throws(Problem) -> Step {
-        guard let route = matched else {
-            if request.path == "*", request.method == "OPTIONS" { return .done(Application.serverOptions) }
-            throw Problem.notFound("no route \(request.path); see GET /openapi.yaml")
-        }
+    private func route(_ route: Route, _ request: HTTPRequest, _ placement: Placement) throws(Problem) -> Step {
         let sent = MethodName.bit(request.method)
         let asked = sent == MethodName.head ? MethodName.get : sent
         let method = sent == MethodName.head ? "GET" : request.method
@@ -262,14 +279,38 @@ public final class Application: Sendable {
 
     // MARK: - Shared helpers
 
-    /// A JSON response written by `body`.
-    func json(_ status: Int, headers: HTTPHeaders = HTTPHeaders(), capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> HTTPResponse
-    {
+    /// A JSON response written by `body`, with ``jsonHeaders`` (shared, not copied).
+    func json(_ status: Int, capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> HTTPResponse {
+        json(status, fields: jsonHeaders, capacity: capacity, body)
+    }
+
+    /// A JSON response written by `body`, with `headers` then ``jsonHeaders``.
+    func json(_ status: Int, headers: HTTPHeaders, capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> HTTPResponse {
+        guard !headers.isEmpty else { return json(status, capacity: capacity, body) }
+        var h = headers
+        h.add(contentsOf: jsonHeaders)
+        return json(status, fields: h, capacity: capacity, body)
+    }
+
+    /// A JSON response written by `body` whose fields are `fields`, whole.
+    @inline(__always)
+    func json(_ status: Int, fields: consuming HTTPHeaders, capacity: Int, _ body: (inout JSONWriter) -> Void) -> HTTPResponse {
         var w = JSONWriter(capacity: capacity)
         body(&w)
-        var h = headers
-        if h.isEmpty { h = jsonHeaders } else { h.add(contentsOf: jsonHeaders) }
-        return HTTPResponse(status: status, headers: h, body: w.finish())
+        return HTTPResponse(status: status, headers: fields, body: w.finish())
+    }
+
+    /// The fields ``addCORS(to:request:)`` leaves on a JSON answer to
+    /// `request` (``jsonHeaders`` or ``jsonHeadersVaryingByOrigin``, shared):
+    /// an answer built with them is left as it is.
+    func jsonHeaders(answering request: HTTPRequest) -> HTTPHeaders {
+        corsAllowsAny && Application.mayChangeState(request) && access.isOpen ? jsonHeadersVaryingByOrigin : jsonHeaders
+    }
+
+    /// Whether `request`'s method may change state (not GET, HEAD or OPTIONS).
+    @inline(__always)
+    static func mayChangeState(_ request: HTTPRequest) -> Bool {
+        MethodName.bit(request.method) & (MethodName.get | MethodName.head | MethodName.options) == 0
     }
 
     /// SPEC §4: JSON, any `+json`, text/plain, form-urlencoded (curl -d) or none.
@@ -314,12 +355,19 @@ public final class Application: Sendable {
     /// change state: a foreign page's is refused (``checkOrigin(_:)``).
     func addCORS(to response: inout HTTPResponse, request: HTTPRequest) {
         let any = corsAllowsAny
-        let safe = MethodName.bit(request.method) & (MethodName.get | MethodName.head | MethodName.options) != 0
+        let safe = !Application.mayChangeState(request)
         let varies = !any || (!safe && access.isOpen)
-        if any, response.headers.sharesStorage(with: jsonHeaders) {
+        if any {
             // A JSON answer's fields as built once: the same bytes as below, no copy made.
-            if varies { response.headers = jsonHeadersVaryingByOrigin }
-            return
+            if varies, response.headers.sharesStorage(with: jsonHeadersVaryingByOrigin) { return }  // `jsonHeaders(answering:)`
+            if response.headers.sharesStorage(with: jsonHeaders) {
+                if varies { response.headers = jsonHeadersVaryingByOrigin }
+                return
+            }
+            if !varies, response.headers.sharesStorage(with: jsonHeadersVaryingByOrigin) {
+                response.headers = jsonHeaders
+                return
+            }
         }
         if varies { response.headers.add("Vary", "Origin") }
         // Handlers set none of these but through `jsonHeaders`, which has them all.
@@ -341,8 +389,8 @@ public final class Application: Sendable {
 
     /// The snapshot of scene `id` (`held`, when the decision took it
     /// already), or 404. May fetch (a shared store's miss): on a worker.
-    func snapshot(_ id: String, held: SceneSnapshot? = nil) throws(Problem) -> SceneSnapshot {
-        if let held { return held }
+    func snapshot(_ id: String, held: consuming SceneSnapshot? = nil) throws(Problem) -> SceneSnapshot {
+        if let held = consume held { return held }
         guard let s = try stored({ () throws(StoreError) in try store.snapshot(id) }) else { throw Problem.notFound("no scene \"\(id)\"") }
         return s
     }

@@ -23,9 +23,11 @@ extension Application {
         }
         let (here, held) = placeHit(query, in: id, placement)
         guard here else {
-            return .worker { [self] () throws(Problem) in try hitResponse(id, query, held: held, granted: granted, request, .worker) }
+            // Captured under other names: `query` and `held` move below.
+            let (work, snapshot) = (query, held)
+            return .worker { [self] () throws(Problem) in try hitResponse(id, work, held: snapshot, granted: granted, request, .worker) }
         }
-        return .done(try hitResponse(id, query, held: held, granted: granted, request, placement))
+        return .done(try hitResponse(id, consume query, held: consume held, granted: granted, request, placement))
     }
 
     /// `RunWhere`'s decision for one hit query, from `POST …/hit`, `GET …/hit`
@@ -36,17 +38,23 @@ extension Application {
     /// holds it, else it copies the whole scene).
     func placeHit(_ query: HitQuery, in id: String, _ placement: Placement) -> (runsHere: Bool, held: SceneSnapshot?) {
         let pointerEvent = query.point.pointer != nil && query.point.phase != nil
-        let snapshot = store.residentSnapshot(id)
-        let here = runsHere(RunWhere.Work(kind: .hit(pointerEvent: pointerEvent), snapshot: snapshot, namesScene: true), placement)
-        return (here, pointerEvent ? nil : snapshot)
+        // The snapshot goes into the work described and is taken back out: moved, not copied.
+        var work = RunWhere.Work(kind: .hit(pointerEvent: pointerEvent), snapshot: store.residentSnapshot(id), namesScene: true)
+        let here = placement == .worker || RunWhere.decide(work, capabilities: capabilities, limits: runLimits) == .loop
+        return (here, pointerEvent ? nil : work.snapshot.take())
     }
 
     /// A decoded hit's HTTP answer where the decision put it.
+    /// Its fields are those `addCORS` leaves on the answer (`jsonHeaders(answering:)`).
     private func hitResponse(
-        _ id: String, _ query: HitQuery, held: SceneSnapshot?, granted: Scope, _ request: HTTPRequest, _ placement: Placement
+        _ id: String, _ query: consuming HitQuery, held: consuming SceneSnapshot?, granted: Scope, _ request: HTTPRequest,
+        _ placement: Placement
     ) throws(Problem) -> HTTPResponse {
-        let answer = try answerHit(query, in: id, held: held, granted: granted, request: request, namespace: PointerKey.http, placement)
-        return json(200, capacity: query.trace ? 1024 : 256) { w in answer.write(to: &w) }
+        var w = JSONWriter(capacity: query.trace ? 1024 : 256)
+        // Written here, not in a closure: one captured would be a copy of the answer.
+        try answerHit(query, in: id, held: held, granted: granted, request: request, namespace: PointerKey.http, placement)
+            .write(to: &w)
+        return HTTPResponse(status: 200, headers: jsonHeaders(answering: request), body: w.finish())
     }
 
     /// The one answer to a decoded hit query, for `POST …/hit`, `GET …/hit`
@@ -59,8 +67,8 @@ extension Application {
     /// - Parameter request: the request whose key and `Origin` the checks
     ///   read (a stream's: its opening handshake).
     func answerHit(
-        _ query: HitQuery, in id: String, held: SceneSnapshot? = nil, granted: Scope, request: HTTPRequest, namespace: UInt64,
-        _ placement: Placement
+        _ query: consuming HitQuery, in id: String, held: consuming SceneSnapshot? = nil, granted: Scope, request: HTTPRequest,
+        namespace: UInt64, _ placement: Placement
     ) throws(Problem) -> HitAnswer {
         if query.point.pointer != nil, let phase = query.point.phase {
             try requirePointerPhases(hoverOnly: phase == .hover, granted, request)
@@ -309,7 +317,7 @@ extension Application {
     /// - Returns: the result, `captured` and `boundary` (nil without a
     ///   pointer) and the snapshot the answer describes.
     private func route(
-        _ point: PointQuery, in id: String, held: SceneSnapshot?, trace: Bool, all: Bool, namespace: UInt64
+        _ point: PointQuery, in id: String, held: consuming SceneSnapshot?, trace: Bool, all: Bool, namespace: UInt64
     ) throws(Problem) -> (HitResult, Bool?, Boundary?, SceneSnapshot) {
         if let pointer = point.pointer, let phase = point.phase {
             let event = PointerEvent(
@@ -320,7 +328,7 @@ extension Application {
             if outcome.moved { streams.sceneChanged(id) }
             return (outcome.result, outcome.captured, outcome.boundary, snapshot)
         }
-        let snapshot = try self.snapshot(id, held: held)
+        let snapshot = try self.snapshot(id, held: consume held)
         var work = 0
         let result = snapshot.withCompiled { $0.hit(point.point, trace: trace, all: all, work: &work) }
         snapshot.notePointWork(work)
