@@ -25,6 +25,7 @@ final class Connection {
         /// The method's slot in `ServerMetrics.methods` (9: `other`, for a
         /// request that failed to parse).
         var methodSlot: UInt8 = 9
+        /// The method and path, for the request log: empty while that log is off.
         var method: String
         var path: String
         var start: UInt64

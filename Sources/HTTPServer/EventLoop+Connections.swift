@@ -166,9 +166,10 @@ extension EventLoop {
         }
         counters.shard.bump(counters.started)
         let methodSlot = connection.parser.methodSlot  // of this request: the parser notes it with the head
+        let logs = context.configuration.logRequests  // only the log reads the method and path
         let responseContext = Connection.ResponseContext(
             isHead: methodSlot == 1, keepAlive: keepAlive, version: request.version, methodSlot: methodSlot,
-            method: request.method, path: context.configuration.logRequests ? request.path : "",  // only the log reads it
+            method: logs ? request.method : "", path: logs ? request.path : "",
             start: connection.requestStart, requestID: id, bytesIn: bytesIn)
         if offload {
             self.offload(connection, request, responseContext, bodyReserved: bodyReserved)
@@ -265,9 +266,10 @@ extension EventLoop {
             connection.parser.pending = consume head
             return false
         }
+        let logs = context.configuration.logRequests  // only the log reads the method and path
         let responseContext = Connection.ResponseContext(
             isHead: connection.parser.methodIsHead, keepAlive: false, version: head.version, methodSlot: connection.parser.methodSlot,
-            method: head.method, path: context.configuration.logRequests ? head.path : "",
+            method: logs ? head.method : "", path: logs ? head.path : "",
             start: connection.requestStart, requestID: id, bytesIn: connection.bytesIn)
         connection.parser.pending = consume head
         connection.bytesIn = 0
