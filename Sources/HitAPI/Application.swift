@@ -116,7 +116,7 @@ public final class Application: Sendable {
     public func handle(_ request: HTTPRequest, on placement: Placement) -> HandlerResult {
         // Unwrapped once, here, and moved on: an optional route is copied
         // and destroyed through generic code, a route by code of its own.
-        let found = Route(path: request.path)
+        let found = Route.matching(request.path)
         guard let matched = consume found else { return unrouted(request) }
         return handle(request, routed: matched, placement)
     }

@@ -37,7 +37,7 @@ extension Application {
         // one it cannot refuse, and the request (each hit) skips a second
         // route match.
         if access.isAlwaysOpen, !head.mayHaveOrigin || !head.headers.contains("Origin") { return nil }
-        guard let route = Route(path: head.path) else { return nil }
+        guard let route = Route.matching(head.path) else { return nil }
         let method = MethodName.is(head.method, "HEAD") ? "GET" : head.method
         guard !MethodName.is(method, "OPTIONS"), route.answers(method) else { return nil }
         do {

@@ -29,9 +29,16 @@ enum Route: Equatable {
     /// - Complexity: O(path length), at most five segments looked at; only
     ///   the ids become strings.
     init?(path: String) {
-        var path = path
-        guard let route = path.withUTF8(Route.match) else { return nil }
+        guard let route = Route.matching(path) else { return nil }
         self = route
+    }
+
+    /// `Route(path:)` of a path lent, not handed over: a native string's
+    /// bytes are read where they are, neither copied nor retained.
+    static func matching(_ path: borrowing String) -> Route? {
+        if let route = path.utf8.withContiguousStorageIfAvailable(Route.match) { return route }
+        var copy = copy path
+        return copy.withUTF8(Route.match)
     }
 
     /// The route of a path's bytes, split on "/" after the leading slash.
