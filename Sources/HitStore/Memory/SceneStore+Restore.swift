@@ -11,7 +11,11 @@ extension SceneStore {
         scene.id = id
         let snapshot = SceneSnapshot(id: id, version: version, live: LiveScene(scene))
         entries.withLock { table in
-            table.scenes[id] = Entry(.init(snapshot: snapshot, sessions: newSessions()))
+            let replaced = table.scenes.updateValue(Entry(.init(snapshot: snapshot, sessions: newSessions())), forKey: id)
+            if let replaced {
+                replaced.state.withLock { $0.remove() }
+                directory.changed()
+            }
             weights.withLock { _ = $0.set(id, weight) }
         }
     }
@@ -19,7 +23,9 @@ extension SceneStore {
     /// Removes scene `id` (a replayed delete); false if there was none.
     func restoreDelete(_ id: String) -> Bool {
         entries.withLock { table in
-            guard table.scenes.removeValue(forKey: id) != nil else { return false }
+            guard let removed = table.scenes.removeValue(forKey: id) else { return false }
+            removed.state.withLock { $0.remove() }
+            directory.changed()
             weights.withLock { _ = $0.set(id, nil) }
             return true
         }

@@ -8,33 +8,61 @@ import Synchronization
 /// concurrent readers and writers: the memory-only backend of
 /// `SceneStoring` (what runs without `--data-dir`).
 ///
-/// Readers take a snapshot (two short lock holds, no copying) and route
-/// without locks, so a hit never sees half an update and an upload never
-/// holds up hits: compiling happens outside every lock, and only the final
-/// swap of one reference is guarded. Changes to one scene (patches, pointer
+/// Readers take a snapshot without a lock (each scene's is published,
+/// ``PublishedSnapshot``, and found through ``SnapshotDirectory``; the
+/// table's and the scene's locks only when the table changed since, or
+/// while the scene changes in place) and route without locks, so a hit
+/// never sees half an update and an upload never holds up hits:
+/// compiling happens outside every lock, and only the final swap of one
+/// reference is guarded. Changes to one scene (patches, pointer
 /// events, replacements) are serialised by that scene's own lock, in
 /// arrival order.
 public final class SceneStore: SceneStoring {
     /// One scene's mutable state: its current snapshot and pointer captures.
     final class Entry: Sendable {
         struct State {
-            var snapshot: SceneSnapshot
+            /// The current snapshot; setting it publishes it (`published`).
+            var snapshot: SceneSnapshot {
+                get { current }
+                set {
+                    current = newValue
+                    published.publish(newValue)
+                }
+            }
+            private var current: SceneSnapshot
+            /// Where hits read `snapshot` without this lock.
+            let published: PublishedSnapshot
             var sessions: PointerSessions
             /// Set under this lock when the scene is deleted: a change that
             /// fetched the entry before is then refused (`notFound`), so no change
             /// is acknowledged (or journaled) after the scene's delete.
             var removed = false
 
+            init(snapshot: SceneSnapshot, sessions: PointerSessions) {
+                current = snapshot
+                published = PublishedSnapshot(snapshot)
+                self.sessions = sessions
+            }
+
+            /// Marks the scene deleted and publishes none, so that no hit
+            /// reads it without the lock any more.
+            mutating func remove() {
+                removed = true
+                published.publish(nil)
+            }
+
             /// Lets `change` mutate the scene, in place when no reader holds
             /// the snapshot; publishes the next version when it returns true.
             /// When `change` throws, nothing changes.
             mutating func changeInPlace(_ change: (inout LiveScene, _ version: Int) throws(StoreError) -> Bool) throws(StoreError) {
-                let id = snapshot.id
-                let version = snapshot.version
-                var scene = snapshot.live
+                let id = current.id
+                let version = current.version
+                // Readers wait on this lock meanwhile: none is published.
+                published.publish(nil)
+                var scene = current.live
                 // Drop the store's own reference, so that `scene` is unique
                 // unless a reader holds the snapshot right now.
-                snapshot = SceneSnapshot(id: id, version: version, live: SceneSnapshot.vacant)
+                current = SceneSnapshot(id: id, version: version, live: SceneSnapshot.vacant)
                 do {
                     let changed = try change(&scene, version)
                     snapshot = SceneSnapshot(id: id, version: changed ? version + 1 : version, live: scene)
@@ -45,7 +73,12 @@ public final class SceneStore: SceneStoring {
             }
         }
         let state: Mutex<State>
-        init(_ state: State) { self.state = Mutex(state) }
+        /// `state.published`, reached without the lock.
+        let published: PublishedSnapshot
+        init(_ state: State) {
+            published = state.published
+            self.state = Mutex(state)
+        }
     }
 
     public struct Limits: Sendable {
@@ -64,6 +97,9 @@ public final class SceneStore: SceneStoring {
     }
 
     let entries = Mutex(Table())
+    /// Finds an entry's published snapshot without `entries`' lock; told
+    /// of every entry that leaves the table or is replaced in it.
+    let directory = SnapshotDirectory()
     let weights = Mutex(Weights())
     let limits: Limits
     /// Seconds on a monotonic clock (injected by tests).
@@ -99,10 +135,20 @@ public final class SceneStore: SceneStoring {
 
     // MARK: - Reading
 
-    /// The current snapshot of scene `id`.
+    /// The current snapshot of scene `id`: its published snapshot, read
+    /// without a lock (``SnapshotDirectory``), or else under the table's
+    /// and the scene's locks (while it changes in place, or when the
+    /// table changed since this thread last found it).
+    @inline(__always)
     public func snapshot(_ id: String) -> SceneSnapshot? {
+        if let snapshot = directory.read(id, find: { id in entries.withLock { $0.scenes[id]?.published } }) { return snapshot }
+        return lockedSnapshot(id)
+    }
+
+    @inline(never)
+    func lockedSnapshot(_ id: String) -> SceneSnapshot? {
         guard let entry = entries.withLock({ $0.scenes[id] }) else { return nil }
-        return entry.state.withLock { $0.snapshot }
+        return entry.state.withLock { $0.removed ? nil : $0.snapshot }
     }
 
     /// Snapshots of every scene, ordered by id.
@@ -190,9 +236,10 @@ public final class SceneStore: SceneStoring {
                 guard let entry = table.scenes[id] else { return nil }
                 try entry.state.withLock { (state) throws(StoreError) in
                     try ticket.append(.delete(id: id, version: state.snapshot.version))
-                    state.removed = true
+                    state.remove()
                 }
                 table.scenes[id] = nil
+                directory.changed()
                 weights.withLock { _ = $0.set(id, nil) }
                 return entry
             }

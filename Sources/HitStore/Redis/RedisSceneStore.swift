@@ -110,7 +110,7 @@ public final class RedisSceneStore: SceneStoring {
     public var location: String { "Redis at \(client.endpoint), cache \(cache.capacity) bytes" }
 
     /// The cached snapshot of `id`, without a round trip.
-    public func residentSnapshot(_ id: String) -> SceneSnapshot? { cache.lookup(id)?.snapshot }
+    public func residentSnapshot(_ id: String) -> SceneSnapshot? { cache.resident(id) ?? cache.lookup(id)?.snapshot }
 
     public func health() -> StoreHealth {
         let subscribed = subscriberBox.withLock { $0?.isSubscribed ?? false }
@@ -131,6 +131,7 @@ public final class RedisSceneStore: SceneStoring {
 
     @inline(__always)
     public func snapshot(_ id: String) throws(StoreError) -> SceneSnapshot? {
+        if let resident = cache.resident(id) { return resident }
         if let cached = cache.lookup(id) { return cached.snapshot }
         return try load(id)?.snapshot
     }

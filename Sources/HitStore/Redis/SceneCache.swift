@@ -6,11 +6,29 @@ import Synchronization
 /// replica that took the `down`).
 final class CachedScene: Sendable {
     struct State {
-        var snapshot: SceneSnapshot
+        /// The current snapshot; setting it publishes it (`published`).
+        var snapshot: SceneSnapshot {
+            get { current }
+            set {
+                current = newValue
+                published.publish(newValue)
+            }
+        }
+        private var current: SceneSnapshot
+        let published: PublishedSnapshot
         var sessions: PointerSessions
+
+        init(snapshot: SceneSnapshot, sessions: PointerSessions, published: PublishedSnapshot) {
+            current = snapshot
+            self.published = published
+            self.sessions = sessions
+        }
     }
 
     let state: Mutex<State>
+    /// `state.snapshot`, published for hits that take no lock
+    /// (``SceneCache/resident(_:)``).
+    let published: PublishedSnapshot
     /// Held by this replica's changes to the scene (patches, drags,
     /// refreshes from Redis) across their round trips, so that they apply
     /// one at a time and a refresh never installs an older copy over a
@@ -22,7 +40,8 @@ final class CachedScene: Sendable {
     let refreshDropsCaptures = Atomic<Bool>(false)
 
     init(snapshot: SceneSnapshot, sessions: PointerSessions) {
-        state = Mutex(State(snapshot: snapshot, sessions: sessions))
+        published = PublishedSnapshot(snapshot)
+        state = Mutex(State(snapshot: snapshot, sessions: sessions, published: published))
     }
 
     var snapshot: SceneSnapshot { state.withLock { $0.snapshot } }
@@ -36,7 +55,12 @@ final class CachedScene: Sendable {
 /// mode; compiled, a scene takes about 2–3 times its JSON). A write of a
 /// scene heavier than the whole cache is refused (507).
 /// A lookup is one lock hold and one hash lookup that also stamps the
-/// entry's use; eviction, rare, scans for the oldest stamp.
+/// entry's use; a hit's lookup (``resident(_:)``) takes no lock: it reads
+/// the scene's published snapshot through a ``SnapshotDirectory`` (told
+/// of every scene that leaves the cache or is replaced in it) and stamps the scene's
+/// `lastUse` only when the tick moved since (the tick moves with every
+/// locked lookup and insert), so scenes used between two such moves rank
+/// alike. Eviction, rare, scans for the oldest stamp of either kind.
 /// - Complexity: lookup O(1); insert O(1), plus O(n) per eviction.
 final class SceneCache: Sendable {
     private struct Slot {
@@ -55,6 +79,9 @@ final class SceneCache: Sendable {
 
     private let table = Mutex(Table())
     let capacity: Int
+    private let directory = SnapshotDirectory()
+    /// `Table.tick`, read without the lock.
+    private let tick = Atomic<UInt64>(0)
 
     init(capacity: Int) { self.capacity = capacity }
 
@@ -64,9 +91,18 @@ final class SceneCache: Sendable {
         table.withLock { t in
             guard let i = t.slots.index(forKey: id) else { return nil }
             t.tick &+= 1
+            tick.store(t.tick, ordering: .relaxed)
             t.slots.values[i].lastUse = t.tick
             return t.slots.values[i].scene
         }
+    }
+
+    /// The published snapshot of scene `id` if cached, without a lock;
+    /// nil when it is not cached or has none published (the caller then
+    /// asks ``lookup(_:)``).
+    @inline(__always)
+    func resident(_ id: String) -> SceneSnapshot? {
+        directory.read(id, stamp: tick.load(ordering: .relaxed), find: { id in lookup(id)?.published })
     }
 
     /// The scene `id` if cached, without marking it used.
@@ -77,13 +113,22 @@ final class SceneCache: Sendable {
     func insert(_ id: String, _ scene: CachedScene, weight: Int) {
         table.withLock { t in
             t.tick &+= 1
+            tick.store(t.tick, ordering: .relaxed)
             t.bytes += weight - (t.slots[id]?.weight ?? 0)
-            t.slots[id] = Slot(scene: scene, weight: weight, lastUse: t.tick)
+            if let previous = t.slots.updateValue(Slot(scene: scene, weight: weight, lastUse: t.tick), forKey: id), previous.scene !== scene
+            {
+                directory.changed()
+            }
             while t.bytes > capacity, t.slots.count > 1 {
-                guard let victim = t.slots.filter({ $0.key != id }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
+                guard
+                    let victim = t.slots.filter({ $0.key != id }).min(by: {
+                        SceneCache.used($0.value) < SceneCache.used($1.value)
+                    })
+                else { break }
                 t.bytes -= victim.value.weight
                 t.slots.removeValue(forKey: victim.key)
                 t.evictions += 1
+                directory.changed()
             }
         }
     }
@@ -105,7 +150,17 @@ final class SceneCache: Sendable {
         if table.withLock({ $0.bytes > capacity }) { insert(id, scene, weight: weight) }
     }
 
-    func remove(_ id: String) { table.withLock { t in if let s = t.slots.removeValue(forKey: id) { t.bytes -= s.weight } } }
+    func remove(_ id: String) {
+        table.withLock { t in
+            if let s = t.slots.removeValue(forKey: id) {
+                t.bytes -= s.weight
+                directory.changed()
+            }
+        }
+    }
+
+    /// A slot's last use: its locked lookups' and its lock-free reads'.
+    private static func used(_ slot: Slot) -> UInt64 { max(slot.lastUse, slot.scene.published.lastUse.load(ordering: .relaxed)) }
 
     /// Every cached scene.
     func all() -> [(id: String, scene: CachedScene)] { table.withLock { $0.slots.map { ($0.key, $0.value.scene) } } }
