@@ -2,6 +2,7 @@ import Foundation
 import HitRouting
 import HitStore
 import SceneCodec
+import Synchronization
 import XCTest
 
 /// The contract every `SceneStoring` backend keeps, written once against
@@ -64,6 +65,54 @@ struct StoreContract {
         XCTAssertNil(try store.snapshot("s"))
         XCTAssertFalse(try store.delete("s"), "a second delete finds nothing")
         XCTAssertEqual(try store.summaries().map(\.id), ["r"])
+    }
+
+    /// A resident read, repeated (as hits repeat it), follows every write
+    /// of this store at once: patches, replacements, a delete and a
+    /// create of the same id; a reader on another thread, reading while a
+    /// writer patches, sees versions only grow and never a scene without
+    /// its layers, and the last version once the writer is done.
+    func residentReadsFollowWrites() throws {
+        let store = try make(SceneStore.Limits())
+        defer { store.close() }
+        _ = try store.create(upload(Self.squares, id: "s"))
+        for _ in 0..<3 { XCTAssertEqual(store.residentSnapshot("s")?.version, 1) }
+        _ = try store.patch("s", patch("b", #"{"action": "go"}"#))
+        XCTAssertEqual(store.residentSnapshot("s")?.version, 2)
+        XCTAssertEqual(store.residentSnapshot("s")?.compiled.layerCount, 2)
+        _ = try store.put(upload(Self.squares), id: "s")
+        XCTAssertEqual(store.residentSnapshot("s")?.version, 3)
+        XCTAssertTrue(try store.delete("s"))
+        XCTAssertNil(store.residentSnapshot("s"), "a deleted scene is not read")
+        XCTAssertNil(try store.snapshot("s"))
+        _ = try store.create(upload(Self.squares, id: "s"))
+        XCTAssertEqual(store.residentSnapshot("s")?.version, 1, "the new scene, not the deleted one")
+
+        let patches = 200
+        let done = DispatchSemaphore(value: 0)
+        let seen = Mutex<(versions: Int, regressions: Int, emptied: Int, last: Int)>((0, 0, 0, 0))
+        let writing = Atomic<Bool>(true)
+        Thread.detachNewThread {
+            var last = 0
+            var counts = (versions: 0, regressions: 0, emptied: 0)
+            repeat {
+                guard let s = store.residentSnapshot("s") else { continue }
+                if s.version < last { counts.regressions += 1 }
+                if s.version != last { counts.versions += 1 }
+                if s.compiled.layerCount != 2 { counts.emptied += 1 }
+                last = s.version
+            } while writing.load(ordering: .acquiring)
+            let final = store.residentSnapshot("s")?.version ?? 0
+            seen.withLock { $0 = (counts.versions, counts.regressions, counts.emptied, final) }
+            done.signal()
+        }
+        for k in 0..<patches { _ = try store.patch("s", patch("b", #"{"action": "go\#(k)"}"#)) }
+        writing.store(false, ordering: .releasing)
+        done.wait()
+        let result = seen.withLock { $0 }
+        XCTAssertEqual(result.regressions, 0, "versions only grow")
+        XCTAssertEqual(result.emptied, 0, "never a scene changing in place")
+        XCTAssertEqual(result.last, 1 + patches, "the reader sees the last write")
     }
 
     /// A create of an id that exists is a conflict; without an id the store makes distinct ones.

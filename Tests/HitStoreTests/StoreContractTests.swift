@@ -9,6 +9,7 @@ final class MemoryStoreContractTests: XCTestCase {
 
     func testCreateReadReplaceDelete() throws { try contract.createReadReplaceDelete() }
     func testCreateConflictsAndGeneratesIDs() throws { try contract.createConflictsAndGeneratesIDs() }
+    func testResidentReadsFollowWrites() throws { try contract.residentReadsFollowWrites() }
     func testPatchesAndTheirRefusals() throws { try contract.patchesAndTheirRefusals() }
     func testPointerEventsCaptureAndDrag() throws { try contract.pointerEventsCaptureAndDrag() }
     func testReplacementKeepsPointersAndReportsTheChange() throws { try contract.replacementKeepsPointersAndReportsTheChange() }
@@ -35,6 +36,7 @@ final class JournalStoreContractTests: XCTestCase {
 
     func testCreateReadReplaceDelete() throws { try contract.createReadReplaceDelete() }
     func testCreateConflictsAndGeneratesIDs() throws { try contract.createConflictsAndGeneratesIDs() }
+    func testResidentReadsFollowWrites() throws { try contract.residentReadsFollowWrites() }
     func testPatchesAndTheirRefusals() throws { try contract.patchesAndTheirRefusals() }
     func testPointerEventsCaptureAndDrag() throws { try contract.pointerEventsCaptureAndDrag() }
     func testReplacementKeepsPointersAndReportsTheChange() throws { try contract.replacementKeepsPointersAndReportsTheChange() }
@@ -67,6 +69,7 @@ final class RedisStoreContractTests: XCTestCase {
 
     func testCreateReadReplaceDelete() throws { try contract.createReadReplaceDelete() }
     func testCreateConflictsAndGeneratesIDs() throws { try contract.createConflictsAndGeneratesIDs() }
+    func testResidentReadsFollowWrites() throws { try contract.residentReadsFollowWrites() }
     func testPatchesAndTheirRefusals() throws { try contract.patchesAndTheirRefusals() }
     func testPointerEventsCaptureAndDrag() throws { try contract.pointerEventsCaptureAndDrag() }
     func testReplacementKeepsPointersAndReportsTheChange() throws { try contract.replacementKeepsPointersAndReportsTheChange() }
