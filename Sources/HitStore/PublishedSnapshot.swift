@@ -38,6 +38,9 @@ final class PublishedSnapshot: Sendable {
         if old != 0 { SnapshotReaders.retire(old) }
     }
 
+    /// Whether a snapshot is published (for its writers, under their lock).
+    var isPublished: Bool { current.load(ordering: .relaxed) != 0 }
+
     /// The published snapshot, nil when none is; `stamp` as
     /// ``SnapshotDirectory/read(_:stamp:find:)`` says.
     @inline(__always)
@@ -113,7 +116,10 @@ final class SnapshotDirectory: Sendable {
 /// after their first read; writers take it to retire a cell.
 enum SnapshotReaders {
     /// One thread's reading state. Only its thread touches `slots`; writers
-    /// read `hazard`.
+    /// read `hazard`. A remembered scene stays referenced (with what it
+    /// publishes: none once it left its store's table) until this
+    /// thread's next read in the same store finds the generation moved,
+    /// or another scene takes its slot.
     final class Reader: @unchecked Sendable {
         struct Slot {
             var directory: SnapshotDirectory?

@@ -110,7 +110,7 @@ public final class RedisSceneStore: SceneStoring {
     public var location: String { "Redis at \(client.endpoint), cache \(cache.capacity) bytes" }
 
     /// The cached snapshot of `id`, without a round trip.
-    public func residentSnapshot(_ id: String) -> SceneSnapshot? { cache.resident(id) ?? cache.lookup(id)?.snapshot }
+    public func residentSnapshot(_ id: String) -> SceneSnapshot? { cache.resident(id) ?? cache.lookup(id)?.republished }
 
     public func health() -> StoreHealth {
         let subscribed = subscriberBox.withLock { $0?.isSubscribed ?? false }
@@ -132,7 +132,7 @@ public final class RedisSceneStore: SceneStoring {
     @inline(__always)
     public func snapshot(_ id: String) throws(StoreError) -> SceneSnapshot? {
         if let resident = cache.resident(id) { return resident }
-        if let cached = cache.lookup(id) { return cached.snapshot }
+        if let cached = cache.lookup(id) { return cached.republished }
         return try load(id)?.snapshot
     }
 

@@ -45,6 +45,19 @@ final class CachedScene: Sendable {
     }
 
     var snapshot: SceneSnapshot { state.withLock { $0.snapshot } }
+
+    /// The snapshot, published again if it is not (the scene left the
+    /// cache, which unpublishes it, and was cached again since).
+    var republished: SceneSnapshot {
+        state.withLock { s in
+            if !s.published.isPublished { s.published.publish(s.snapshot) }
+            return s.snapshot
+        }
+    }
+
+    /// Publishes none: the scene left the cache, and what remembers it
+    /// (``SnapshotReaders``) holds no snapshot of it.
+    func unpublish() { state.withLock { $0.published.publish(nil) } }
 }
 
 /// The compiled scenes of one replica, bounded by bytes (`--cache-bytes`),
@@ -57,7 +70,8 @@ final class CachedScene: Sendable {
 /// A lookup is one lock hold and one hash lookup that also stamps the
 /// entry's use; a hit's lookup (``resident(_:)``) takes no lock: it reads
 /// the scene's published snapshot through a ``SnapshotDirectory`` (told
-/// of every scene that leaves the cache or is replaced in it) and stamps the scene's
+/// of every scene that leaves the cache or is replaced in it, which
+/// unpublishes its snapshot) and stamps the scene's
 /// `lastUse` only when the tick moved since (the tick moves with every
 /// locked lookup and insert), so scenes used between two such moves rank
 /// alike. Eviction, rare, scans for the oldest stamp of either kind.
@@ -111,13 +125,15 @@ final class SceneCache: Sendable {
     /// Caches `scene` as `id` (replacing any), then evicts least recently
     /// used scenes other than this one until the cache fits.
     func insert(_ id: String, _ scene: CachedScene, weight: Int) {
-        table.withLock { t in
+        let left = table.withLock { t -> [CachedScene] in
+            var left: [CachedScene] = []
             t.tick &+= 1
             tick.store(t.tick, ordering: .relaxed)
             t.bytes += weight - (t.slots[id]?.weight ?? 0)
             if let previous = t.slots.updateValue(Slot(scene: scene, weight: weight, lastUse: t.tick), forKey: id), previous.scene !== scene
             {
                 directory.changed()
+                left.append(previous.scene)
             }
             while t.bytes > capacity, t.slots.count > 1 {
                 guard
@@ -129,8 +145,11 @@ final class SceneCache: Sendable {
                 t.slots.removeValue(forKey: victim.key)
                 t.evictions += 1
                 directory.changed()
+                left.append(victim.value.scene)
             }
+            return left
         }
+        for scene in left { scene.unpublish() }
     }
 
     /// Caches `scene` unless a scene is already cached as `id`; returns the one cached.
@@ -151,12 +170,13 @@ final class SceneCache: Sendable {
     }
 
     func remove(_ id: String) {
-        table.withLock { t in
-            if let s = t.slots.removeValue(forKey: id) {
-                t.bytes -= s.weight
-                directory.changed()
-            }
+        let left = table.withLock { t -> CachedScene? in
+            guard let s = t.slots.removeValue(forKey: id) else { return nil }
+            t.bytes -= s.weight
+            directory.changed()
+            return s.scene
         }
+        left?.unpublish()
     }
 
     /// A slot's last use: its locked lookups' and its lock-free reads'.
