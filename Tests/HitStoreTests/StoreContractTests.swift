@@ -10,6 +10,7 @@ final class MemoryStoreContractTests: XCTestCase {
     func testCreateReadReplaceDelete() throws { try contract.createReadReplaceDelete() }
     func testCreateConflictsAndGeneratesIDs() throws { try contract.createConflictsAndGeneratesIDs() }
     func testResidentReadsFollowWrites() throws { try contract.residentReadsFollowWrites() }
+    func testResidentReadsUnderChurn() throws { try contract.residentReadsUnderChurn(lives: 600) }
     func testPatchesAndTheirRefusals() throws { try contract.patchesAndTheirRefusals() }
     func testPointerEventsCaptureAndDrag() throws { try contract.pointerEventsCaptureAndDrag() }
     func testReplacementKeepsPointersAndReportsTheChange() throws { try contract.replacementKeepsPointersAndReportsTheChange() }
@@ -37,6 +38,7 @@ final class JournalStoreContractTests: XCTestCase {
     func testCreateReadReplaceDelete() throws { try contract.createReadReplaceDelete() }
     func testCreateConflictsAndGeneratesIDs() throws { try contract.createConflictsAndGeneratesIDs() }
     func testResidentReadsFollowWrites() throws { try contract.residentReadsFollowWrites() }
+    func testResidentReadsUnderChurn() throws { try contract.residentReadsUnderChurn(lives: 200) }
     func testPatchesAndTheirRefusals() throws { try contract.patchesAndTheirRefusals() }
     func testPointerEventsCaptureAndDrag() throws { try contract.pointerEventsCaptureAndDrag() }
     func testReplacementKeepsPointersAndReportsTheChange() throws { try contract.replacementKeepsPointersAndReportsTheChange() }
@@ -70,6 +72,18 @@ final class RedisStoreContractTests: XCTestCase {
     func testCreateReadReplaceDelete() throws { try contract.createReadReplaceDelete() }
     func testCreateConflictsAndGeneratesIDs() throws { try contract.createConflictsAndGeneratesIDs() }
     func testResidentReadsFollowWrites() throws { try contract.residentReadsFollowWrites() }
+    /// Patches and replacements of one id (no delete): reads follow them.
+    func testResidentReadsUnderChurn() throws { try contract.residentReadsUnderChurn(lives: 1, patchesPerLife: 400) }
+    /// Deletes and re-creates of one id as well. Fails, as it failed before
+    /// the lock-free reads (961c908): a read after a write returned sees
+    /// none, or an older version than a patch returned (likely a late delete
+    /// announcement of an earlier life taking the new life out of the cache).
+    func testResidentReadsUnderDeleteChurn() throws {
+        guard ProcessInfo.processInfo.environment["HITSTORE_REDIS_DELETE_CHURN"] != nil else {
+            throw XCTSkip("known: stale reads of a re-created scene (set HITSTORE_REDIS_DELETE_CHURN=1)")
+        }
+        try contract.residentReadsUnderChurn(lives: 60)
+    }
     func testPatchesAndTheirRefusals() throws { try contract.patchesAndTheirRefusals() }
     func testPointerEventsCaptureAndDrag() throws { try contract.pointerEventsCaptureAndDrag() }
     func testReplacementKeepsPointersAndReportsTheChange() throws { try contract.replacementKeepsPointersAndReportsTheChange() }
