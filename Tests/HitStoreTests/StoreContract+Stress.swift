@@ -50,7 +50,10 @@ extension StoreContract {
             let seen = life << 20 | s.version
             // While deleting, the last version returned is the life's last.
             let floor = t0 & deleted == deleted - 1 ? (t0 >> 20) << 20 | (patchesPerLife + 1) : t0
-            if seen < floor { problems.withLock { $0.append("\(path): stale: read \(life)/\(s.version) after \(t0 >> 20)/\(t0 & deleted) returned") } }
+            if seen < floor {
+                let what = "\(path): stale: read \(life)/\(s.version) after \(t0 >> 20)/\(t0 & deleted) returned"
+                problems.withLock { $0.append(what) }
+            }
         }
 
         for _ in 0..<readers {
