@@ -298,7 +298,8 @@ extension HTTPRequestParser {
         }
 
         /// From the field lines themselves, `head[start..<head.count - 2]`
-        /// (checked by the scan), each read in order.
+        /// (checked by the scan), each read in order; names told apart by
+        /// ``HTTPRequestParser/fieldKind(_:count:)``, as the scan does.
         mutating func walk(_ head: UnsafeBufferPointer<UInt8>, from start: Int, watchedField: [UInt8]) {
             var lineStart = start
             while lineStart < head.count - 2 {
@@ -312,34 +313,26 @@ extension HTTPRequestParser {
                 while hi > lo, ByteClass.isWhitespace(head[hi - 1]) { hi -= 1 }
                 let nameRange = lineStart..<colon
                 let valueRange = lo < hi ? lo..<hi : (colon + 1)..<(colon + 1)
+                let kind = HTTPRequestParser.fieldKind(UnsafeRawPointer(head.baseAddress! + nameRange.lowerBound), count: nameRange.count)
                 lineStart = cr + 2
-                let name = head[nameRange]
-                if name.count == 12, asciiEqualsLowercased(name, "content-type") {
-                    if contentTypeCount == 0 { contentTypeRange = valueRange }
-                    contentTypeCount += 1
-                }
-                switch name.count {
-                case 4 where asciiEqualsLowercased(name, "host"):
+                switch kind {
+                case .host:
                     hostCount += 1
                     host(valueRange, head)
-                case 6 where asciiEqualsLowercased(name, "origin"):
-                    sawOrigin = true
-                case 6 where asciiEqualsLowercased(name, "expect"):
-                    expect(nameRange.lowerBound, valueRange, head)
-                case 10 where asciiEqualsLowercased(name, "connection"):
-                    connection(valueRange, head)
-                case 12 where asciiEqualsLowercased(name, "x-request-id"):
-                    if requestIDRange == nil { requestIDRange = valueRange }
-                case 13 where asciiEqualsLowercased(name, "authorization"):
-                    if authorizationRange == nil { authorizationRange = valueRange }
-                case 14 where asciiEqualsLowercased(name, "content-length"):
-                    contentLength(nameRange.lowerBound, valueRange, head)
-                case 17 where asciiEqualsLowercased(name, "transfer-encoding"):
-                    transferEncoding(nameRange.lowerBound, valueRange, head)
-                case watchedField.count where !sawWatchedField:
-                    sawWatchedField = watchedField.withUnsafeBufferPointer { asciiEqualsLowercased(name, $0) }
-                default:
-                    break
+                case .origin: sawOrigin = true
+                case .expect: expect(nameRange.lowerBound, valueRange, head)
+                case .connection: connection(valueRange, head)
+                case .requestID: if requestIDRange == nil { requestIDRange = valueRange }
+                case .authorization: if authorizationRange == nil { authorizationRange = valueRange }
+                case .contentLength: contentLength(nameRange.lowerBound, valueRange, head)
+                case .transferEncoding: transferEncoding(nameRange.lowerBound, valueRange, head)
+                case .contentType:
+                    if contentTypeCount == 0 { contentTypeRange = valueRange }
+                    contentTypeCount += 1
+                case .other: break
+                }
+                if kind == .other || kind == .contentType, nameRange.count == watchedField.count, !sawWatchedField {
+                    sawWatchedField = watchedField.withUnsafeBufferPointer { asciiEqualsLowercased(head[nameRange], $0) }
                 }
             }
         }
