@@ -185,7 +185,13 @@ public final class Application: Sendable {
     /// Whether `work` runs here: always on a worker; on a loop, where `RunWhere` says.
     @inline(__always)
     func runsHere(_ work: @autoclosure () -> RunWhere.Work, _ placement: Placement) -> Bool {
-        placement == .worker || RunWhere.decide(work(), capabilities: capabilities, limits: runLimits) == .loop
+        placement == .worker || runsOnLoop(work())
+    }
+
+    /// Whether ``RunWhere`` puts `work` on the event loop.
+    @inline(__always)
+    func runsOnLoop(_ work: borrowing RunWhere.Work) -> Bool {
+        RunWhere.decide(work, capabilities: capabilities, limits: runLimits) == .loop
     }
 
     /// Labels the answer with its route and adds the CORS fields.

@@ -40,7 +40,7 @@ extension Application {
         let pointerEvent = query.point.pointer != nil && query.point.phase != nil
         // The snapshot goes into the work described and is taken back out: moved, not copied.
         var work = RunWhere.Work(kind: .hit(pointerEvent: pointerEvent), snapshot: store.residentSnapshot(id), namesScene: true)
-        let here = placement == .worker || RunWhere.decide(work, capabilities: capabilities, limits: runLimits) == .loop
+        let here = placement == .worker || runsOnLoop(work)
         return (here, pointerEvent ? nil : work.snapshot.take())
     }
 
