@@ -17,6 +17,9 @@
 //     key, or a head it refused whose whole request then succeeded
 //     (`Application.admitHead`, which the server calls before any body is
 //     read or reserved).
+// A preflight (`OPTIONS` on a route) carries no credential in a browser, so
+// it is answered for any key or none: it is exempt from 1-2, and traps
+// instead when its answer tells anything of a scene (a body, an `ETag`).
 
 import FuzzCheckJSON
 import HTTPServer
@@ -156,6 +159,10 @@ func checkAccess(
 
     if let headRefusal, ok {
         fail("the head was refused with \(headRefusal.status), and the whole request answered \(response.status)")
+    }
+    if method == "OPTIONS" {
+        if ok, !response.body.isEmpty || response.headers["ETag"] != nil { fail("a preflight told of a scene") }
+        return
     }
     if keyed, path == "/scenes" || path.hasPrefix("/scenes/") {
         if !credential.isValid, ok { fail("a scene route answered without a valid key") }
