@@ -9,15 +9,17 @@ import Synchronization
 /// The keys in force are one immutable ``APIKeys`` behind an atomic
 /// pointer: a request reads it with one load (no lock, no reference count,
 /// so no cache line written by every loop), and ``reload()`` swaps in a
-/// new one. A replaced key set is never freed (a reader may still hold it):
-/// each reload leaks the old set's few hundred bytes, which SIGHUP's rarity
-/// makes nothing.
+/// new one. A replaced key set is kept until the access control itself is
+/// freed (a reader may still hold it): each reload keeps the old set's few
+/// hundred bytes, which SIGHUP's rarity makes nothing.
 public final class AccessControl: Sendable {
     /// The key file, or nil when the service is open.
     public let file: String?
     /// An `Unmanaged<KeySet>` opaque pointer as bits; 0 when open.
     private let current = Atomic<Int>(0)
     private let reloads = Mutex(ReloadCounts())
+    /// Replaced key sets (`current`'s earlier values), freed in `deinit`.
+    private let replaced = Mutex<[Int]>([])
 
     final class KeySet: Sendable {
         let keys: APIKeys
@@ -62,6 +64,13 @@ public final class AccessControl: Sendable {
         publish(keys)
     }
 
+    deinit {
+        let sets = replaced.withLock { $0 } + [current.load(ordering: .acquiring)]
+        for bits in sets where bits != 0 {
+            Unmanaged<KeySet>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+        }
+    }
+
     /// Whether any request may be made without a key.
     public var isOpen: Bool { current.load(ordering: .acquiring) == 0 }
 
@@ -96,8 +105,9 @@ public final class AccessControl: Sendable {
 
     private func publish(_ keys: APIKeys) {
         let generation = published.add(1, ordering: .relaxed).newValue
-        let set = Unmanaged.passRetained(KeySet(keys, generation: generation))  // never released: see the type's note
-        current.store(Int(bitPattern: set.toOpaque()), ordering: .releasing)
+        let set = Unmanaged.passRetained(KeySet(keys, generation: generation))  // released in deinit: see the type's note
+        let old = current.exchange(Int(bitPattern: set.toOpaque()), ordering: .acquiringAndReleasing)
+        if old != 0 { replaced.withLock { $0.append(old) } }
     }
 
     @inline(__always)
