@@ -227,7 +227,7 @@ struct HTTPRequestParser {
 
     init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
-        self.watchedField = Array(limits.watchedField.utf8)
+        self.watchedField = Array(limits.watchedField.lowercased().utf8)  // matched against lowercased names
     }
 
     /// How far ahead of the bytes received a big body's buffer is backed

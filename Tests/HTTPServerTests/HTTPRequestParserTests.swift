@@ -102,6 +102,10 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertEqual(request("", limits)?.mayHaveWatchedField, false)
         XCTAssertEqual(request("Accept: */*\r\n", HTTPLimits())?.mayHaveWatchedField, true, "nothing watched: nothing ruled out")
         XCTAssertTrue(HTTPRequest(method: "GET", target: "/").mayHaveWatchedField, "made in process: never looked at")
+        var mixed = HTTPLimits()
+        mixed.watchedField = "X-Min-Version"
+        XCTAssertEqual(request("x-min-version: 2\r\n", mixed)?.mayHaveWatchedField, true, "the configured name's case does not matter")
+        XCTAssertEqual(request("Accept: */*\r\n", mixed)?.mayHaveWatchedField, false)
     }
 
     /// The server asks an open service's head gate only about heads with
