@@ -161,17 +161,21 @@ extension ListeningSocket {
     static func describe(_ address: inout sockaddr_storage) -> String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         let family = Int32(address.ss_family)
+        /// `text` up to its terminating NUL.
+        func written() -> String {
+            String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
         return withUnsafeBytes(of: &address) { raw -> String in
             let port = Int(UInt16(bigEndian: raw.load(fromByteOffset: 2, as: UInt16.self)))
             switch family {
             case AF_INET:
                 // sin_addr follows the family and the port.
                 guard inet_ntop(AF_INET, raw.baseAddress! + 4, &text, socklen_t(text.count)) != nil else { return "" }
-                return "\(String(cString: text)):\(port)"
+                return "\(written()):\(port)"
             case AF_INET6:
                 // sin6_addr follows the family, the port and the flow label.
                 guard inet_ntop(AF_INET6, raw.baseAddress! + 8, &text, socklen_t(text.count)) != nil else { return "" }
-                return "[\(String(cString: text))]:\(port)"
+                return "[\(written())]:\(port)"
             default:
                 return ""
             }
