@@ -72,8 +72,8 @@ enum SVGPathData {
             var any = false
             for m in members where append(m.geometry, to: &w) { any = true }
             return any
-        @unknown default:
-            return false  // a shape type this writer does not know draws nothing
+        case .mask:
+            return false  // drawn as an image of its pixels (MaskDrawing), not as path data
         }
     }
 
