@@ -286,16 +286,14 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         }
     }
 
-    /// Whether `name` is `Content-Type`, ASCII case-insensitively: its two
-    /// words, each byte with bit 5 set, are `content-` and `ent-type`
-    /// (only letters become those letters that way) and byte 7 is `-`.
+    /// Whether `name` is `Content-Type`, ASCII case-insensitively, as the
+    /// parser's scan tells names apart (``HTTPRequestParser/fieldKind(_:count:)``).
+    /// That takes token bytes; of any others, only CR would pass for the
+    /// name's `-` (bit 5 set makes it one), so byte 7 is checked first.
     @inline(__always)
     static func isContentType(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard name.count == 12, let base = name.baseAddress else { return false }
-        let raw = UnsafeRawPointer(base)
-        let a = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) | 0x2020_2020_2020_2020
-        let b = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt64.self)) | 0x2020_2020_2020_2020
-        return a == 0x2D74_6E65_746E_6F63 && b == 0x6570_7974_2D74_6E65 && base[7] == UInt8(ascii: "-")
+        guard name.count == 12, let base = name.baseAddress, base[7] == UInt8(ascii: "-") else { return false }
+        return HTTPRequestParser.fieldKind(UnsafeRawPointer(base), count: 12) == .contentType
     }
 
     /// `body` over the value of the first field named `name`
