@@ -313,7 +313,8 @@ extension HTTPRequestParser {
                 while hi > lo, ByteClass.isWhitespace(head[hi - 1]) { hi -= 1 }
                 let nameRange = lineStart..<colon
                 let valueRange = lo < hi ? lo..<hi : (colon + 1)..<(colon + 1)
-                let kind = HTTPRequestParser.fieldKind(UnsafeRawPointer(head.baseAddress! + nameRange.lowerBound), count: nameRange.count)
+                let name = UnsafeRawPointer(head.baseAddress! + nameRange.lowerBound)
+                let kind = HTTPRequestParser.fieldKind(name, count: nameRange.count)
                 lineStart = cr + 2
                 switch kind {
                 case .host:
@@ -331,9 +332,7 @@ extension HTTPRequestParser {
                     contentTypeCount += 1
                 case .other: break
                 }
-                if kind == .other || kind == .contentType, nameRange.count == watchedField.count, !sawWatchedField {
-                    sawWatchedField = watchedField.withUnsafeBufferPointer { asciiEqualsLowercased(head[nameRange], $0) }
-                }
+                if HTTPRequestParser.isWatched(kind, name, count: nameRange.count, watchedField) { sawWatchedField = true }
             }
         }
 

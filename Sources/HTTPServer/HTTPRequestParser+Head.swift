@@ -272,11 +272,19 @@ extension HTTPRequestParser {
     mutating func noteName(_ name: UnsafeRawPointer, count: Int) -> FieldKind {
         let kind = Self.fieldKind(name, count: count)
         if kind == .origin { notes.sawOrigin = true }
-        if kind == .other || kind == .contentType, count == watchedField.count, !notes.sawWatchedField {
-            let bytes = UnsafeBufferPointer(start: name.assumingMemoryBound(to: UInt8.self), count: count)
-            notes.sawWatchedField = watchedField.withUnsafeBufferPointer { asciiEqualsLowercased(bytes, $0) }
-        }
+        if Self.isWatched(kind, name, count: count, watchedField) { notes.sawWatchedField = true }
         return kind
+    }
+
+    /// Whether the field of `kind` named by the `count` bytes at `name` is
+    /// `watched` (lowercase; empty for none). Only a name the parser reads
+    /// for nothing else (`.other`, or `Content-Type`, noted only for the
+    /// headers) can be.
+    @inline(__always)
+    static func isWatched(_ kind: FieldKind, _ name: UnsafeRawPointer, count: Int, _ watched: [UInt8]) -> Bool {
+        guard kind == .other || kind == .contentType, count == watched.count else { return false }
+        let bytes = UnsafeBufferPointer(start: name.assumingMemoryBound(to: UInt8.self), count: count)
+        return watched.withUnsafeBufferPointer { asciiEqualsLowercased(bytes, $0) }
     }
 
     /// The kind of the field named by the `count` token bytes at `name`,
