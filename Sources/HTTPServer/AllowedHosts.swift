@@ -107,13 +107,12 @@ public struct AllowedHosts: Sendable, Equatable {
     }
 
     /// `word` with each of its bytes `A`…`Z` lowercased (`| 0x20`), the
-    /// others as they are: for a byte below 0x80, bit 7 of `b + (0x80 - lo)`
-    /// is set exactly when `b ≥ lo`, and no byte carries into the next.
+    /// others as they are (bytes of 0x80 and above are no letters).
     @inline(__always)
     static func lowered(_ word: UInt64) -> UInt64 {
         let high: UInt64 = 0x8080_8080_8080_8080
         let v = word & ~high
-        let upper = (v &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(v &+ 0x2525_2525_2525_2525) & ~word & high  // 0x41…0x5A
+        let upper = ByteClass.atLeast(0x41, v) & ~ByteClass.atLeast(0x5B, v) & ~word & high  // 0x41…0x5A
         return word | upper >> 2
     }
 
